@@ -1,0 +1,85 @@
+# Shared set-up for scripts/demo, scripts/test and scripts/develop (sourced, not run).
+# First use: builds CPython 3.13 from Debian's trixie source (cached under ~/.cache),
+# creates .venv with the pinned packages; later uses reuse both.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PY_VERSION="3.13.5"
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/household-memory"
+PY_PREFIX="$CACHE/python-$PY_VERSION"
+VENV="$ROOT/.venv"
+STAMP="$VENV/.requirements.sha256"
+
+log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
+
+_find_python() {
+  for cand in "$PY_PREFIX/bin/python3.13" "$(command -v python3.13 || true)"; do
+    [ -n "$cand" ] && [ -x "$cand" ] || continue
+    if "$cand" -c 'import sys, ssl, sqlite3, ctypes, lzma, bz2; sys.exit(sys.version_info < (3, 13, 2))' 2>/dev/null; then
+      echo "$cand"; return 0
+    fi
+  done
+  return 1
+}
+
+_apt() {
+  if [ "$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get "$@"; else sudo DEBIAN_FRONTEND=noninteractive apt-get "$@"; fi
+}
+
+_need_debs() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    _apt update -qq >/dev/null
+    _apt install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+_build_python() {
+  log "building CPython $PY_VERSION from Debian trixie source (about 2 minutes, once)"
+  _need_debs build-essential libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev \
+    liblzma-dev libreadline-dev libncurses-dev uuid-dev xz-utils dpkg-dev
+  local work; work="$(mktemp -d)"
+  # Reuse the mirror this machine already uses; a private apt state keeps the system lists untouched.
+  local uri
+  uri="$(grep -m1 -E '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')"
+  [ -n "$uri" ] || uri="$(grep -m1 -E '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}')"
+  mkdir -p "$work/lists/partial" "$work/parts"
+  printf 'deb-src [trusted=yes] %s trixie main\n' "$uri" > "$work/sources.list"
+  local opts=(-o "Dir::State::Lists=$work/lists" -o "Dir::Etc::SourceList=$work/sources.list"
+              -o "Dir::Etc::SourceParts=$work/parts" -o "APT::Sandbox::User=root")
+  apt-get "${opts[@]}" update -qq >/dev/null
+  (cd "$work" && apt-get "${opts[@]}" source --download-only python3.13 >/dev/null)
+  local tarball; tarball="$(ls "$work"/python3.13_*.orig.tar.xz | head -1)"
+  mkdir -p "$work/src" && tar -xf "$tarball" -C "$work/src" --strip-components=1
+  (cd "$work/src" && ./configure --prefix="$PY_PREFIX" --disable-test-modules >/dev/null \
+     && make -j"$(nproc)" >/dev/null 2>&1 && make install >/dev/null 2>&1)
+  rm -rf "$work"
+}
+
+ensure_python() {
+  PYTHON="$(_find_python || true)"
+  if [ -z "$PYTHON" ]; then
+    _build_python
+    PYTHON="$(_find_python)"
+  fi
+}
+
+ensure_venv() {
+  # $1: requirements file (relative to ROOT)
+  local req="$ROOT/$1" want
+  ensure_python
+  want="$(cat "$req" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/python" ]; then
+    return 0
+  fi
+  [ -x "$VENV/bin/python" ] || { log "creating $VENV"; "$PYTHON" -m venv "$VENV"; }
+  log "installing packages from $1 (first run takes a few minutes)"
+  "$VENV/bin/python" -m pip install -q --upgrade pip wheel >/dev/null
+  "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements/ha.txt"
+  local constraints
+  constraints="$("$VENV/bin/python" -c 'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")')"
+  "$VENV/bin/python" -m pip install -q -c "$constraints" -r "$req"
+  echo "$want" > "$STAMP"
+}
