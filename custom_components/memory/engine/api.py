@@ -1,0 +1,150 @@
+"""The engine's public surface, as the Home Assistant side calls it.
+
+THIS FILE IS THE CONTRACT between the engine and the HA side. `MemoryEngine`
+(engine/engine.py) implements it. All methods are synchronous and may block
+(SQLite I/O, model inference): the HA side runs them in an executor, never on
+the event loop. The engine is thread-safe (one writer at a time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from .models import EmbeddingIdentity, Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+
+MAX_CONTENT_CHARS = 1000  # longest memory text accepted (docs/services.md)
+
+
+class EngineError(Exception):
+    """Base of the engine's errors."""
+
+
+class StoreUnavailable(EngineError):
+    """The store cannot be opened or reached."""
+
+
+class InvalidInput(EngineError):
+    """Bad input. `field` names the offending field, `reason` a stable key
+    (e.g. "empty", "too_long", "scope_needs_person", "scope_needs_area",
+    "unknown_memory", "unknown_speaker")."""
+
+    def __init__(self, field_name: str, reason: str) -> None:
+        super().__init__(f"{field_name}: {reason}")
+        self.field = field_name
+        self.reason = reason
+
+
+class WriteAction(StrEnum):
+    """What remember() did."""
+
+    CREATED = "created"  # a new memory row
+    MERGED = "merged"  # a near-duplicate (>= DEDUP_SIMILARITY, same owner) existed; it was
+    #                    confirmed/updated instead of adding a row
+
+
+@dataclass(frozen=True, slots=True)
+class RememberResult:
+    memory: Memory  # the memory now holding the fact (new or the merged one)
+    action: WriteAction
+    lifted_tombstones: int = 0
+    sensitive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RecallOptions:
+    """Recall tunables; defaults are the documented ones (DESIGN.md §6)."""
+
+    limit: int = 5  # top-k
+    max_chars: int = 1200  # cap on the summed content length of the slate
+    max_chars_per_memory: int = 300  # a longer memory is cut with an ellipsis in prompt blocks
+    min_similarity: float = 0.25  # semantic leg threshold (DESIGN.md §6)
+    include_about_speaker: bool = True  # add memories owned by/about the recognised speaker
+
+
+@dataclass(frozen=True, slots=True)
+class EngineStats:
+    memories: int
+    active: int
+    tombstones: int
+    by_scope: dict[str, int] = field(default_factory=dict)
+    embedding: EmbeddingIdentity | None = None
+    schema_version: int = 0
+    stale_vectors: int = 0  # vectors of another embedding identity awaiting re-embed
+
+
+class MemoryEngineAPI(Protocol):
+    """What the HA side may call. Every method but recall() may raise EngineError."""
+
+    def open(self) -> None:
+        """Open the store, run schema migrations, load vectors. Raises StoreUnavailable."""
+
+    def close(self) -> None:
+        """Flush and close; idempotent."""
+
+    def remember(
+        self,
+        content: str,
+        *,
+        speaker: Speaker,
+        scope: Scope,
+        kind: Kind = Kind.FACT,
+        language: str = "en",
+        provenance: Provenance = Provenance.CONFIRMED,
+        source: Source = Source.SERVICE,
+        source_ref: str | None = None,
+        owner_id: str | None = None,
+        area_id: str | None = None,
+        subject: str | None = None,
+        predicate: str | None = None,
+        importance: float = 0.5,
+    ) -> RememberResult:
+        """Store a memory, committed before returning.
+
+        owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to
+        speaker.area_id for ROOM. PRIVATE without an owner, ROOM without an area,
+        empty or over-long content raise InvalidInput (nothing written). Flags
+        sensitive content (credentials/codes, payment, health) and stores it
+        flagged. Dedup >= 0.92 with same owner/scope merges. An explicit
+        (CONFIRMED) remember lifts tombstones >= 0.85 similar in that scope.
+        """
+        ...
+
+    def recall(self, query: str, speaker: Speaker, options: RecallOptions | None = None) -> list[Hit]:
+        """Hybrid recall of ACTIVE memories visible to `speaker`, best first,
+        capped by options. Never raises: on any failure returns [] and logs."""
+        ...
+
+    def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
+        """Candidates to forget: active memories visible to speaker matching query."""
+        ...
+
+    def forget(self, memory_id: str, speaker: Speaker) -> Memory:
+        """Delete the memory's text (row removed, FTS row removed) and leave a
+        tombstone (embedding + scope, no text). The memory must be visible to
+        speaker, else InvalidInput("memory_id", "unknown_memory"). Returns the
+        memory as it was (for the confirmation reply)."""
+        ...
+
+    def forget_person(self, person_id: str) -> int:
+        """Forget every PRIVATE memory owned by person_id (tombstones left).
+        Returns how many. Other scopes and other persons untouched."""
+        ...
+
+    def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
+        """One memory if visible to speaker."""
+        ...
+
+    def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
+        """Visible active memories, newest first."""
+        ...
+
+    def stats(self) -> EngineStats:
+        """Counts for diagnostics (no text)."""
+        ...
+
+    def reembed_pending(self, batch: int = 256) -> int:
+        """Re-embed up to `batch` memories/tombstones whose vectors are of another
+        embedding identity; returns how many were done (0 when none remain)."""
+        ...

@@ -1,0 +1,154 @@
+"""Records of the memory engine: memories, tombstones, speakers and recall hits.
+
+Everything here is a frozen dataclass or a string enum; the engine never imports
+Home Assistant. Ids are opaque strings (uuid4 hex).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    """What sort of memory a record is (DESIGN.md §4)."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    EPISODE = "episode"
+    PROCEDURE = "procedure"
+    NOTE = "note"
+
+
+class Provenance(StrEnum):
+    """How a memory came to be known, strongest first (DESIGN.md §4)."""
+
+    CONFIRMED = "confirmed"  # said or confirmed explicitly
+    OBSERVED = "observed"  # by sensors or automations
+    EXTRACTED = "extracted"  # from a conversation
+    INFERRED = "inferred"  # a model's guess
+
+    @property
+    def rank(self) -> int:
+        """0 for the strongest (confirmed) to 3 for the weakest (inferred)."""
+        return list(Provenance).index(self)
+
+
+class Scope(StrEnum):
+    """Who may see a memory (DESIGN.md §5)."""
+
+    PRIVATE = "private"  # only its owner person
+    ROOM = "room"  # anyone in its area
+    SHARED = "shared"  # everyone in the household
+    SYSTEM = "system"  # everyone; written by the integration itself
+
+
+class Status(StrEnum):
+    """Lifecycle of a memory; only ACTIVE is ever recalled."""
+
+    ACTIVE = "active"
+    PENDING = "pending"
+    SUPERSEDED = "superseded"
+    ARCHIVED = "archived"
+
+
+class Source(StrEnum):
+    """Which door a memory came through."""
+
+    VOICE = "voice"
+    SERVICE = "service"
+    EXTRACTION = "extraction"
+    AUTOMATION = "automation"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingIdentity:
+    """Which embedding space a vector lives in; vectors of different identities are never compared."""
+
+    provider: str
+    model: str
+    dimension: int
+
+    def __str__(self) -> str:
+        return f"{self.provider}/{self.model}/{self.dimension}"
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """Who is asking and where: the input of the visibility rule (DESIGN.md §5).
+
+    person_id: a recognised person's id, or None for an unknown speaker.
+    area_id: the area of the satellite/device, or None when not known.
+    admin: the explicit admin view (the panel only) that sees every memory.
+    """
+
+    person_id: str | None = None
+    area_id: str | None = None
+    admin: bool = False
+
+    @property
+    def known(self) -> bool:
+        """True when the speaker is a recognised person."""
+        return self.person_id is not None
+
+    @classmethod
+    def administrator(cls) -> Speaker:
+        """The admin view: sees all scopes of all persons."""
+        return cls(admin=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One stored memory (DESIGN.md §4). Times are timezone-aware UTC datetimes."""
+
+    id: str
+    content: str
+    kind: Kind
+    language: str
+    provenance: Provenance
+    scope: Scope
+    owner_id: str | None
+    area_id: str | None
+    created_at: datetime
+    updated_at: datetime
+    subject: str | None = None
+    predicate: str | None = None
+    confidence: float = 1.0
+    importance: float = 0.5
+    sensitive: bool = False
+    status: Status = Status.ACTIVE
+    superseded_by: str | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    source: Source = Source.SERVICE
+    source_ref: str | None = None
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tombstone:
+    """What remains of a forgotten memory: its embedding and scope, never its text."""
+
+    id: str
+    scope: Scope
+    owner_id: str | None
+    area_id: str | None
+    created_at: datetime
+    lifted_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A recalled memory with its final score and the per-factor breakdown behind it.
+
+    factors: named contributions (e.g. "similarity", "lexical", "provenance",
+    "importance", "recency", "about_speaker") whose sum is `score`.
+    """
+
+    memory: Memory
+    score: float
+    similarity: float
+    factors: dict[str, float] = field(default_factory=dict)
