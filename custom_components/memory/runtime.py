@@ -1,0 +1,67 @@
+"""What a config entry holds at run time, and the async doors to the (blocking) engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
+
+from .const import (
+    CONF_MAX_CHARS,
+    CONF_MIN_SIMILARITY,
+    CONF_TOP_K,
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MIN_SIMILARITY,
+    DEFAULT_TOP_K,
+)
+from .engine.api import RecallOptions
+from .engine.models import Hit, Speaker
+
+if TYPE_CHECKING:
+    from .engine.engine import MemoryEngine
+
+
+
+@dataclass
+class MemoryRuntimeData:
+    """entry.runtime_data: the open engine plus per-entry state.
+
+    pending_forget: conversation_id -> memory ids awaiting a yes/no (multi-turn forget).
+    """
+
+    engine: MemoryEngine
+    options: dict[str, Any]
+    pending_forget: dict[str, list[str]] = field(default_factory=dict)
+
+    def recall_options(self, **overrides: Any) -> RecallOptions:
+        """RecallOptions from the entry's options (defaults in const.py)."""
+        base: dict[str, Any] = {
+            "limit": int(self.options.get(CONF_TOP_K, DEFAULT_TOP_K)),
+            "max_chars": int(self.options.get(CONF_MAX_CHARS, DEFAULT_MAX_CHARS)),
+            "min_similarity": float(self.options.get(CONF_MIN_SIMILARITY, DEFAULT_MIN_SIMILARITY)),
+        }
+        base.update(overrides)
+        return RecallOptions(**base)
+
+
+type MemoryConfigEntry = ConfigEntry[MemoryRuntimeData]
+
+
+async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a blocking engine call in HA's executor (never on the event loop)."""
+    if kwargs:
+        return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
+    return await hass.async_add_executor_job(func, *args)
+
+
+async def async_recall(
+    hass: HomeAssistant, data: MemoryRuntimeData, query: str, speaker: Speaker, **overrides: Any
+) -> list[Hit]:
+    """Recall for speaker with the entry's options; never raises (engine contract)."""
+    try:
+        return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
+    except Exception:  # noqa: BLE001 - recall must never break an answer (invariant 2)
+        return []
