@@ -1,0 +1,173 @@
+"""Household Memory demo: a real Home Assistant, a household, and the cases played through
+HA's own APIs (run by scripts/demo, which sets up the venv first).
+
+Exit status: 0 when every check holds, 1 when one fails, 2 when the demo itself could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from demo_lib.cases import CASES, Recall, Say  # noqa: E402
+from demo_lib.client import HAError, speech_of  # noqa: E402
+from demo_lib.household import Household, provision  # noqa: E402
+from demo_lib.server import HassProcess, free_port, write_config  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TTY = sys.stdout.isatty()
+
+
+def _c(code: str, text: str) -> str:
+    return f"\033[{code}m{text}\033[0m" if TTY else text
+
+
+OK, BAD = _c("32", "PASS"), _c("31", "FAIL")
+
+
+def say(text: str) -> None:
+    print(f"  {_c('2', '·')} {text}", flush=True)
+
+
+class Results:
+    """Every check's outcome, for the summary and the exit status."""
+
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed: list[str] = []
+
+    def record(self, label: str, ok: bool, what: str) -> None:
+        print(f"      {OK if ok else BAD} {what}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(f"{label}: {what}")
+
+
+def _rows(response: Any) -> list[dict[str, Any]]:
+    """Every dict with a `content` key anywhere in a service response."""
+    if isinstance(response, dict):
+        found = [response] if "content" in response else []
+        for value in response.values():
+            found += _rows(value)
+        return found
+    if isinstance(response, list):
+        return [row for item in response for row in _rows(item)]
+    return []
+
+
+async def play(household: Household, results: Results) -> None:
+    """Play every case; a failing call fails its step's checks and the demo goes on."""
+    for case in CASES:
+        print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
+        conversation_id: str | None = None
+        for step in case.steps:
+            label = f"{case.case_id} {step.text if isinstance(step, Say) else 'memory.recall ' + step.query!r}"
+            if isinstance(step, Say):
+                print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
+                try:
+                    output = await household.clients[step.who].run_pipeline(
+                        step.text,
+                        pipeline_id=household.pipelines[step.lang],
+                        device_id=household.devices[step.where],
+                        conversation_id=conversation_id if step.follow_up else None,
+                    )
+                except (HAError, TimeoutError) as err:
+                    print(f"      {_c('31', 'error')}: {err}", flush=True)
+                    for check in step.checks:
+                        results.record(label, False, str(check))
+                    conversation_id = None
+                    continue
+                conversation_id = output.get("conversation_id")
+                answer = speech_of(output)
+                response_type = str((output.get("response") or {}).get("response_type", ""))
+                more = " (asks back)" if output.get("continue_conversation") else ""
+                print(f"    {_c('33', '<')} {answer or '(no speech)'}{_c('2', more)}", flush=True)
+                for check in step.checks:
+                    results.record(label, check.holds(answer, response_type), str(check))
+            else:
+                await _recall(household, step, label, results)
+
+
+async def _recall(household: Household, step: Recall, label: str, results: Results) -> None:
+    print(f"  {_c('36', 'service')} memory.recall query={step.query!r} (no speaker)", flush=True)
+    try:
+        reply = await household.owner.rest(
+            "POST", "/api/services/memory/recall?return_response", {"query": step.query}
+        )
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        for check in step.checks:
+            results.record(label, False, str(check))
+        return
+    rows = _rows((reply or {}).get("service_response"))
+    for row in rows:
+        fields = ", ".join(f"{k}={row.get(k)}" for k in ("kind", "scope", "provenance", "language") if k in row)
+        print(f"    {_c('33', '<')} {row.get('content')!r} [{fields}]", flush=True)
+    if not rows:
+        print(f"    {_c('33', '<')} (no rows) {reply}", flush=True)
+    for check in step.checks:
+        results.record(label, check.holds(rows), str(check))
+
+
+async def main_async(hass: HassProcess) -> int:
+    started = time.monotonic()
+    print(_c("1", "Household Memory demo"), f"— hass at {hass.base_url}, config {hass.config_dir}", flush=True)
+    hass.start()
+    await hass.wait_ready()
+    say(f"hass answers after {time.monotonic() - started:.0f}s")
+    results = Results()
+    async with aiohttp.ClientSession() as session:
+        household = await provision(session, hass.base_url, say)
+        try:
+            for problem in household.setup_problems:
+                results.record("setup", False, problem)
+            await play(household, results)
+        finally:
+            await household.close()
+    total = results.passed + len(results.failed)
+    print(f"\n{_c('1', 'Summary')}: {results.passed}/{total} checks passed "
+          f"in {time.monotonic() - started:.0f}s", flush=True)
+    for failure in results.failed:
+        print(f"  {BAD} {failure}")
+    return 1 if results.failed else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--config-dir", type=Path, default=ROOT / ".demo" / "config",
+                        help="wiped and recreated on every run (default: .demo/config)")
+    parser.add_argument("--port", type=int, default=0, help="HTTP port (default: a free one)")
+    args = parser.parse_args()
+
+    port = args.port or free_port()
+    write_config(args.config_dir, ROOT, port, fresh=True)
+    hass = HassProcess(ROOT / ".venv", args.config_dir.resolve(), port)
+    # SIGTERM (e.g. from CI) takes the same path as Ctrl-C: stop hass, then exit.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    status = 2
+    try:
+        status = asyncio.run(main_async(hass))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        status = 130
+    except Exception as err:  # noqa: BLE001 - report, stop hass, exit 2
+        print(f"\n{_c('31', 'demo could not run')}: {type(err).__name__}: {err}", file=sys.stderr)
+    finally:
+        print("stopping hass …", flush=True)
+        hass.stop()
+        print(f"hass log: {hass.log_file}\nhass console: {hass.console_file}", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

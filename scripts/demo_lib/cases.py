@@ -1,0 +1,146 @@
+"""The cases the demo plays (CASES.md C01, C02, C05, C06, C03), as turns at satellites and
+service calls, each with the checks a person listening would make."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+# --- checks on an answer ------------------------------------------------------
+@dataclass(frozen=True)
+class Check:
+    """`kind` is "answered" (a non-error, non-empty reply), "contains", "absent" or "any"
+    (at least one of `texts`); comparisons ignore case."""
+
+    kind: str
+    texts: tuple[str, ...] = ()
+
+    def holds(self, answer: str, response_type: str) -> bool:
+        low = answer.casefold()
+        found = [t.casefold() in low for t in self.texts]
+        if self.kind == "answered":
+            return bool(answer.strip()) and response_type != "error"
+        if self.kind == "contains":
+            return all(found)
+        if self.kind == "absent":
+            return not any(found)
+        return any(found)
+
+    def __str__(self) -> str:
+        quoted = " / ".join(repr(t) for t in self.texts)
+        return {"answered": "answered", "contains": f"contains {quoted}", "absent": f"not {quoted}",
+                "any": f"one of {quoted}"}[self.kind]
+
+
+ANSWERED = Check("answered")
+
+
+def contains(*texts: str) -> Check:
+    return Check("contains", texts)
+
+
+def absent(*texts: str) -> Check:
+    return Check("absent", texts)
+
+
+def any_of(*texts: str) -> Check:
+    return Check("any", texts)
+
+
+# --- checks on a memory.recall service response --------------------------------
+@dataclass(frozen=True)
+class RowCheck:
+    """A row whose content contains `text` must exist with these field values
+    (`fields`), or must not exist at all (`present=False`)."""
+
+    text: str
+    fields: tuple[tuple[str, str], ...] = ()
+    present: bool = True
+
+    def holds(self, rows: list[dict[str, Any]]) -> bool:
+        match = [r for r in rows if self.text.casefold() in str(r.get("content", "")).casefold()]
+        if not self.present:
+            return not match
+        return any(all(str(r.get(k)) == v for k, v in self.fields) for r in match)
+
+    def __str__(self) -> str:
+        if not self.present:
+            return f"no row with {self.text!r}"
+        return f"row with {self.text!r} is " + ", ".join(f"{k}={v}" for k, v in self.fields)
+
+
+# --- steps ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Say:
+    """A turn at a satellite. `who`: julian | anna | guest; `where`: kitchen | hall.
+    follow_up=True continues the previous turn's conversation (multi-turn yes/no)."""
+
+    who: str
+    where: str
+    lang: str
+    text: str
+    checks: tuple[Check, ...] = (ANSWERED,)
+    follow_up: bool = False
+
+
+@dataclass(frozen=True)
+class Recall:
+    """`memory.recall` through REST with return_response, by the owner (no person: no speaker)."""
+
+    query: str
+    checks: tuple[RowCheck, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    case_id: str
+    title: str
+    steps: tuple[Say | Recall, ...] = field(default_factory=tuple)
+
+
+KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
+KEY_ANSWER = "blauen Dose"
+SHORT = "Remember that I like short answers."
+SHORT_Q = "What do you know about short answers?"
+SHORT_TEXT = "like short answers"
+WINDOW = "Remember for this room: the window sticks, lift it before opening."
+WINDOW_Q = "What should I know about the window?"
+WINDOW_TEXT = "lift it"
+FORGET = "Forget where the spare key is."
+WHERE_KEY = "Where is the spare key for the cellar?"
+
+CASES: tuple[Case, ...] = (
+    Case("C01", "remember in German, by voice", (
+        Say("guest", "hall", "de", KEY_DE),
+        Recall("Ersatzschlüssel Keller", (
+            RowCheck(KEY_ANSWER, (("language", "de"), ("scope", "shared"), ("provenance", "confirmed"))),
+        )),
+    )),
+    Case("C02", "recall across languages", (
+        Say("anna", "kitchen", "it", "Dove si trova la chiave di riserva della cantina?", (ANSWERED, contains(KEY_ANSWER))),
+        Say("guest", "kitchen", "en", WHERE_KEY, (ANSWERED, contains(KEY_ANSWER))),
+        Say("julian", "hall", "fr", "Où se trouve la clé de secours de la cave ?", (ANSWERED, contains(KEY_ANSWER))),
+    )),
+    Case("C05", "private stays private", (
+        Say("julian", "kitchen", "en", SHORT),
+        Say("anna", "kitchen", "en", SHORT_Q, (absent(SHORT_TEXT),)),
+        Say("guest", "hall", "en", SHORT_Q, (absent(SHORT_TEXT),)),
+        Recall("short answers", (RowCheck(SHORT_TEXT, present=False),)),
+        Say("julian", "hall", "en", SHORT_Q, (ANSWERED, contains(SHORT_TEXT))),
+    )),
+    Case("C06", "room stays in its room", (
+        Say("anna", "kitchen", "en", WINDOW),
+        Say("anna", "hall", "en", WINDOW_Q, (absent(WINDOW_TEXT),)),
+        Say("guest", "kitchen", "en", WINDOW_Q, (ANSWERED, contains(WINDOW_TEXT))),
+    )),
+    Case("C03", "forget with confirmation", (
+        Say("julian", "hall", "en", FORGET, (ANSWERED, any_of(KEY_ANSWER, "Ersatzschlüssel"))),
+        Say("julian", "hall", "en", "no", follow_up=True),
+        Say("julian", "hall", "en", WHERE_KEY, (ANSWERED, contains(KEY_ANSWER))),
+        Say("julian", "hall", "en", FORGET, (ANSWERED, any_of(KEY_ANSWER, "Ersatzschlüssel"))),
+        Say("julian", "hall", "en", "yes", follow_up=True),
+        Say("anna", "kitchen", "en", WHERE_KEY, (absent(KEY_ANSWER),)),
+        Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
+    )),
+)

@@ -1,0 +1,125 @@
+"""A small Home Assistant client: REST and WebSocket, as the frontend or a satellite uses them."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import aiohttp
+
+CALL_TIMEOUT = 120  # seconds for one WebSocket command or REST call (first recall loads the encoder)
+
+
+class HAError(Exception):
+    """Home Assistant answered with an error."""
+
+
+class HAClient:
+    """One user's connection: bearer token for REST, one authenticated WebSocket."""
+
+    def __init__(self, session: aiohttp.ClientSession, base_url: str, token: str, name: str) -> None:
+        self.name = name
+        self._session = session
+        self._base = base_url
+        self._token = token
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._ids = itertools.count(1)
+
+    # --- REST -------------------------------------------------------------
+    async def rest(self, method: str, path: str, payload: Any = None) -> Any:
+        """JSON in, JSON out; raises HAError on a status >= 400."""
+        async with self._session.request(
+            method,
+            self._base + path,
+            json=payload,
+            headers={"Authorization": f"Bearer {self._token}"},
+            timeout=aiohttp.ClientTimeout(total=CALL_TIMEOUT),
+        ) as resp:
+            body = await resp.text()
+            if resp.status >= 400:
+                raise HAError(f"{method} {path} -> {resp.status}: {body[:500]}")
+            return await resp.json(content_type=None) if body else None
+
+    # --- WebSocket --------------------------------------------------------
+    async def connect(self) -> None:
+        """Open the WebSocket and authenticate."""
+        self._ws = await self._session.ws_connect(self._base + "/api/websocket", max_msg_size=0)
+        hello = await self._ws.receive_json()
+        assert hello["type"] == "auth_required", hello
+        await self._ws.send_json({"type": "auth", "access_token": self._token})
+        reply = await self._ws.receive_json()
+        if reply["type"] != "auth_ok":
+            raise HAError(f"WebSocket auth failed for {self.name}: {reply}")
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+            self._ws = None
+
+    async def _send(self, msg_type: str, **fields: Any) -> int:
+        assert self._ws is not None, "connect() first"
+        msg_id = next(self._ids)
+        await self._ws.send_json({"id": msg_id, "type": msg_type, **fields})
+        return msg_id
+
+    async def _receive(self, msg_id: int) -> dict[str, Any]:
+        assert self._ws is not None
+        while True:
+            msg = await asyncio.wait_for(self._ws.receive_json(), CALL_TIMEOUT)
+            if msg.get("id") == msg_id:
+                return msg
+
+    async def ws(self, msg_type: str, **fields: Any) -> Any:
+        """One WebSocket command; returns its result, raises HAError on failure."""
+        msg_id = await self._send(msg_type, **fields)
+        msg = await self._receive(msg_id)
+        if not msg.get("success", False):
+            raise HAError(f"{msg_type} failed: {msg.get('error')}")
+        return msg.get("result")
+
+    async def run_pipeline(
+        self,
+        text: str,
+        *,
+        pipeline_id: str,
+        device_id: str | None,
+        conversation_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A text turn through an Assist pipeline (intent stage only), as a satellite sends it.
+
+        Returns the intent-end event's `intent_output` (a ConversationResult as dict:
+        response.speech.plain.speech, response.response_type, conversation_id,
+        continue_conversation). Raises HAError on a pipeline error event.
+        """
+        fields: dict[str, Any] = {
+            "start_stage": "intent",
+            "end_stage": "intent",
+            "input": {"text": text},
+            "pipeline": pipeline_id,
+            "device_id": device_id,
+        }
+        if conversation_id:
+            fields["conversation_id"] = conversation_id
+        msg_id = await self._send("assist_pipeline/run", **fields)
+        first = await self._receive(msg_id)
+        if not first.get("success", False):
+            raise HAError(f"assist_pipeline/run failed: {first.get('error')}")
+        output: dict[str, Any] | None = None
+        while True:
+            event = (await self._receive(msg_id)).get("event", {})
+            kind, data = event.get("type"), event.get("data") or {}
+            if kind == "intent-end":
+                output = data.get("intent_output") or {}
+            elif kind == "error":
+                raise HAError(f"pipeline error {data.get('code')}: {data.get('message')}")
+            elif kind == "run-end":
+                if output is None:
+                    raise HAError("pipeline ended without an intent-end event")
+                return output
+
+
+def speech_of(intent_output: dict[str, Any]) -> str:
+    """The spoken answer of a ConversationResult dict ('' when there is none)."""
+    speech = (intent_output.get("response") or {}).get("speech") or {}
+    return str((speech.get("plain") or {}).get("speech") or "")

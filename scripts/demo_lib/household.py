@@ -1,0 +1,246 @@
+"""Provision a fresh hass like a household would: owner, Julian, Anna, a guest, two rooms,
+a satellite in each, the memory integration (through its config flow) and Assist pipelines."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from .client import HAClient, HAError
+
+PASSWORD = "demo-password"  # local demo only; the config dir is thrown away
+LANGUAGES = ("de", "it", "en", "fr")  # one pipeline per language the cases speak
+AREAS = {"kitchen": "Kitchen", "hall": "Hall"}
+# memory_dev device identifier -> area key (dev/custom_components/memory_dev/const.py)
+SATELLITE_AREAS = {"kitchen_satellite": "kitchen", "hall_satellite": "hall"}
+# Answers for the memory config flow, by field name (custom_components/memory/const.py);
+# any other field takes its default from the form.
+MEMORY_FLOW_ANSWERS = {"storage": "sqlite", "encoder": "bundled"}
+FALLBACK_AGENT = "conversation.home_assistant"  # HA's default agent, if the memory agent is missing
+WAIT_SECONDS = 90  # for entries, devices and entities to appear after setup
+
+
+@dataclass
+class Household:
+    """Everything the cases need, by name."""
+
+    base_url: str
+    owner: HAClient
+    clients: dict[str, HAClient] = field(default_factory=dict)  # "julian", "anna", "guest"
+    devices: dict[str, str] = field(default_factory=dict)  # area key -> device_id
+    pipelines: dict[str, str] = field(default_factory=dict)  # language -> pipeline id
+    agent_id: str = FALLBACK_AGENT
+    memory_entry: dict[str, Any] | None = None
+    setup_problems: list[str] = field(default_factory=list)
+
+    async def close(self) -> None:
+        for client in (self.owner, *self.clients.values()):
+            await client.close()
+
+
+def _client_id(base_url: str) -> str:
+    return base_url + "/"
+
+
+async def _token_from_code(session: aiohttp.ClientSession, base_url: str, code: str) -> str:
+    async with session.post(
+        base_url + "/auth/token",
+        data={"grant_type": "authorization_code", "code": code, "client_id": _client_id(base_url)},
+    ) as resp:
+        body = await resp.json()
+        if resp.status != 200:
+            raise HAError(f"/auth/token -> {resp.status}: {body}")
+        return body["access_token"]
+
+
+async def _login(session: aiohttp.ClientSession, base_url: str, username: str) -> str:
+    """The normal login flow (what the frontend's login page does) -> access token."""
+    cid = _client_id(base_url)
+    async with session.post(
+        base_url + "/auth/login_flow",
+        json={"client_id": cid, "handler": ["homeassistant", None], "redirect_uri": cid},
+    ) as resp:
+        flow = await resp.json()
+    async with session.post(
+        f"{base_url}/auth/login_flow/{flow['flow_id']}",
+        json={"client_id": cid, "username": username, "password": PASSWORD},
+    ) as resp:
+        result = await resp.json()
+    if result.get("type") != "create_entry":
+        raise HAError(f"login of {username} failed: {result}")
+    return await _token_from_code(session, base_url, result["result"])
+
+
+async def onboard(session: aiohttp.ClientSession, base_url: str) -> HAClient:
+    """Create the owner (admin) and finish every onboarding step; returns the owner's client."""
+    cid = _client_id(base_url)
+    async with session.post(
+        base_url + "/api/onboarding/users",
+        json={"name": "Owner", "username": "owner", "password": PASSWORD, "client_id": cid, "language": "en"},
+    ) as resp:
+        body = await resp.json()
+        if resp.status != 200:
+            raise HAError(f"onboarding user -> {resp.status}: {body}")
+    owner = HAClient(session, base_url, await _token_from_code(session, base_url, body["auth_code"]), "owner")
+    await owner.rest("POST", "/api/onboarding/core_config")
+    await owner.rest("POST", "/api/onboarding/analytics")
+    await owner.rest("POST", "/api/onboarding/integration", {"client_id": cid, "redirect_uri": cid})
+    await owner.connect()
+    await _wait_running(owner)
+    return owner
+
+
+async def _wait_running(owner: HAClient) -> None:
+    for _ in range(WAIT_SECONDS * 2):
+        if (await owner.rest("GET", "/api/config")).get("state") == "RUNNING":
+            return
+        await asyncio.sleep(0.5)
+    raise HAError("hass never reached state RUNNING")
+
+
+async def add_user(session: aiohttp.ClientSession, household: Household, key: str, name: str) -> str:
+    """A user with a password login; returns the user id and keeps a connected client."""
+    owner = household.owner
+    user = (await owner.ws("config/auth/create", name=name, group_ids=["system-users"], local_only=False))["user"]
+    await owner.ws("config/auth_provider/homeassistant/create", user_id=user["id"], username=key, password=PASSWORD)
+    client = HAClient(session, household.base_url, await _login(session, household.base_url, key), name)
+    await client.connect()
+    household.clients[key] = client
+    return user["id"]
+
+
+async def _wait_for(what: str, probe: Any) -> Any:
+    for _ in range(WAIT_SECONDS * 2):
+        if found := await probe():
+            return found
+        await asyncio.sleep(0.5)
+    raise HAError(f"timed out waiting for {what}")
+
+
+async def place_satellites(household: Household) -> None:
+    """Create the two areas and put memory_dev's satellite devices into them."""
+    owner = household.owner
+    # Onboarding already created some default areas (a kitchen among them): reuse by name.
+    existing = {a["name"].casefold(): a["area_id"] for a in await owner.ws("config/area_registry/list")}
+    area_ids = {}
+    for key, name in AREAS.items():
+        area_ids[key] = existing.get(name.casefold()) or (
+            await owner.ws("config/area_registry/create", name=name)
+        )["area_id"]
+
+    async def satellites() -> dict[str, str]:
+        found = {}
+        for device in await owner.ws("config/device_registry/list"):
+            for domain, ident in device.get("identifiers", []):
+                if domain == "memory_dev" and ident in SATELLITE_AREAS:
+                    found[SATELLITE_AREAS[ident]] = device["id"]
+        return found if len(found) == len(SATELLITE_AREAS) else {}
+
+    household.devices = await _wait_for("memory_dev's satellite devices", satellites)
+    for key, device_id in household.devices.items():
+        await owner.ws("config/device_registry/update", device_id=device_id, area_id=area_ids[key])
+
+
+def _answer_form(step: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any]:
+    """Fill a config-flow form: our answer if we have one, else the form's default."""
+    user_input: dict[str, Any] = {}
+    for item in step.get("data_schema") or []:
+        name = item["name"]
+        if name in answers:
+            user_input[name] = answers[name]
+        elif "default" in item:
+            user_input[name] = item["default"]
+        elif item.get("required"):
+            raise HAError(f"config flow step {step.get('step_id')!r} needs {name!r}, the demo has no answer")
+    return user_input
+
+
+async def run_config_flow(owner: HAClient, handler: str, answers: dict[str, Any]) -> dict[str, Any]:
+    """Drive a config flow through the REST API, like the frontend's "Add integration" dialog.
+
+    Returns the created entry (dict); raises HAError on abort, form errors or too many steps.
+    """
+    step = await owner.rest(
+        "POST", "/api/config/config_entries/flow", {"handler": handler, "show_advanced_options": False}
+    )
+    for _ in range(10):
+        kind = step.get("type")
+        if kind == "create_entry":
+            return step.get("result") or {}
+        if kind == "abort":
+            raise HAError(f"{handler} config flow aborted: {step.get('reason')}")
+        if step.get("errors"):
+            raise HAError(f"{handler} config flow step {step.get('step_id')!r} errors: {step['errors']}")
+        if kind == "menu":
+            options = list(step.get("menu_options") or [])
+            chosen = next((o for o in options if o in answers.values()), options[0])
+            user_input: dict[str, Any] = {"next_step_id": chosen}
+        elif kind == "form":
+            user_input = _answer_form(step, answers)
+        else:
+            raise HAError(f"{handler} config flow: unexpected step {step}")
+        step = await owner.rest("POST", f"/api/config/config_entries/flow/{step['flow_id']}", user_input)
+    raise HAError(f"{handler} config flow did not finish in 10 steps")
+
+
+async def set_up_memory(household: Household) -> None:
+    """Add the memory integration through its config flow and find its conversation agent."""
+    owner = household.owner
+    household.memory_entry = await run_config_flow(owner, "memory", MEMORY_FLOW_ANSWERS)
+
+    async def agent() -> str | None:
+        for entry in await owner.ws("config/entity_registry/list"):
+            if entry.get("platform") == "memory" and entry["entity_id"].startswith("conversation."):
+                return entry["entity_id"]
+        return None
+
+    household.agent_id = await _wait_for("the Memory assistant conversation entity", agent)
+
+
+async def create_pipelines(household: Household) -> None:
+    """One text-only Assist pipeline per language, answered by household.agent_id."""
+    for lang in LANGUAGES:
+        pipeline = await household.owner.ws(
+            "assist_pipeline/pipeline/create",
+            name=f"Memory demo ({lang})",
+            language=lang,
+            conversation_engine=household.agent_id,
+            conversation_language=lang,
+            stt_engine=None,
+            stt_language=None,
+            tts_engine=None,
+            tts_language=None,
+            tts_voice=None,
+            wake_word_entity=None,
+            wake_word_id=None,
+        )
+        household.pipelines[lang] = pipeline["id"]
+
+
+async def provision(session: aiohttp.ClientSession, base_url: str, say: Any) -> Household:
+    """Run every set-up step, printing each via say(). A missing or broken memory integration
+    is recorded in setup_problems (the cases then run against HA's default agent and fail
+    visibly) instead of stopping the demo."""
+    say("onboarding the owner")
+    household = Household(base_url=base_url, owner=await onboard(session, base_url))
+    for key, name in (("julian", "Julian"), ("anna", "Anna")):
+        user_id = await add_user(session, household, key, name)
+        await household.owner.ws("person/create", name=name, user_id=user_id)
+        say(f"user and person {name}")
+    await add_user(session, household, "guest", "Guest")
+    say("user Guest (linked to no person: an unknown speaker)")
+    await place_satellites(household)
+    say("areas Kitchen and Hall, a memory_dev satellite in each (device ids): "
+        + ", ".join(f"{k}={v}" for k, v in household.devices.items()))
+    try:
+        await set_up_memory(household)
+        say(f"memory integration set up through its config flow; agent {household.agent_id}")
+    except HAError as err:
+        household.setup_problems.append(f"memory integration: {err}")
+        say(f"PROBLEM: memory integration could not be set up ({err}); using {FALLBACK_AGENT}")
+    await create_pipelines(household)
+    say("Assist pipelines: " + ", ".join(f"{k}={v}" for k, v in household.pipelines.items()))
+    return household

@@ -1,0 +1,126 @@
+"""Start and stop a real `hass` on a fresh config directory."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import aiohttp
+
+STARTUP_TIMEOUT = 180  # seconds until hass answers on /api/ (first start compiles translations)
+STOP_TIMEOUT = 30  # seconds to wait for a clean stop before killing
+
+CONFIGURATION_YAML = """\
+homeassistant:
+  name: Household Memory demo
+  latitude: 52.52
+  longitude: 13.40
+  elevation: 34
+  unit_system: metric
+  time_zone: Europe/Berlin
+  country: DE
+  language: en
+http:
+  server_host: 127.0.0.1
+  server_port: {port}
+api:
+config:
+onboarding:
+person:
+conversation:
+assist_pipeline:
+intent:
+memory_dev:
+logger:
+  default: warning
+  logs:
+    custom_components.memory: debug
+    custom_components.memory_dev: debug
+    homeassistant.components.assist_pipeline: info
+"""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool) -> None:
+    """Write configuration.yaml and link the integrations into custom_components/.
+
+    fresh=True wipes config_dir first (the demo); False keeps what is there (scripts/develop)
+    and only writes configuration.yaml when missing.
+    """
+    if fresh and config_dir.exists():
+        shutil.rmtree(config_dir)
+    components = config_dir / "custom_components"
+    components.mkdir(parents=True, exist_ok=True)
+    for name, source in (
+        ("memory", root / "custom_components" / "memory"),
+        ("memory_dev", root / "dev" / "custom_components" / "memory_dev"),
+    ):
+        link = components / name
+        if not link.is_symlink() and not link.exists():
+            link.symlink_to(source, target_is_directory=True)
+    yaml_file = config_dir / "configuration.yaml"
+    if fresh or not yaml_file.exists():
+        yaml_file.write_text(CONFIGURATION_YAML.format(port=port), encoding="utf-8")
+
+
+class HassProcess:
+    """A `hass` child process; `stop()` is safe to call more than once."""
+
+    def __init__(self, venv: Path, config_dir: Path, port: int) -> None:
+        self.config_dir = config_dir
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.log_file = config_dir / "home-assistant.log"
+        self.console_file = config_dir / "hass-console.log"
+        self._cmd = [str(venv / "bin" / "hass"), "-c", str(config_dir), "--skip-pip"]
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Spawn hass in its own process group (so Ctrl-C in the terminal reaches only us)."""
+        console = self.console_file.open("wb")
+        self._proc = subprocess.Popen(
+            self._cmd, stdout=console, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        console.close()
+
+    async def wait_ready(self) -> None:
+        """Wait until /api/ answers (401 without a token counts: the HTTP server is up
+        and, with onboarding, core start-up has passed)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STARTUP_TIMEOUT
+        async with aiohttp.ClientSession() as session:
+            while loop.time() < deadline:
+                if self._proc is None or self._proc.poll() is not None:
+                    raise RuntimeError(f"hass exited early; see {self.console_file}")
+                with contextlib.suppress(aiohttp.ClientError, OSError):
+                    async with session.get(f"{self.base_url}/api/onboarding") as resp:
+                        if resp.status == 200:
+                            return
+                await asyncio.sleep(0.5)
+        raise TimeoutError(f"hass did not answer within {STARTUP_TIMEOUT}s; see {self.console_file}")
+
+    def stop(self) -> None:
+        """SIGTERM (hass stops cleanly), then SIGKILL after STOP_TIMEOUT."""
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
