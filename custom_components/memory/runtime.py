@@ -30,11 +30,14 @@ class MemoryRuntimeData:
     """entry.runtime_data: the open engine plus per-entry state.
 
     pending_forget: conversation_id -> memory ids awaiting a yes/no (multi-turn forget).
+    reembed: the background re-embed task holder (set by __init__.py).
     """
 
     engine: MemoryEngine
     options: dict[str, Any]
     pending_forget: dict[str, list[str]] = field(default_factory=dict)
+    pending_forget_person: dict[str, str] = field(default_factory=dict)
+    reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
 
     def recall_options(self, **overrides: Any) -> RecallOptions:
         """RecallOptions from the entry's options (defaults in const.py)."""

@@ -1,0 +1,178 @@
+"""Household Memory: set-up and unload of the config entry.
+
+The engine (engine/) is blocking and HA-free; everything here runs it in the executor, and
+everything registered is unregistered through entry.async_on_unload (STYLE.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass
+
+from homeassistant.const import Platform
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.exceptions import ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.typing import ConfigType
+from homeassistant.requirements import RequirementsNotFound, async_process_requirements
+
+from .const import (
+    CONF_DB_PATH,
+    CONF_ENCODER,
+    DEFAULT_DB_PATH,
+    DOMAIN,
+    ENCODER_BUNDLED,
+    ENCODER_FASTEMBED,
+    FASTEMBED_REQUIREMENT,
+)
+from .engine.api import StoreUnavailable
+from .engine.factory import EncoderUnavailable, build_engine
+from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
+from .services import async_setup_services
+
+_LOGGER = logging.getLogger(__name__)
+
+PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+ISSUE_FASTEMBED = "fastembed_unavailable"  # repair issue: fell back to the bundled encoder
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register the memory.* services once per HA instance (quality scale: action-setup)."""
+    async_setup_services(hass)
+    return True
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
+    """Open the store, then register the agent, LLM API, intents and listeners."""
+    db_path = hass.config.path(entry.data.get(CONF_DB_PATH, DEFAULT_DB_PATH))
+    engine = await _async_build_engine(hass, db_path, entry.data.get(CONF_ENCODER, ENCODER_BUNDLED))
+    try:
+        await async_run(hass, engine.open)
+    except StoreUnavailable as err:
+        await async_run(hass, engine.close)
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="store_unavailable",
+            translation_placeholders={"path": db_path, "error": str(err)},
+        ) from err
+
+    entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+
+    # Imported here: conversation/LLM/intents modules belong to another part of the integration
+    # and import this package's runtime; a late import keeps the module graph acyclic.
+    from .intents import async_register_intents  # noqa: PLC0415
+    from .llm_api import async_register_llm_api  # noqa: PLC0415
+
+    entry.async_on_unload(async_register_llm_api(hass, entry))
+    entry.async_on_unload(async_register_intents(hass, entry))
+    entry.async_on_unload(_async_listen_person_removal(hass, entry))
+
+    reembed = _Reembed(hass, entry)
+    entry.runtime_data.reembed = reembed
+    reembed.start()
+    return True
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
+    """Unload platforms, stop the background re-embed, close the engine."""
+    if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
+        return False
+    data = entry.runtime_data
+    if data.reembed is not None:
+        await data.reembed.async_stop()
+    await async_run(hass, data.engine.close)
+    return True
+
+
+async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str):  # type: ignore[no-untyped-def]
+    """The (unopened) engine; fastembed is installed on demand, else a repair issue and bundled."""
+    if encoder == ENCODER_FASTEMBED:
+        try:
+            await async_process_requirements(hass, DOMAIN, [FASTEMBED_REQUIREMENT])
+            engine = await async_run(hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass))
+        except (RequirementsNotFound, EncoderUnavailable) as err:
+            _LOGGER.warning("fastembed is unavailable (%s); using the bundled encoder", err)
+            ir.async_create_issue(
+                hass,
+                DOMAIN,
+                ISSUE_FASTEMBED,
+                is_fixable=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_FASTEMBED,
+                translation_placeholders={"requirement": FASTEMBED_REQUIREMENT},
+            )
+        else:
+            ir.async_delete_issue(hass, DOMAIN, ISSUE_FASTEMBED)
+            return engine
+    else:
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_FASTEMBED)
+    return await async_run(hass, build_engine, db_path, ENCODER_BUNDLED, cache_dir=_cache_dir(hass))
+
+
+def _cache_dir(hass: HomeAssistant) -> str:
+    """Where downloaded model files live: inside the config dir, so backups and containers keep them."""
+    return hass.config.path(".storage", f"{DOMAIN}_models")
+
+
+@callback
+def _async_listen_person_removal(hass: HomeAssistant, entry: MemoryConfigEntry):  # type: ignore[no-untyped-def]
+    """Deleting a person deletes their private memories (DESIGN.md §6).
+
+    A person deleted in the UI (or dropped from YAML on reload) leaves the entity registry;
+    the person's entity id is the engine's owner id (speaker.py).
+    """
+
+    async def _forget(event: Event[er.EventEntityRegistryUpdatedData]) -> None:
+        person_id = event.data["entity_id"]
+        count = await async_run(hass, entry.runtime_data.engine.forget_person, person_id)
+        _LOGGER.info("Person %s was deleted: forgot %d private memories", person_id, count)
+
+    @callback
+    def _is_person_removed(event_data: er.EventEntityRegistryUpdatedData) -> bool:
+        return event_data["action"] == "remove" and event_data["entity_id"].startswith("person.")
+
+    return hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, _forget, event_filter=_is_person_removed)
+
+
+@dataclass
+class _Reembed:
+    """Re-embeds vectors of another embedding identity in the background, batch by batch.
+
+    One executor job per batch; stopping lets the running batch finish (the engine is then closed
+    safely) instead of cancelling mid-write.
+    """
+
+    hass: HomeAssistant
+    entry: MemoryConfigEntry
+    task: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        self._stop = threading.Event()
+
+    def start(self) -> None:
+        self.task = self.hass.async_create_background_task(self._run(), f"{DOMAIN} re-embed")
+
+    async def _run(self) -> None:
+        engine = self.entry.runtime_data.engine
+        try:
+            stats = await async_run(self.hass, engine.stats)
+            if not stats.stale_vectors:
+                return
+            _LOGGER.info("Re-embedding %d vectors of another embedding identity", stats.stale_vectors)
+            while not self._stop.is_set():
+                if not await async_run(self.hass, engine.reembed_pending):
+                    break
+        except Exception:
+            _LOGGER.exception("Background re-embed failed; it resumes on the next start")
+
+    async def async_stop(self) -> None:
+        self._stop.set()
+        if self.task is not None:
+            await asyncio.shield(self.task)

@@ -1,0 +1,230 @@
+"""Config flow (storage + encoder), reconfigure, and options (agent, personal devices, recall tunables)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import voluptuous as vol
+
+from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
+from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlowWithReload,
+)
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import selector
+
+from .const import (
+    AGENT_NAME,
+    CONF_AGENT,
+    CONF_ANSWER_SIMILARITY,
+    CONF_DB_PATH,
+    CONF_DEVICE_PERSONS,
+    CONF_ENCODER,
+    CONF_MAX_CHARS,
+    CONF_MIN_SIMILARITY,
+    CONF_STORAGE,
+    CONF_TOP_K,
+    DEFAULT_ANSWER_SIMILARITY,
+    DEFAULT_DB_PATH,
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MIN_SIMILARITY,
+    DEFAULT_TOP_K,
+    DOMAIN,
+    ENCODER_BUNDLED,
+    ENCODER_FASTEMBED,
+    STORAGE_SQLITE,
+)
+from .speaker import is_person
+
+_LOGGER = logging.getLogger(__name__)
+
+# Bounds of the options: wide enough to tune, narrow enough that a prompt block stays sane.
+TOP_K_RANGE = (1, 20)
+MAX_CHARS_RANGE = (100, 10000)
+
+
+def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
+    return vol.Schema(
+        {
+            vol.Required(CONF_STORAGE, default=defaults.get(CONF_STORAGE, STORAGE_SQLITE)): (
+                selector.SelectSelector(
+                    selector.SelectSelectorConfig(options=[STORAGE_SQLITE], translation_key=CONF_STORAGE)
+                )
+            ),
+            vol.Required(CONF_DB_PATH, default=defaults.get(CONF_DB_PATH, DEFAULT_DB_PATH)): (
+                selector.TextSelector()
+            ),
+            vol.Required(CONF_ENCODER, default=defaults.get(CONF_ENCODER, ENCODER_BUNDLED)): (
+                selector.SelectSelector(
+                    selector.SelectSelectorConfig(
+                        options=[ENCODER_BUNDLED, ENCODER_FASTEMBED], translation_key=CONF_ENCODER
+                    )
+                )
+            ),
+        }
+    )
+
+
+def _try_open_store(db_path: str) -> bool:
+    """Open and close the store once (blocking; run in the executor). The bundled encoder is
+    used for the check: the encoder choice is validated at set-up (fastembed falls back)."""
+    from .engine.api import EngineError  # noqa: PLC0415 - keep the flow importable cheaply
+    from .engine.factory import build_engine  # noqa: PLC0415
+
+    engine = None
+    try:
+        engine = build_engine(db_path, ENCODER_BUNDLED)
+        engine.open()
+    except (EngineError, OSError, ValueError):
+        _LOGGER.debug("Cannot open the memory store at %s", db_path, exc_info=True)
+        return False
+    finally:
+        if engine is not None:
+            engine.close()
+    return True
+
+
+async def _async_validate_store(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
+    """Form errors for the storage fields ({} when the store opens)."""
+    db_path = user_input[CONF_DB_PATH].strip()
+    if not db_path:
+        return {CONF_DB_PATH: "cannot_open_store"}
+    user_input[CONF_DB_PATH] = db_path
+    if not await hass.async_add_executor_job(_try_open_store, hass.config.path(db_path)):
+        return {"base": "cannot_open_store"}
+    return {}
+
+
+class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Set up Household Memory: where memories are stored and which encoder embeds them."""
+
+    VERSION = 1
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if not (errors := await _async_validate_store(self.hass, user_input)):
+                return self.async_create_entry(title="Household Memory", data=user_input)
+        return self.async_show_form(
+            step_id="user", data_schema=_store_schema(user_input or {}), errors=errors
+        )
+
+    async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if not (errors := await _async_validate_store(self.hass, user_input)):
+                return self.async_update_reload_and_abort(entry, data_updates=user_input)
+        return self.async_show_form(
+            step_id="reconfigure", data_schema=_store_schema(user_input or entry.data), errors=errors
+        )
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> MemoryOptionsFlow:
+        return MemoryOptionsFlow()
+
+
+def _number(minimum: float, maximum: float, step: float) -> selector.NumberSelector:
+    return selector.NumberSelector(
+        selector.NumberSelectorConfig(
+            min=minimum, max=maximum, step=step, mode=selector.NumberSelectorMode.BOX
+        )
+    )
+
+
+def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
+    agent = options.get(CONF_AGENT)
+    return vol.Schema(
+        {
+            vol.Optional(CONF_AGENT, description={"suggested_value": agent} if agent else None): (
+                selector.ConversationAgentSelector()
+            ),
+            vol.Optional(CONF_DEVICE_PERSONS, default=list(options.get(CONF_DEVICE_PERSONS) or [])): (
+                selector.ObjectSelector(
+                    selector.ObjectSelectorConfig(
+                        multiple=True,
+                        label_field="device_id",
+                        translation_key=CONF_DEVICE_PERSONS,
+                        fields={
+                            "device_id": {"required": True, "selector": {"device": {}}},
+                            "person": {"required": True, "selector": {"entity": {"domain": PERSON_DOMAIN}}},
+                        },
+                    )
+                )
+            ),
+            vol.Required(CONF_TOP_K, default=options.get(CONF_TOP_K, DEFAULT_TOP_K)): _number(*TOP_K_RANGE, 1),
+            vol.Required(CONF_MAX_CHARS, default=options.get(CONF_MAX_CHARS, DEFAULT_MAX_CHARS)): _number(
+                *MAX_CHARS_RANGE, 50
+            ),
+            vol.Required(
+                CONF_MIN_SIMILARITY, default=options.get(CONF_MIN_SIMILARITY, DEFAULT_MIN_SIMILARITY)
+            ): _number(0, 1, 0.01),
+            vol.Required(
+                CONF_ANSWER_SIMILARITY, default=options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY)
+            ): _number(0, 1, 0.01),
+        }
+    )
+
+
+@callback
+def _own_agents(hass: HomeAssistant) -> set[str]:
+    """The memory agent's own conversation entity ids (wrapping itself would loop)."""
+    return {
+        entry.entity_id
+        for entry in er.async_get(hass).entities.values()
+        if entry.platform == DOMAIN and entry.domain == CONVERSATION_DOMAIN
+    }
+
+
+@callback
+def _validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    if (agent := user_input.get(CONF_AGENT)) and agent in _own_agents(hass):
+        errors[CONF_AGENT] = "agent_is_memory"
+    devices = dr.async_get(hass)
+    seen: set[str] = set()
+    for pair in user_input.get(CONF_DEVICE_PERSONS) or []:
+        device_id = pair.get("device_id")
+        if (
+            not isinstance(device_id, str)
+            or devices.async_get(device_id) is None
+            or device_id in seen
+            or not is_person(hass, pair.get("person"))
+        ):
+            errors[CONF_DEVICE_PERSONS] = "invalid_device_person"
+            break
+        seen.add(device_id)
+    return errors
+
+
+class MemoryOptionsFlow(OptionsFlowWithReload):
+    """Options: the wrapped agent, personal devices, recall tunables. Saving reloads the entry."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            if not (errors := _validate_options(self.hass, user_input)):
+                user_input[CONF_TOP_K] = int(user_input[CONF_TOP_K])
+                user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
+                user_input[CONF_DEVICE_PERSONS] = [
+                    {"device_id": p["device_id"], "person": p["person"]}
+                    for p in user_input.get(CONF_DEVICE_PERSONS) or []
+                ]
+                return self.async_create_entry(data=user_input)
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(
+                _options_schema(self.config_entry.options), user_input or {}
+            ),
+            errors=errors,
+            description_placeholders={"agent": AGENT_NAME},
+        )

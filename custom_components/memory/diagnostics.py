@@ -1,0 +1,29 @@
+"""Config entry diagnostics: engine counts and options — never any memory text (invariant 1)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.core import HomeAssistant
+
+from .const import CONF_DEVICE_PERSONS
+from .runtime import MemoryConfigEntry, async_run
+
+# Who uses which personal device is personal data; the count is enough to debug.
+TO_REDACT = {CONF_DEVICE_PERSONS, "content", "text"}
+
+
+async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryConfigEntry) -> dict[str, Any]:
+    """Entry data, options (redacted) and engine.stats() (counts, embedding identity, schema)."""
+    data = entry.runtime_data
+    stats = await async_run(hass, data.engine.stats)
+    stats_dict = asdict(stats)
+    stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
+    return {
+        "entry": {"data": dict(entry.data), "options": async_redact_data(dict(entry.options), TO_REDACT)},
+        "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
+        "engine": async_redact_data(stats_dict, TO_REDACT),
+        "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
+    }

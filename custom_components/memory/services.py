@@ -1,0 +1,269 @@
+"""The memory.* services (actions) for automations, scripts and the developer tools.
+
+Who is speaking (the visibility rule's input, DESIGN.md §5):
+- person: the `person` field (a person entity id) when given, else the caller's HA user's person
+  (context.user_id), else unknown. A non-admin user may only speak as their own person.
+- area: the `area` field (an area id) when given, else none.
+Bad input raises ServiceValidationError with a translation key from strings.json "exceptions"
+and the offending field as the `field` placeholder; nothing is written then (one engine call,
+made only after every check passed). Responses are documented in docs/services.md.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import voluptuous as vol
+
+from homeassistant.core import (
+    HomeAssistant,
+    ServiceCall,
+    ServiceResponse,
+    SupportsResponse,
+    callback,
+)
+from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import config_validation as cv
+
+from .const import DOMAIN
+from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .runtime import MemoryRuntimeData, async_recall, async_run
+from .speaker import is_person, person_for_user
+
+SERVICE_REMEMBER = "remember"
+SERVICE_RECALL = "recall"
+SERVICE_FIND_TO_FORGET = "find_to_forget"
+SERVICE_FORGET = "forget"
+SERVICE_FORGET_PERSON = "forget_person"
+
+ATTR_CONTENT = "content"
+ATTR_KIND = "kind"
+ATTR_SCOPE = "scope"
+ATTR_PERSON = "person"
+ATTR_AREA = "area"
+ATTR_LANGUAGE = "language"
+ATTR_OBSERVED = "observed"
+ATTR_QUERY = "query"
+ATTR_LIMIT = "limit"
+ATTR_MEMORY_ID = "memory_id"
+
+MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
+MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
+DEFAULT_FORGET_CANDIDATES = 3  # as many as a person can choose between when asked
+# A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
+
+# engine InvalidInput.reason -> strings.json exceptions key
+_REASON_KEYS = {
+    "empty": "empty_content",
+    "too_long": "content_too_long",
+    "scope_needs_person": "scope_needs_person",
+    "scope_needs_area": "scope_needs_area",
+    "unknown_memory": "unknown_memory",
+    "unknown_speaker": "unknown_person",
+}
+
+_SPEAKER_FIELDS = {
+    vol.Optional(ATTR_PERSON): cv.entity_id,
+    vol.Optional(ATTR_AREA): cv.string,
+}
+REMEMBER_SCHEMA = vol.Schema(
+    {
+        vol.Required(ATTR_CONTENT): cv.string,
+        vol.Optional(ATTR_KIND, default=Kind.FACT.value): vol.In([k.value for k in Kind]),
+        vol.Optional(ATTR_SCOPE, default=Scope.SHARED.value): vol.In(
+            [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
+        ),
+        vol.Optional(ATTR_LANGUAGE): cv.string,
+        vol.Optional(ATTR_OBSERVED, default=False): cv.boolean,
+        **_SPEAKER_FIELDS,
+    }
+)
+RECALL_SCHEMA = vol.Schema(
+    {
+        vol.Required(ATTR_QUERY): cv.string,
+        vol.Optional(ATTR_LIMIT): vol.All(vol.Coerce(int), vol.Range(min=1, max=MAX_RECALL_LIMIT)),
+        **_SPEAKER_FIELDS,
+    }
+)
+FORGET_SCHEMA = vol.Schema({vol.Required(ATTR_MEMORY_ID): cv.string, **_SPEAKER_FIELDS})
+FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.entity_id})
+
+
+def _invalid(key: str, field: str) -> ServiceValidationError:
+    return ServiceValidationError(
+        translation_domain=DOMAIN, translation_key=key, translation_placeholders={"field": field}
+    )
+
+
+def _runtime(hass: HomeAssistant) -> MemoryRuntimeData:
+    """The loaded entry's runtime data (single_config_entry)."""
+    if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    data: MemoryRuntimeData = entries[0].runtime_data
+    return data
+
+
+async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
+    """Validate `person`/`area` and resolve the caller (module docstring)."""
+    person = call.data.get(ATTR_PERSON)
+    if person is not None and not is_person(hass, person):
+        raise _invalid("unknown_person", ATTR_PERSON)
+    area = call.data.get(ATTR_AREA)
+    if area is not None and ar.async_get(hass).async_get_area(area) is None:
+        raise _invalid("unknown_area", ATTR_AREA)
+    caller = person_for_user(hass, call.context.user_id)
+    if person is not None and person != caller and call.context.user_id is not None:
+        user = await hass.auth.async_get_user(call.context.user_id)
+        if user is None or not user.is_admin:
+            raise _invalid("person_not_allowed", ATTR_PERSON)
+    return Speaker(person_id=person or caller, area_id=area)
+
+
+def _text(call: ServiceCall, field: str, limit: int) -> str:
+    text = str(call.data[field]).strip()
+    if not text:
+        raise _invalid("empty_content", field)
+    if len(text) > limit:
+        raise _invalid("content_too_long", field)
+    return text
+
+
+def _map_invalid(err: InvalidInput) -> ServiceValidationError:
+    return _invalid(_REASON_KEYS.get(err.reason, "invalid_input"), err.field)
+
+
+def _engine_failed(err: EngineError) -> HomeAssistantError:
+    return HomeAssistantError(
+        translation_domain=DOMAIN, translation_key="engine_error", translation_placeholders={"error": str(err)}
+    )
+
+
+def memory_dict(memory: Memory) -> dict[str, Any]:
+    """A memory as service response data (JSON-safe; times ISO 8601 UTC)."""
+    return {
+        "id": memory.id,
+        "content": memory.content,
+        "kind": memory.kind.value,
+        "scope": memory.scope.value,
+        "provenance": memory.provenance.value,
+        "language": memory.language,
+        "person": memory.owner_id,
+        "area": memory.area_id,
+        "created_at": memory.created_at.isoformat(),
+    }
+
+
+def hit_dict(hit: Hit) -> dict[str, Any]:
+    """A recall hit: the memory plus its score, similarity and the factors behind the score."""
+    return {
+        **memory_dict(hit.memory),
+        "score": round(hit.score, 4),
+        "similarity": round(hit.similarity, 4),
+        "factors": {name: round(value, 4) for name, value in hit.factors.items()},
+    }
+
+
+async def _async_remember(call: ServiceCall) -> ServiceResponse:
+    hass = call.hass
+    data = _runtime(hass)
+    content = _text(call, ATTR_CONTENT, MAX_CONTENT_CHARS)
+    speaker = await _async_speaker(hass, call)
+    scope = Scope(call.data[ATTR_SCOPE])
+    if scope is Scope.PRIVATE and not speaker.known:
+        raise _invalid("scope_needs_person", ATTR_PERSON)
+    if scope is Scope.ROOM and speaker.area_id is None:
+        raise _invalid("scope_needs_area", ATTR_AREA)
+    language = call.data.get(ATTR_LANGUAGE) or hass.config.language
+    if not LANGUAGE_TAG.match(language):
+        raise _invalid("invalid_language", ATTR_LANGUAGE)
+    observed = call.data[ATTR_OBSERVED]
+    try:
+        result = await async_run(
+            hass,
+            data.engine.remember,
+            content,
+            speaker=speaker,
+            scope=scope,
+            kind=Kind(call.data[ATTR_KIND]),
+            language=language,
+            provenance=Provenance.OBSERVED if observed else Provenance.CONFIRMED,
+            source=Source.AUTOMATION if observed else Source.SERVICE,
+            source_ref=call.context.id,
+        )
+    except InvalidInput as err:
+        raise _map_invalid(err) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {
+        "memory": memory_dict(result.memory),
+        "action": result.action.value,
+        "lifted_tombstones": result.lifted_tombstones,
+        "sensitive": result.sensitive,
+    }
+
+
+async def _async_recall(call: ServiceCall) -> ServiceResponse:
+    hass = call.hass
+    data = _runtime(hass)
+    query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
+    speaker = await _async_speaker(hass, call)
+    overrides = {"limit": call.data[ATTR_LIMIT]} if ATTR_LIMIT in call.data else {}
+    hits = await async_recall(hass, data, query, speaker, **overrides)
+    return {"memories": [hit_dict(hit) for hit in hits]}
+
+
+async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
+    hass = call.hass
+    data = _runtime(hass)
+    query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
+    speaker = await _async_speaker(hass, call)
+    limit = call.data.get(ATTR_LIMIT, DEFAULT_FORGET_CANDIDATES)
+    try:
+        hits = await async_run(hass, data.engine.find_to_forget, query, speaker, limit)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"candidates": [hit_dict(hit) for hit in hits]}
+
+
+async def _async_forget(call: ServiceCall) -> ServiceResponse:
+    hass = call.hass
+    data = _runtime(hass)
+    speaker = await _async_speaker(hass, call)
+    memory_id = call.data[ATTR_MEMORY_ID].strip()
+    try:
+        memory = await async_run(hass, data.engine.forget, memory_id, speaker)
+    except InvalidInput as err:
+        raise _map_invalid(err) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"forgotten": memory_dict(memory)}
+
+
+async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
+    hass = call.hass
+    data = _runtime(hass)
+    speaker = await _async_speaker(hass, call)  # a non-admin user may only forget themselves
+    if speaker.person_id is None:
+        raise _invalid("unknown_person", ATTR_PERSON)
+    try:
+        count = await async_run(hass, data.engine.forget_person, speaker.person_id)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"person": speaker.person_id, "forgotten": count}
+
+
+@callback
+def async_setup_services(hass: HomeAssistant) -> None:
+    """Register the memory.* services (once, from async_setup)."""
+    for name, handler, schema, response in (
+        (SERVICE_REMEMBER, _async_remember, REMEMBER_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_RECALL, _async_recall, RECALL_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_FIND_TO_FORGET, _async_find_to_forget, RECALL_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_FORGET, _async_forget, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_FORGET_PERSON, _async_forget_person, FORGET_PERSON_SCHEMA, SupportsResponse.OPTIONAL),
+    ):
+        hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)

@@ -1,0 +1,99 @@
+"""Who is speaking, and in which room: HA concepts → the engine's Speaker (DESIGN.md §5).
+
+Person ids: the engine's owner_id/person_id is the person's ENTITY id (e.g. "person.julian")
+everywhere — readable in services and diagnostics, and the same id the person registry removes.
+
+Speaker sources, strongest first (voice ID is added by the STT step, not here):
+1. the HA user of an authenticated context (`context.user_id` → the person with that `user_id`);
+2. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS);
+3. otherwise unknown (person_id None).
+The area is the device's area, else the satellite entity's area (its own, else its device's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from homeassistant.components.person import ATTR_USER_ID
+from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
+from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+
+from .const import CONF_DEVICE_PERSONS
+from .engine.models import Speaker
+
+
+@callback
+def is_person(hass: HomeAssistant, entity_id: str | None) -> bool:
+    """True when entity_id is an existing person entity."""
+    return (
+        entity_id is not None
+        and entity_id.startswith(f"{PERSON_DOMAIN}.")
+        and hass.states.get(entity_id) is not None
+    )
+
+
+@callback
+def person_for_user(hass: HomeAssistant, user_id: str | None) -> str | None:
+    """The person entity id linked to an HA user, or None."""
+    if user_id is None:
+        return None
+    for state in hass.states.async_all(PERSON_DOMAIN):
+        if state.attributes.get(ATTR_USER_ID) == user_id:
+            return state.entity_id
+    return None
+
+
+@callback
+def person_for_device(hass: HomeAssistant, device_id: str | None, options: Mapping[str, Any]) -> str | None:
+    """The person a personal device is mapped to in the options, if that person still exists."""
+    if device_id is None:
+        return None
+    for pair in options.get(CONF_DEVICE_PERSONS) or []:
+        if pair.get("device_id") == device_id and is_person(hass, pair.get("person")):
+            return str(pair["person"])
+    return None
+
+
+@callback
+def area_of(hass: HomeAssistant, *, device_id: str | None, satellite_id: str | None) -> str | None:
+    """The area of the device, else of the satellite entity (its own, else its device's)."""
+    devices = dr.async_get(hass)
+    if device_id and (device := devices.async_get(device_id)) and device.area_id:
+        return device.area_id
+    if satellite_id and (entry := er.async_get(hass).async_get(satellite_id)):
+        if entry.area_id:
+            return entry.area_id
+        if entry.device_id and (device := devices.async_get(entry.device_id)):
+            return device.area_id
+    return None
+
+
+@callback
+def resolve_speaker(
+    hass: HomeAssistant,
+    *,
+    context: Context | None,
+    device_id: str | None,
+    satellite_id: str | None,
+    options: Mapping[str, Any],
+) -> Speaker:
+    """The Speaker for a request (see module docstring for the order of sources)."""
+    person_id = person_for_user(hass, context.user_id if context else None) or person_for_device(
+        hass, device_id, options
+    )
+    return Speaker(person_id=person_id, area_id=area_of(hass, device_id=device_id, satellite_id=satellite_id))
+
+
+async def async_resolve_speaker(
+    hass: HomeAssistant,
+    *,
+    context: Context | None,
+    device_id: str | None,
+    satellite_id: str | None,
+    options: Mapping[str, Any],
+) -> Speaker:
+    """Async alias of resolve_speaker (registries are in memory; nothing awaits)."""
+    return resolve_speaker(hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options)
