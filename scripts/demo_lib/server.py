@@ -29,7 +29,7 @@ homeassistant:
 http:
   server_host: 127.0.0.1
   server_port: {port}
-api:
+{extra}api:
 config:
 onboarding:
 person:
@@ -44,6 +44,13 @@ logger:
     custom_components.memory_dev: debug
     homeassistant.components.assist_pipeline: info
 """
+# scripts/develop: what a person clicking around needs beyond the demo's APIs.
+UI_YAML = """\
+frontend:
+history:
+logbook:
+system_log:
+"""
 
 
 def free_port() -> int:
@@ -53,11 +60,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool) -> None:
+def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool, ui: bool = False) -> None:
     """Write configuration.yaml and link the integrations into custom_components/.
 
     fresh=True wipes config_dir first (the demo); False keeps what is there (scripts/develop)
-    and only writes configuration.yaml when missing.
+    and only writes configuration.yaml when missing. ui=True adds the frontend and the
+    panels one clicks around in.
     """
     if fresh and config_dir.exists():
         shutil.rmtree(config_dir)
@@ -72,13 +80,14 @@ def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool) -> Non
             link.symlink_to(source, target_is_directory=True)
     yaml_file = config_dir / "configuration.yaml"
     if fresh or not yaml_file.exists():
-        yaml_file.write_text(CONFIGURATION_YAML.format(port=port), encoding="utf-8")
+        extra = UI_YAML if ui else ""
+        yaml_file.write_text(CONFIGURATION_YAML.format(port=port, extra=extra), encoding="utf-8")
 
 
 class HassProcess:
     """A `hass` child process; `stop()` is safe to call more than once."""
 
-    def __init__(self, venv: Path, config_dir: Path, port: int) -> None:
+    def __init__(self, venv: Path, config_dir: Path, port: int, *, console_to_file: bool = True) -> None:
         self.config_dir = config_dir
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
@@ -86,14 +95,21 @@ class HassProcess:
         self.console_file = config_dir / "hass-console.log"
         self._cmd = [str(venv / "bin" / "hass"), "-c", str(config_dir), "--skip-pip"]
         self._proc: subprocess.Popen[bytes] | None = None
+        self._console_to_file = console_to_file
 
     def start(self) -> None:
         """Spawn hass in its own process group (so Ctrl-C in the terminal reaches only us)."""
-        console = self.console_file.open("wb")
-        self._proc = subprocess.Popen(
-            self._cmd, stdout=console, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        console.close()
+        if not self._console_to_file:
+            self._proc = subprocess.Popen(self._cmd, start_new_session=True)
+            return
+        with self.console_file.open("wb") as console:
+            self._proc = subprocess.Popen(
+                self._cmd, stdout=console, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def wait(self) -> int:
+        """Block until hass exits by itself; returns its exit status."""
+        return self._proc.wait() if self._proc is not None else 0
 
     async def wait_ready(self) -> None:
         """Wait until /api/ answers (401 without a token counts: the HTTP server is up

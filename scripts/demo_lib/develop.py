@@ -1,0 +1,70 @@
+"""scripts/develop: a real hass with the integration on a persistent config dir (config-dev/)
+at http://127.0.0.1:8123. The first start provisions the demo household (owner, Julian, Anna,
+a guest, kitchen and hall satellites, the memory integration, one pipeline per language), so
+there is something to click; later starts keep whatever you changed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from .household import PASSWORD, provision
+from .server import HassProcess, write_config
+
+ROOT = Path(__file__).resolve().parents[2]
+PREFERRED_LANGUAGE = "en"  # the pipeline the UI's Assist dialog uses after provisioning
+
+
+async def _provision(hass: HassProcess) -> None:
+    await hass.wait_ready()
+    async with aiohttp.ClientSession() as session:
+        async with session.get(hass.base_url + "/api/onboarding") as resp:
+            steps = await resp.json()
+        if any(step.get("done") for step in steps):
+            print(f"[develop] already onboarded; open {hass.base_url}", flush=True)
+            return
+        household = await provision(session, hass.base_url, lambda t: print(f"[develop] {t}", flush=True))
+        try:
+            if pipeline := household.pipelines.get(PREFERRED_LANGUAGE):
+                await household.owner.ws("assist_pipeline/pipeline/set_preferred", pipeline_id=pipeline)
+        finally:
+            await household.close()
+    print(f"[develop] ready: {hass.base_url} — log in as owner, julian, anna or guest "
+          f"with password {PASSWORD!r}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--config-dir", type=Path, default=ROOT / "config-dev")
+    parser.add_argument("--port", type=int, default=8123)
+    parser.add_argument("--bare", action="store_true",
+                        help="do not provision on first start (onboard by hand in the browser)")
+    args = parser.parse_args()
+
+    write_config(args.config_dir, ROOT, args.port, fresh=False, ui=True)
+    hass = HassProcess(ROOT / ".venv", args.config_dir.resolve(), args.port, console_to_file=False)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        hass.start()
+        if not args.bare:
+            asyncio.run(_provision(hass))
+        else:
+            print(f"[develop] open {hass.base_url}", flush=True)
+        return hass.wait()
+    except KeyboardInterrupt:
+        return 0
+    except Exception as err:  # noqa: BLE001 - say what went wrong, keep hass running for inspection
+        print(f"[develop] provisioning failed: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
+        return hass.wait()
+    finally:
+        hass.stop()
+        print(f"[develop] hass stopped; log: {hass.log_file}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
