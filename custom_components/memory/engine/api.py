@@ -25,6 +25,11 @@ class StoreUnavailable(EngineError):
     """The store cannot be opened or reached."""
 
 
+class EncoderUnavailable(EngineError):
+    """The configured embedding encoder cannot be loaded (e.g. fastembed not installed,
+    or its model files missing). The HA side raises a repair issue and falls back to "bundled"."""
+
+
 class InvalidInput(EngineError):
     """Bad input. `field` names the offending field, `reason` a stable key
     (e.g. "empty", "too_long", "scope_needs_person", "scope_needs_area",

@@ -1,0 +1,1 @@
+"""Sentence embedders: a protocol, the bundled USE encoder and the optional fastembed one."""

@@ -1,0 +1,179 @@
+"""MemoryEngine: the facade the HA side calls (implements api.MemoryEngineAPI).
+
+Composes a store, an embedder and the recall/writer/forgetting modules. Blocking and
+thread-safe (the store serialises); the HA side runs every call in an executor.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from . import forgetting, recall as recall_mod, writer
+from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
+from .embedding.base import Embedder, Vectors
+from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .store.base import MemoryStore, Visibility
+
+_LOGGER = logging.getLogger(__name__)
+REEMBED_BATCH = 256
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class MemoryEngine:
+    """See api.MemoryEngineAPI for each method's contract."""
+
+    def __init__(
+        self, store: MemoryStore, embedder: Embedder, *, clock: Callable[[], datetime] = utc_now
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._clock = clock
+        self._open = False
+
+    # ------------------------------------------------------------------ lifecycle
+    def open(self) -> None:
+        """Open the store, migrate, load vectors of the embedder's identity. Raises StoreUnavailable."""
+        self.store.open(self.embedder.identity)
+        self._open = True
+
+    def close(self) -> None:
+        """Flush and close; idempotent."""
+        self.store.close()
+        self._open = False
+
+    def _require_open(self) -> None:
+        if not self._open:
+            raise StoreUnavailable("memory engine is not open")
+
+    # ------------------------------------------------------------------ writing
+    def remember(
+        self,
+        content: str,
+        *,
+        speaker: Speaker,
+        scope: Scope,
+        kind: Kind = Kind.FACT,
+        language: str = "en",
+        provenance: Provenance = Provenance.CONFIRMED,
+        source: Source = Source.SERVICE,
+        source_ref: str | None = None,
+        owner_id: str | None = None,
+        area_id: str | None = None,
+        subject: str | None = None,
+        predicate: str | None = None,
+        importance: float = 0.5,
+    ) -> RememberResult:
+        """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
+        self._require_open()
+        return writer.remember(
+            self.store,
+            self.embedder,
+            self._clock(),
+            content,
+            speaker=speaker,
+            scope=Scope(scope),
+            kind=Kind(kind),
+            language=language,
+            provenance=Provenance(provenance),
+            source=Source(source),
+            source_ref=source_ref,
+            owner_id=owner_id,
+            area_id=area_id,
+            subject=subject,
+            predicate=predicate,
+            importance=importance,
+        )
+
+    # ------------------------------------------------------------------ reading
+    def recall(self, query: str, speaker: Speaker, options: RecallOptions | None = None) -> list[Hit]:
+        """Hybrid recall, best first, capped; never raises (logs and returns [])."""
+        try:
+            self._require_open()
+            if not query or not query.strip():
+                return []
+            opts = options or RecallOptions()
+            qvec = self.embedder.embed([query])[0]
+            hits = recall_mod.recall(self.store, qvec, query, speaker, opts, self._clock())
+            if hits:
+                self.store.touch([h.memory.id for h in hits], self._clock())
+        except Exception:
+            _LOGGER.exception("Memory recall failed; answering without memories")
+            return []
+        return hits
+
+    def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
+        """Forget candidates visible to speaker, best first."""
+        self._require_open()
+        return forgetting.find_to_forget(self.store, self.embedder, query, speaker, limit, self._clock())
+
+    def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
+        """One memory (any status) if visible to speaker."""
+        self._require_open()
+        return self.store.get(memory_id, Visibility.of(speaker))
+
+    def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
+        """Visible active memories, newest first."""
+        self._require_open()
+        if limit < 0 or offset < 0:
+            raise InvalidInput("limit", "negative")
+        return self.store.list(Visibility.of(speaker), limit=limit, offset=offset)
+
+    # ------------------------------------------------------------------ forgetting
+    def forget(self, memory_id: str, speaker: Speaker) -> Memory:
+        """Delete the text, leave a tombstone; InvalidInput("memory_id", "unknown_memory") if not visible."""
+        self._require_open()
+        return forgetting.forget(self.store, memory_id, speaker, self._clock())
+
+    def forget_person(self, person_id: str) -> int:
+        """Forget every PRIVATE memory of person_id; returns how many."""
+        self._require_open()
+        return forgetting.forget_person(self.store, person_id, self._clock())
+
+    def is_tombstoned(
+        self,
+        text_or_vector: str | Vectors,
+        *,
+        scope: Scope,
+        owner_id: str | None = None,
+        area_id: str | None = None,
+    ) -> bool:
+        """True when a forgotten memory of this scope/owner/area is ≥ 0.85 similar (extraction)."""
+        self._require_open()
+        return forgetting.is_tombstoned(
+            self.store, self.embedder, text_or_vector, scope=scope, owner_id=owner_id, area_id=area_id
+        )
+
+    # ------------------------------------------------------------------ maintenance
+    def stats(self) -> EngineStats:
+        """Counts for diagnostics (no text)."""
+        self._require_open()
+        counts = self.store.counts()
+        return EngineStats(
+            memories=counts["memories"],
+            active=counts["active"],
+            tombstones=counts["tombstones"],
+            by_scope={k.split(":", 1)[1]: v for k, v in counts.items() if k.startswith("scope:")},
+            embedding=self.embedder.identity,
+            schema_version=self.store.schema_version(),
+            stale_vectors=counts["stale"],
+        )
+
+    def reembed_pending(self, batch: int = REEMBED_BATCH) -> int:
+        """Re-embed up to `batch` memories whose vectors are of another identity; returns how many.
+
+        Tombstones hold no text, so theirs cannot be re-embedded: a tombstone of another
+        identity keeps blocking only once that identity is active again (docs/architecture.md).
+        """
+        self._require_open()
+        stale = self.store.stale(batch)
+        if not stale:
+            return 0
+        vectors = self.embedder.embed([content for _, content in stale])
+        for (mid, _), vector in zip(stale, vectors, strict=True):
+            self.store.set_vector(mid, vector)
+        return len(stale)

@@ -1,0 +1,45 @@
+"""build_engine(): the one place that turns configuration into an (unopened) MemoryEngine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .api import EncoderUnavailable, InvalidInput
+from .embedding.base import Embedder
+from .embedding.bundled import BundledEmbedder
+from .engine import MemoryEngine
+from .store.sqlite import SqliteStore
+
+ENCODER_BUNDLED = "bundled"
+ENCODER_FASTEMBED = "fastembed"
+
+
+def build_engine(
+    db_path: str,
+    encoder: str = ENCODER_BUNDLED,
+    *,
+    cache_dir: str | None = None,
+    fastembed_model: str | None = None,
+    fastembed_model_path: str | None = None,
+) -> MemoryEngine:
+    """An UNOPENED engine over the SQLite file `db_path`; call .open() (blocking) next.
+
+    encoder: "bundled" (USE-m3, always available) or "fastembed" (model name
+    `fastembed_model`, default multilingual MiniLM, cached in `cache_dir`; or a local ONNX
+    directory `fastembed_model_path`). Raises EncoderUnavailable when fastembed is asked
+    for but not importable, InvalidInput("encoder", "unknown_encoder") for other names.
+    """
+    embedder: Embedder
+    if encoder == ENCODER_BUNDLED:
+        embedder = BundledEmbedder()
+    elif encoder == ENCODER_FASTEMBED:
+        try:
+            from .embedding.fastembed import FastEmbedEmbedder  # noqa: PLC0415 - optional dependency
+        except ImportError as err:  # pragma: no cover - the module itself imports nothing optional
+            raise EncoderUnavailable("fastembed is not installed") from err
+        embedder = FastEmbedEmbedder(
+            fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir
+        )
+    else:
+        raise InvalidInput("encoder", "unknown_encoder")
+    return MemoryEngine(SqliteStore(Path(db_path)), embedder)

@@ -1,0 +1,146 @@
+"""Tokens, document frequency and exact anchors for the lexical recall leg.
+
+A memory enters the lexical leg only through an EXACT ANCHOR: a query token it contains
+that is an identifier (letters+digits or hyphenated like HX-4471, kept whole), a number,
+or a rare word (by document frequency). Common words never pull memories in, so a vague
+query ("ticket plan") cannot drag in everything sharing a word (case C07).
+FTS5's tokenizer splits "HX-4471" into "hx" and "4471"; identifiers are therefore
+re-checked here on our own whole tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+TOKEN_RE = re.compile(r"\w+(?:[-/.:]\w+)*")  # hyphen/slash/dot/colon-joined runs stay one token
+RARE_DF_FRACTION = 0.01  # a word in ≤ 1 % of memories is rare (at least 1 memory)
+RARE_MIN_LENGTH = 4  # shorter words are function words in the supported languages
+IDENTIFIER_MIN_LENGTH = 3  # "HX-4471", "A12"; shorter alnum bits ("3d") are not identifiers
+
+# Frequent words of ≥ RARE_MIN_LENGTH letters in en/de/it/fr/es: never anchors, even in
+# a tiny store where every word is "rare" by count.
+STOPWORDS = frozenset(
+    """
+    what when where which while who whom whose with without would could should shall will have has
+    having been being this that these those there their them they then than from into onto about
+    your yours ours mine does did doing done just also only very some many much more most such each
+    other over under again here status please tell know remember forget
+    was ist sind sein seine seiner eine einer eines einem einen dass nicht noch auch aber oder wenn
+    wann warum weil wird werden wurde haben hatte habe kann können muss über unter nach mich dich
+    sich euch uns unser unsere wir ihr ihre dies diese dieser dieses wie welche welcher bitte
+    merk merke vergiss jetzt schon immer
+    come dove quando quale quali perché sono della delle dello degli nella nelle questo questa
+    quello quella anche ancora molto sempre però cosa essere fatto hanno abbiamo ricorda dimentica
+    pour dans avec sont sans sous leur leurs nous vous elle elles mais aussi comme quand quel quelle
+    quels quelles cette est-ce être avoir fait très tout tous toute toutes souviens oublie
+    para como donde dónde cuando cuándo cuál cuáles porque esta este estos estas esto ellos ellas
+    nosotros pero también muy todo todos toda todas tiene tienen hace está están recuerda olvida
+    """.split()
+)
+
+
+class AnchorKind(StrEnum):
+    IDENTIFIER = "identifier"
+    NUMBER = "number"
+    RARE_WORD = "rare_word"
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    token: str
+    kind: AnchorKind
+
+
+class DocFrequency(Protocol):
+    """What the lexical leg needs from a store to judge rarity."""
+
+    def doc_count(self) -> int: ...
+    def doc_frequency(self, term: str, cap: int) -> int: ...
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word tokens; joined runs like "hx-4471" or "12.5" stay whole."""
+    return TOKEN_RE.findall(text.lower())
+
+
+def _has_digit(token: str) -> bool:
+    return any(c.isdigit() for c in token)
+
+
+def is_identifier(token: str) -> bool:
+    """Letters and digits together (or digits joined by separators), e.g. hx-4471, a12, 12/3."""
+    if len(token) < IDENTIFIER_MIN_LENGTH or not _has_digit(token):
+        return False
+    return any(c.isalpha() for c in token) or not token.isdigit()
+
+
+def is_number(token: str) -> bool:
+    return token.isdigit()
+
+
+def shape(token: str) -> str:
+    """Letters → a, digits → 9, separators kept: HX-4471 → aa-9999 (identifiers of one kind)."""
+    return "".join("a" if c.isalpha() else "9" if c.isdigit() else c for c in token)
+
+
+def exact_kind(token: str) -> AnchorKind | None:
+    """IDENTIFIER or NUMBER for tokens that anchor regardless of frequency, else None."""
+    if is_identifier(token):
+        return AnchorKind.IDENTIFIER
+    if is_number(token):
+        return AnchorKind.NUMBER
+    return None
+
+
+def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
+    """The query's anchors: identifiers and numbers always, words only when rare in the store."""
+    anchors: list[Anchor] = []
+    seen: set[str] = set()
+    total = store.doc_count()
+    rare_cap = max(1, int(total * RARE_DF_FRACTION))
+    for tok in tokens(query):
+        if tok in seen:
+            continue
+        seen.add(tok)
+        kind = exact_kind(tok)
+        if kind is not None:
+            anchors.append(Anchor(tok, kind))
+        elif tok.isalpha() and len(tok) >= RARE_MIN_LENGTH and tok not in STOPWORDS:
+            df = store.doc_frequency(tok, rare_cap + 1)
+            if 0 < df <= rare_cap:
+                anchors.append(Anchor(tok, AnchorKind.RARE_WORD))
+    return anchors
+
+
+def matched_anchors(content: str, anchors: list[Anchor]) -> list[Anchor]:
+    """Anchors the content really contains: identifiers/numbers as whole tokens of our own
+    tokenizer (so HX-4471 ≠ HX-4478 and ≠ "hx … 4471"), rare words as tokens or token parts."""
+    toks = set(tokens(content))
+    parts = {p for t in toks for p in re.split(r"[-/.:]", t)}
+    out = []
+    for a in anchors:
+        if a.kind is AnchorKind.RARE_WORD:
+            if a.token in toks or a.token in parts:
+                out.append(a)
+        elif a.token in toks:
+            out.append(a)
+    return out
+
+
+def conflicts(content: str, anchors: list[Anchor]) -> bool:
+    """True when the content carries an identifier of the same shape as a query identifier
+    but not that one (C07: "HX-4478" when asked about "HX-4471")."""
+    wanted = [a.token for a in anchors if a.kind is not AnchorKind.RARE_WORD and len(a.token) >= 3]
+    if not wanted:
+        return False
+    toks = set(tokens(content))
+    for w in wanted:
+        if w in toks:
+            continue
+        ws = shape(w)
+        if any(shape(t) == ws for t in toks):
+            return True
+    return False

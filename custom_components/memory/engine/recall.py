@@ -1,0 +1,190 @@
+"""Hybrid recall: semantic ∪ exact-anchor lexical, ranked with a factor breakdown (DESIGN.md §6).
+
+Pipeline for one query and speaker (visibility and "current only" are applied by the store):
+1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
+   plus the lone best hit (see admit_lone_best, case C08);
+2. lexical leg: FTS5 BM25 over the query's exact anchors (lexical.py); a row enters only if it
+   really contains an anchor on our own tokens;
+3. when the query carries an identifier/number, semantic-only candidates carrying a different
+   one of the same shape are dropped (case C07);
+4. score = Σ factors (similarity, lexical, provenance, importance, recency), best first;
+5. up to ABOUT_SPEAKER_MAX private memories of the recognised speaker are added (case C05);
+6. the slate is capped at options.limit hits and options.max_chars characters (case C22).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from .api import RecallOptions
+from .embedding.base import Vectors
+from .lexical import Anchor, AnchorKind, conflicts, matched_anchors, query_anchors
+from .models import Hit, Memory, Provenance, Speaker
+from .store.base import MemoryStore, Visibility
+
+SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
+LEXICAL_POOL = 50  # best BM25 rows considered
+# Case C08 ("Where do we live?" → "Our home address is Lindenstraße 12.", cosine 0.197 with
+# USE-m3): the single best hit is admitted below min_similarity when it clears LONE_BEST_FLOOR
+# and stands LONE_BEST_MARGIN above the runner-up (measured, see docs/architecture.md).
+LONE_BEST_FLOOR = 0.17
+LONE_BEST_MARGIN = 0.06
+
+W_SIMILARITY = 1.0  # cosine in [-1, 1]
+W_LEXICAL = 0.35  # × BM25/(BM25 + BM25_HALF): an exact anchor weighs like +0.1..0.3 cosine
+BM25_HALF = 2.0  # BM25 at which the lexical factor reaches half its weight
+W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
+W_IMPORTANCE = 0.06  # × importance in [0, 1]
+W_RECENCY = 0.04  # × 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
+RECENCY_HALF_LIFE_DAYS = 90.0
+ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
+W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    memory_id: str
+    similarity: float
+    lexical: float  # BM25, 0 when not in the lexical leg
+    about_speaker: bool = False
+
+
+def admit_lone_best(sims: list[float], threshold: float) -> bool:
+    """C08: let the best semantic hit in below `threshold` when it is clearly the one.
+
+    sims: the visible similarities, best first. True when sims[0] ≥ LONE_BEST_FLOOR and the
+    gap to sims[1] (0 when there is no runner-up) is ≥ LONE_BEST_MARGIN.
+    """
+    if not sims or sims[0] >= threshold:
+        return False
+    runner_up = sims[1] if len(sims) > 1 else 0.0
+    return sims[0] >= LONE_BEST_FLOOR and sims[0] - runner_up >= LONE_BEST_MARGIN
+
+
+def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, float]:
+    """The named contributions to a hit's score (their sum is the score)."""
+    age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
+    out = {
+        "similarity": W_SIMILARITY * candidate.similarity,
+        "lexical": W_LEXICAL * candidate.lexical / (candidate.lexical + BM25_HALF)
+        if candidate.lexical > 0
+        else 0.0,
+        "provenance": W_PROVENANCE * (1.0 - memory.provenance.rank / (len(Provenance) - 1)),
+        "importance": W_IMPORTANCE * memory.importance,
+        "recency": W_RECENCY * math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),
+    }
+    if candidate.about_speaker:
+        out["about_speaker"] = W_ABOUT_SPEAKER
+    return out
+
+
+def gather(
+    store: MemoryStore,
+    qvec: Vectors,
+    query: str,
+    vis: Visibility,
+    min_similarity: float,
+) -> tuple[dict[str, Candidate], list[Anchor]]:
+    """Steps 1–3: the admitted candidates by id, and the query's anchors."""
+    semantic = store.semantic(qvec, vis, SEMANTIC_POOL)
+    sims = [s for _, s in semantic]
+    admitted = {i: s for i, s in semantic if s >= min_similarity}
+    if admit_lone_best(sims, min_similarity):
+        admitted[semantic[0][0]] = semantic[0][1]
+
+    anchors = query_anchors(query, store)
+    lexical: dict[str, float] = {}
+    if anchors:
+        for row in store.lexical([a.token for a in anchors], vis, LEXICAL_POOL):
+            if matched_anchors(row.content, anchors):
+                lexical[row.id] = max(row.bm25, 1e-6)
+            elif row.id in admitted and conflicts(row.content, anchors):
+                del admitted[row.id]
+        # semantic-only candidates whose text we have not seen yet: check for a conflicting id
+        unseen = [i for i in admitted if i not in lexical]
+        if unseen and any(a.kind is not AnchorKind.RARE_WORD for a in anchors):
+            for mid, memory in store.get_many(unseen, vis).items():
+                if conflicts(memory.content, anchors):
+                    del admitted[mid]
+
+    lexical_sims = store.similarities([i for i in lexical if i not in admitted], qvec)
+    out: dict[str, Candidate] = {}
+    for mid, sim in admitted.items():
+        out[mid] = Candidate(mid, sim, lexical.get(mid, 0.0))
+    for mid, bm25 in lexical.items():
+        if mid not in out:
+            out[mid] = Candidate(mid, lexical_sims.get(mid, 0.0), bm25)
+    return out, anchors
+
+
+def recall(
+    store: MemoryStore,
+    qvec: Vectors,
+    query: str,
+    speaker: Speaker,
+    options: RecallOptions,
+    now: datetime,
+) -> list[Hit]:
+    """The slate for one query: best first, ≤ options.limit hits, ≤ options.max_chars of content.
+
+    May raise (store/embedder errors); the engine facade turns that into [].
+    """
+    if options.limit <= 0:
+        return []
+    vis = Visibility.of(speaker)
+    candidates, _ = gather(store, qvec, query, vis, options.min_similarity)
+
+    about: list[Candidate] = []
+    if options.include_about_speaker and speaker.person_id and not speaker.admin:
+        for mid, sim in store.semantic_owned(qvec, speaker.person_id, ABOUT_SPEAKER_MAX + options.limit):
+            if mid not in candidates and len(about) < ABOUT_SPEAKER_MAX:
+                about.append(Candidate(mid, sim, 0.0, about_speaker=True))
+
+    memories = store.get_many([*candidates, *(c.memory_id for c in about)], vis)
+    ranked = _hits(list(candidates.values()), memories, now)
+    extra = _hits(about, memories, now)
+    return cap_slate(ranked, extra, options)
+
+
+def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) -> list[Hit]:
+    hits = []
+    for c in cands:
+        memory = memories.get(c.memory_id)
+        if memory is None:
+            continue
+        f = factors(c, memory, now)
+        hits.append(Hit(memory=memory, score=sum(f.values()), similarity=c.similarity, factors=f))
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    return hits
+
+
+def cap_slate(ranked: list[Hit], about: list[Hit], options: RecallOptions) -> list[Hit]:
+    """Top hits within options.limit and options.max_chars (summed content length); the
+    speaker's own memories (`about`) take up to ABOUT_SPEAKER_MAX of the places."""
+    reserve = min(len(about), ABOUT_SPEAKER_MAX, options.limit)
+    slate: list[Hit] = []
+    taken: set[str] = set()
+    used = 0
+
+    def take(hits: list[Hit], room: int) -> None:
+        nonlocal used
+        for hit in hits:
+            if room <= 0 or len(slate) >= options.limit:
+                return
+            if hit.memory.id in taken:
+                continue
+            size = len(hit.memory.content)
+            if used + size > options.max_chars:
+                continue
+            slate.append(hit)
+            taken.add(hit.memory.id)
+            used += size
+            room -= 1
+
+    take(ranked, options.limit - reserve)
+    take(about, reserve)
+    take(ranked, options.limit - len(slate))  # unused about places go back to matches
+    slate.sort(key=lambda h: -h.score)
+    return slate

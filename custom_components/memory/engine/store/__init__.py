@@ -1,0 +1,1 @@
+"""Memory stores: the protocol with the visibility rule (base) and the backends."""

@@ -1,0 +1,120 @@
+"""The store protocol and THE visibility rule (DESIGN.md §5), written once.
+
+`Visibility.of(speaker)` is the only place that decides what a speaker may see.
+Each backend compiles a Visibility into its own filter in exactly one function
+(SQL WHERE clause, numpy mask) and applies it inside every query that returns
+memories, so no caller can forget it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from ..embedding.base import Vectors
+from ..models import EmbeddingIdentity, Memory, Scope, Speaker, Status, Tombstone
+
+ALWAYS_VISIBLE: tuple[Scope, ...] = (Scope.SHARED, Scope.SYSTEM)
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """What one speaker may see.
+
+    everything: the admin view.
+    area_id: ROOM memories of this area are visible (None: no room memories).
+    owner_id: PRIVATE memories of this person are visible (None: no private memories).
+    SHARED and SYSTEM are always visible.
+    """
+
+    everything: bool
+    area_id: str | None
+    owner_id: str | None
+
+    @classmethod
+    def of(cls, speaker: Speaker) -> Visibility:
+        """The rule: shared/system always; room when its area is the speaker's; private
+        only to its recognised owner; an unknown speaker never sees private memories."""
+        if speaker.admin:
+            return cls(everything=True, area_id=None, owner_id=None)
+        return cls(everything=False, area_id=speaker.area_id, owner_id=speaker.person_id)
+
+    def allows(self, memory: Memory | Tombstone) -> bool:
+        """The same rule on one record (tests and re-checks; queries use the compiled forms)."""
+        if self.everything or memory.scope in ALWAYS_VISIBLE:
+            return True
+        if memory.scope is Scope.ROOM:
+            return self.area_id is not None and memory.area_id == self.area_id
+        if memory.scope is Scope.PRIVATE:
+            return self.owner_id is not None and memory.owner_id == self.owner_id
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One exact (scope, owner, area) bucket: the unit of dedup and tombstone checks."""
+
+    scope: Scope
+    owner_id: str | None
+    area_id: str | None
+
+    @classmethod
+    def of(cls, scope: Scope, owner_id: str | None, area_id: str | None) -> Bucket:
+        """Owner only counts for PRIVATE, area only for ROOM."""
+        return cls(
+            scope=scope,
+            owner_id=owner_id if scope is Scope.PRIVATE else None,
+            area_id=area_id if scope is Scope.ROOM else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalRow:
+    """A full-text match: memory id, its text (for exact-anchor checks) and BM25 (higher = better)."""
+
+    id: str
+    content: str
+    bm25: float
+
+
+class MemoryStore(Protocol):
+    """Persistence of memories and tombstones. Blocking, thread-safe.
+
+    Every method returning memories takes a Visibility and applies it inside its query;
+    `current_only` means status ACTIVE (not pending/superseded/archived).
+    Vectors are unit float32 rows of the store's active EmbeddingIdentity.
+    """
+
+    def open(self, identity: EmbeddingIdentity) -> None: ...
+    def close(self) -> None: ...
+    def schema_version(self) -> int: ...
+
+    # memories
+    def add(self, memory: Memory, vector: Vectors) -> None: ...
+    def update(self, memory: Memory, vector: Vectors | None) -> None: ...
+    def get(self, memory_id: str, vis: Visibility) -> Memory | None: ...
+    def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]: ...
+    def list(self, vis: Visibility, *, limit: int, offset: int) -> list[Memory]: ...
+    def semantic(self, vector: Vectors, vis: Visibility, k: int) -> list[tuple[str, float]]: ...
+    def semantic_owned(self, vector: Vectors, person_id: str, k: int) -> list[tuple[str, float]]: ...
+    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]: ...
+    def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]: ...
+    def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]: ...
+    def doc_count(self) -> int: ...
+    def doc_frequency(self, term: str, cap: int) -> int: ...
+    def touch(self, ids: list[str], at: datetime) -> None: ...
+    def ids_owned(self, person_id: str) -> list[str]: ...
+    def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None: ...
+
+    # forgetting
+    def delete_to_tombstones(self, ids: list[str], at: datetime) -> list[tuple[Memory, Tombstone]]: ...
+    def tombstones_near(
+        self, vector: Vectors, bucket: Bucket, threshold: float
+    ) -> list[tuple[Tombstone, float]]: ...
+    def lift_tombstones(self, ids: list[str], at: datetime) -> None: ...
+
+    # re-embedding and diagnostics
+    def stale(self, limit: int) -> list[tuple[str, str]]: ...
+    def set_vector(self, memory_id: str, vector: Vectors) -> None: ...
+    def counts(self) -> dict[str, int]: ...

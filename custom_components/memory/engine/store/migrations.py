@@ -1,0 +1,116 @@
+"""SQLite schema migrations: an ordered list of functions, one per version.
+
+Version N is reached by running MIGRATIONS[N-1] on a database at version N-1, each
+in its own transaction together with the version bump. A later change is one more
+function appended here plus one test that a database of the previous version upgrades.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+FTS_TOKENIZER = "unicode61 remove_diacritics 0"  # keep ß/ä/é: Python tokens must match FTS terms
+
+
+def _v1_initial(conn: sqlite3.Connection) -> None:
+    """memories and tombstones (DESIGN.md §4)."""
+    conn.execute(
+        """CREATE TABLE memories (
+            id TEXT PRIMARY KEY,
+            content TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            language TEXT NOT NULL,
+            provenance TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            owner_id TEXT,
+            area_id TEXT,
+            subject TEXT,
+            predicate TEXT,
+            confidence REAL NOT NULL,
+            importance REAL NOT NULL,
+            sensitive INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            superseded_by TEXT,
+            valid_from TEXT,
+            valid_to TEXT,
+            source TEXT NOT NULL,
+            source_ref TEXT,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            last_accessed_at TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            embedding BLOB,
+            emb_provider TEXT,
+            emb_model TEXT,
+            emb_dimension INTEGER
+        )"""
+    )
+    conn.execute("CREATE INDEX memories_scope_owner ON memories(scope, owner_id)")
+    conn.execute("CREATE INDEX memories_created ON memories(created_at)")
+    conn.execute(
+        """CREATE TABLE tombstones (
+            id TEXT PRIMARY KEY,
+            scope TEXT NOT NULL,
+            owner_id TEXT,
+            area_id TEXT,
+            embedding BLOB NOT NULL,
+            emb_provider TEXT NOT NULL,
+            emb_model TEXT NOT NULL,
+            emb_dimension INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            lifted_at TEXT
+        )"""
+    )
+    conn.execute("CREATE INDEX tombstones_scope_owner ON tombstones(scope, owner_id)")
+
+
+def _v2_fulltext(conn: sqlite3.Connection) -> None:
+    """FTS5 index over content for the lexical recall leg (rowid = memories.rowid), backfilled."""
+    conn.execute(f"CREATE VIRTUAL TABLE memories_fts USING fts5(content, tokenize='{FTS_TOKENIZER}')")
+    conn.execute("INSERT INTO memories_fts(rowid, content) SELECT rowid, content FROM memories")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_fulltext]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(Exception):
+    """The file was written by a newer version of the integration."""
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The database's schema version; 0 for a new file."""
+    row = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
+    ).fetchone()
+    if row is None:
+        return 0
+    got = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    return int(got[0] or 0)
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the database (autocommit connection) up to `target`; returns the version reached.
+
+    Raises SchemaTooNew when the file is newer than this code; sqlite3.Error on failure
+    (the failing step is rolled back, earlier steps stay committed).
+    """
+    version = current_version(conn)
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(f"schema {version} > supported {SCHEMA_VERSION}")
+    if version == 0:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    while version < target:
+        step = MIGRATIONS[version]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            step(conn)
+            conn.execute("DELETE FROM schema_version")
+            conn.execute("INSERT INTO schema_version(version) VALUES (?)", (version + 1,))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        version += 1
+    return version

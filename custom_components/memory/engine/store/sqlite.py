@@ -1,0 +1,537 @@
+"""The embedded SQLite store (the default backend).
+
+One connection, one lock: every call is blocking and serialised (the HA side runs
+them in an executor). WAL + synchronous=FULL so an acknowledged write survives a
+crash; secure_delete so forgotten text is zeroed rather than left in free pages.
+Vectors of the active embedding identity live in an in-memory VectorIndex; the
+lexical leg uses FTS5 bm25().
+
+The visibility rule is compiled in exactly two functions here: `_visibility_sql`
+(for SQL) and `_visibility_mask` (for the vector index). Every read that returns
+memories goes through one of them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..api import StoreUnavailable
+from ..embedding.base import Vectors, from_blob, to_blob
+from ..models import (
+    EmbeddingIdentity,
+    Kind,
+    Memory,
+    Provenance,
+    Scope,
+    Source,
+    Status,
+    Tombstone,
+)
+from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
+from .migrations import SchemaTooNew, migrate
+from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
+
+TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next write or at this many
+
+_MEMORY_COLUMNS = (
+    "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
+    "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
+    "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
+)  # fmt: skip
+_SELECT = "SELECT " + ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS) + " FROM memories m"
+
+
+def _ts(value: datetime | None) -> str | None:
+    """A UTC timestamp as fixed-width ISO text (sorts chronologically)."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+
+
+def _dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _memory(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
+    r = dict(zip(_MEMORY_COLUMNS, row, strict=True))
+    created = _dt(r["created_at"])
+    updated = _dt(r["updated_at"])
+    assert created is not None and updated is not None
+    return Memory(
+        id=r["id"],
+        content=r["content"],
+        kind=Kind(r["kind"]),
+        language=r["language"],
+        provenance=Provenance(r["provenance"]),
+        scope=Scope(r["scope"]),
+        owner_id=r["owner_id"],
+        area_id=r["area_id"],
+        created_at=created,
+        updated_at=updated,
+        subject=r["subject"],
+        predicate=r["predicate"],
+        confidence=float(r["confidence"]),
+        importance=float(r["importance"]),
+        sensitive=bool(r["sensitive"]),
+        status=Status(r["status"]),
+        superseded_by=r["superseded_by"],
+        valid_from=_dt(r["valid_from"]),
+        valid_to=_dt(r["valid_to"]),
+        source=Source(r["source"]),
+        source_ref=r["source_ref"],
+        access_count=int(r["access_count"]),
+        last_accessed_at=_dt(r["last_accessed_at"]),
+    )
+
+
+def _memory_values(m: Memory) -> tuple[Any, ...]:
+    return (
+        m.id, m.content, m.kind.value, m.language, m.provenance.value, m.scope.value, m.owner_id,
+        m.area_id, m.subject, m.predicate, m.confidence, m.importance, int(m.sensitive), m.status.value,
+        m.superseded_by, _ts(m.valid_from), _ts(m.valid_to), m.source.value, m.source_ref,
+        m.access_count, _ts(m.last_accessed_at), _ts(m.created_at), _ts(m.updated_at),
+    )  # fmt: skip
+
+
+def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
+    """The visibility rule as a SQL condition on `alias` (THE one SQL compilation)."""
+    if vis.everything:
+        return "1", []
+    always = ", ".join(f"'{s.value}'" for s in ALWAYS_VISIBLE)
+    parts = [f"{alias}.scope IN ({always})"]
+    params: list[Any] = []
+    if vis.area_id is not None:
+        parts.append(f"({alias}.scope = '{Scope.ROOM.value}' AND {alias}.area_id = ?)")
+        params.append(vis.area_id)
+    if vis.owner_id is not None:
+        parts.append(f"({alias}.scope = '{Scope.PRIVATE.value}' AND {alias}.owner_id = ?)")
+        params.append(vis.owner_id)
+    return "(" + " OR ".join(parts) + ")", params
+
+
+_CURRENT_SQL = f"m.status = '{Status.ACTIVE.value}'"
+
+
+class SqliteStore:
+    """MemoryStore over one SQLite file. See the module docstring for guarantees."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        self._identity: EmbeddingIdentity | None = None
+        self._index: VectorIndex | None = None
+        self._pending_touch: dict[str, tuple[int, str]] = {}
+        self._doc_count = 0
+        self._version = 0
+
+    # ---------------------------------------------------------------- lifecycle
+    def open(self, identity: EmbeddingIdentity) -> None:
+        """Open (creating) the file, migrate, load the vectors of `identity`. Raises StoreUnavailable."""
+        with self._lock:
+            if self._conn is not None:
+                return
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(
+                    self.path, check_same_thread=False, isolation_level=None, timeout=30
+                )
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA secure_delete=ON")
+                conn.execute("PRAGMA foreign_keys=ON")
+                self._version = migrate(conn)
+            except (sqlite3.Error, OSError, SchemaTooNew) as err:
+                raise StoreUnavailable(f"cannot open memory store {self.path}: {err}") from err
+            self._conn = conn
+            self._identity = identity
+            self._load_index(identity)
+
+    def _load_index(self, identity: EmbeddingIdentity) -> None:
+        conn = self._db()
+        count = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        self._doc_count = int(count)
+        index = VectorIndex(identity.dimension, capacity=max(1024, int(count)))
+        cur = conn.execute(
+            "SELECT id, embedding, scope, owner_id, area_id, status FROM memories "
+            "WHERE emb_provider = ? AND emb_model = ? AND emb_dimension = ?",
+            (identity.provider, identity.model, identity.dimension),
+        )
+        for mid, blob, scope, owner, area, status in cur:
+            index.upsert(mid, from_blob(blob), Scope(scope), owner, area, Status(status))
+        self._index = index
+
+    def close(self) -> None:
+        """Flush batched access counts and close; idempotent."""
+        with self._lock:
+            if self._conn is None:
+                return
+            try:
+                with self._tx():
+                    pass  # flushes pending touches
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass
+            self._conn.close()
+            self._conn = None
+            self._index = None
+
+    def schema_version(self) -> int:
+        return self._version
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreUnavailable("memory store is not open")
+        return self._conn
+
+    def _idx(self) -> VectorIndex:
+        if self._index is None:
+            raise StoreUnavailable("memory store is not open")
+        return self._index
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, durable on return)."""
+        with self._lock:
+            conn = self._db()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                self._flush_touches(conn)
+                yield conn
+                conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise StoreUnavailable(f"memory store write failed: {err}") from err
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def _read(self, sql: str, params: list[Any] | tuple[Any, ...]) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db().execute(sql, params).fetchall()
+            except sqlite3.Error as err:
+                raise StoreUnavailable(f"memory store read failed: {err}") from err
+
+    # ---------------------------------------------------------------- memories
+    def _identity_values(self) -> tuple[str, str, int]:
+        ident = self._identity
+        assert ident is not None
+        return ident.provider, ident.model, ident.dimension
+
+    def add(self, memory: Memory, vector: Vectors) -> None:
+        """Insert a memory with its vector (of the active identity) and FTS row; committed."""
+        with self._tx() as conn:
+            cols = ", ".join(_MEMORY_COLUMNS) + ", embedding, emb_provider, emb_model, emb_dimension"
+            marks = ", ".join("?" * (len(_MEMORY_COLUMNS) + 4))
+            cur = conn.execute(
+                f"INSERT INTO memories ({cols}) VALUES ({marks})",
+                (*_memory_values(memory), to_blob(vector), *self._identity_values()),
+            )
+            conn.execute(
+                "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (cur.lastrowid, memory.content)
+            )
+        self._doc_count += 1
+        self._idx().upsert(memory.id, vector, memory.scope, memory.owner_id, memory.area_id, memory.status)
+
+    def update(self, memory: Memory, vector: Vectors | None) -> None:
+        """Rewrite a memory's fields (and its vector/FTS row when given/changed); committed."""
+        with self._tx() as conn:
+            row = conn.execute("SELECT rowid, content FROM memories WHERE id = ?", (memory.id,)).fetchone()
+            if row is None:
+                return
+            sets = ", ".join(f"{c} = ?" for c in _MEMORY_COLUMNS[1:])
+            values = list(_memory_values(memory)[1:])
+            if vector is not None:
+                sets += ", embedding = ?, emb_provider = ?, emb_model = ?, emb_dimension = ?"
+                values += [to_blob(vector), *self._identity_values()]
+            conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
+            if row[1] != memory.content:
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+                conn.execute(
+                    "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (row[0], memory.content)
+                )
+        self._idx().upsert(memory.id, vector, memory.scope, memory.owner_id, memory.area_id, memory.status)
+
+    def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None:
+        """Change a memory's lifecycle status (e.g. SUPERSEDED with a reference); committed."""
+        with self._tx() as conn:
+            conn.execute(
+                "UPDATE memories SET status = ?, superseded_by = ? WHERE id = ?",
+                (status.value, superseded_by, memory_id),
+            )
+        index = self._idx()
+        row = index.row_of.get(memory_id)
+        if row is not None:
+            index.status[row] = STATUS_CODES[status]
+
+    def get(self, memory_id: str, vis: Visibility) -> Memory | None:
+        """One memory (any status) if `vis` allows it."""
+        where, params = _visibility_sql(vis)
+        rows = self._read(f"{_SELECT} WHERE m.id = ? AND {where}", [memory_id, *params])
+        return _memory(rows[0]) if rows else None
+
+    def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
+        """Current (active) memories among `ids` that `vis` allows, by id."""
+        if not ids:
+            return {}
+        where, params = _visibility_sql(vis)
+        marks = ", ".join("?" * len(ids))
+        rows = self._read(
+            f"{_SELECT} WHERE m.id IN ({marks}) AND {_CURRENT_SQL} AND {where}", [*ids, *params]
+        )
+        return {m.id: m for m in map(_memory, rows)}
+
+    def list(self, vis: Visibility, *, limit: int, offset: int) -> list[Memory]:
+        """Current memories `vis` allows, newest first."""
+        where, params = _visibility_sql(vis)
+        rows = self._read(
+            f"{_SELECT} WHERE {_CURRENT_SQL} AND {where} ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        return [_memory(r) for r in rows]
+
+    def ids_owned(self, person_id: str) -> list[str]:
+        """Ids of every PRIVATE memory owned by person_id (any status)."""
+        rows = self._read(
+            "SELECT id FROM memories WHERE scope = ? AND owner_id = ?", (Scope.PRIVATE.value, person_id)
+        )
+        return [r[0] for r in rows]
+
+    # ---------------------------------------------------------------- vector search
+    def _visibility_mask(self, vis: Visibility) -> Mask:
+        """The visibility rule plus "current only" as a mask over index rows (THE numpy compilation)."""
+        index = self._idx()
+        n = index.size
+        scope = index.scope[:n]
+        if vis.everything:
+            mask = np.ones(n, dtype=np.bool_)
+        else:
+            mask = np.isin(scope, [SCOPE_CODES[s] for s in ALWAYS_VISIBLE])
+            if vis.area_id is not None:
+                area = index.code("area", vis.area_id)
+                mask |= (scope == SCOPE_CODES[Scope.ROOM]) & (index.area[:n] == area)
+            if vis.owner_id is not None:
+                owner = index.code("owner", vis.owner_id)
+                mask |= (scope == SCOPE_CODES[Scope.PRIVATE]) & (index.owner[:n] == owner)
+        mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
+        return mask
+
+    def _bucket_mask(self, bucket: Bucket) -> Mask:
+        index = self._idx()
+        n = index.size
+        mask = index.scope[:n] == SCOPE_CODES[bucket.scope]
+        mask &= index.owner[:n] == index.code("owner", bucket.owner_id)
+        mask &= index.area[:n] == index.code("area", bucket.area_id)
+        mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
+        return mask
+
+    def semantic(self, vector: Vectors, vis: Visibility, k: int) -> list[tuple[str, float]]:
+        """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)]."""
+        with self._lock:
+            return self._idx().top(vector, self._visibility_mask(vis), k)
+
+    def semantic_owned(self, vector: Vectors, person_id: str, k: int) -> list[tuple[str, float]]:
+        """Top-k current PRIVATE memories of person_id by cosine (a subset of what they may see)."""
+        bucket = Bucket(scope=Scope.PRIVATE, owner_id=person_id, area_id=None)
+        return self.nearest_in_bucket(vector, bucket, k)
+
+    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
+        """Top-k current memories of exactly this scope/owner/area (dedup), best first."""
+        with self._lock:
+            return self._idx().top(vector, self._bucket_mask(bucket), k)
+
+    def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
+        """Cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
+        with self._lock:
+            index = self._idx()
+            rows = [(i, index.row_of[i]) for i in ids if i in index.row_of]
+            if not rows:
+                return {}
+            sims = index.vectors[[r for _, r in rows]] @ vector
+            return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
+
+    # ---------------------------------------------------------------- lexical
+    def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
+        """Current visible memories matching any FTS5 phrase, by BM25 (higher = better)."""
+        if not phrases:
+            return []
+        query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
+        where, params = _visibility_sql(vis)
+        rows = self._read(
+            "SELECT m.id, m.content, -bm25(memories_fts) AS score FROM memories_fts "
+            "JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
+            [query, *params, limit],
+        )
+        return [LexicalRow(id=r[0], content=r[1], bm25=float(r[2])) for r in rows]
+
+    def doc_count(self) -> int:
+        """Number of memory rows (all scopes and statuses)."""
+        return self._doc_count
+
+    def doc_frequency(self, term: str, cap: int) -> int:
+        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare)."""
+        phrase = '"' + term.replace('"', '""') + '"'
+        rows = self._read(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (phrase, cap),
+        )
+        return int(rows[0][0])
+
+    def touch(self, ids: list[str], at: datetime) -> None:
+        """Count an access; batched and written with the next write (or every TOUCH_FLUSH_EVERY)."""
+        with self._lock:
+            stamp = _ts(at) or ""
+            for mid in ids:
+                count, _ = self._pending_touch.get(mid, (0, stamp))
+                self._pending_touch[mid] = (count + 1, stamp)
+            if len(self._pending_touch) >= TOUCH_FLUSH_EVERY:
+                with self._tx():
+                    pass
+
+    def _flush_touches(self, conn: sqlite3.Connection) -> None:
+        if not self._pending_touch:
+            return
+        conn.executemany(
+            "UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?",
+            [(n, at, mid) for mid, (n, at) in self._pending_touch.items()],
+        )
+        self._pending_touch.clear()
+
+    # ---------------------------------------------------------------- forgetting
+    def delete_to_tombstones(self, ids: list[str], at: datetime) -> list[tuple[Memory, Tombstone]]:
+        """Delete memories (row and FTS entry) leaving tombstones (vector + scope, no text).
+
+        Afterwards the FTS index is optimised (deleted terms leave its segments) and the WAL
+        checkpointed and truncated, so with secure_delete no copy of the text stays in the file.
+        """
+        done: list[tuple[Memory, Tombstone]] = []
+        with self._tx() as conn:
+            for mid in ids:
+                row = conn.execute(
+                    f"SELECT {', '.join('m.' + c for c in _MEMORY_COLUMNS)}, m.rowid, m.embedding, "
+                    "m.emb_provider, m.emb_model, m.emb_dimension FROM memories m WHERE m.id = ?",
+                    (mid,),
+                ).fetchone()
+                if row is None:
+                    continue
+                n = len(_MEMORY_COLUMNS)
+                memory = _memory(row[:n])
+                rowid, blob, provider, model, dim = row[n:]
+                tomb = Tombstone(
+                    id=memory.id,
+                    scope=memory.scope,
+                    owner_id=memory.owner_id,
+                    area_id=memory.area_id,
+                    created_at=at,
+                )
+                conn.execute(
+                    "INSERT OR REPLACE INTO tombstones (id, scope, owner_id, area_id, embedding, "
+                    "emb_provider, emb_model, emb_dimension, created_at, lifted_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                    (tomb.id, tomb.scope.value, tomb.owner_id, tomb.area_id, blob, provider, model, dim,
+                     _ts(at)),
+                )  # fmt: skip
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
+                self._pending_touch.pop(mid, None)
+                done.append((memory, tomb))
+            if done:
+                conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+        if done:
+            with self._lock:
+                self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            index = self._idx()
+            for memory, _ in done:
+                index.remove(memory.id)
+            self._doc_count -= len(done)
+        return done
+
+    def tombstones_near(
+        self, vector: Vectors, bucket: Bucket, threshold: float
+    ) -> list[tuple[Tombstone, float]]:
+        """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold."""
+        provider, model, dim = self._identity_values()
+        rows = self._read(
+            "SELECT id, scope, owner_id, area_id, created_at, embedding FROM tombstones "
+            "WHERE lifted_at IS NULL AND scope = ? AND owner_id IS ? AND area_id IS ? "
+            "AND emb_provider = ? AND emb_model = ? AND emb_dimension = ?",
+            (bucket.scope.value, bucket.owner_id, bucket.area_id, provider, model, dim),
+        )
+        if not rows:
+            return []
+        matrix = np.stack([from_blob(r[5]) for r in rows])
+        sims = matrix @ vector
+        out: list[tuple[Tombstone, float]] = []
+        for r, sim in zip(rows, sims, strict=True):
+            if sim >= threshold:
+                created = _dt(r[4])
+                assert created is not None
+                tomb = Tombstone(id=r[0], scope=Scope(r[1]), owner_id=r[2], area_id=r[3], created_at=created)
+                out.append((tomb, float(sim)))
+        out.sort(key=lambda t: -t[1])
+        return out
+
+    def lift_tombstones(self, ids: list[str], at: datetime) -> None:
+        """Mark tombstones lifted (an explicit remember); committed."""
+        if not ids:
+            return
+        with self._tx() as conn:
+            conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(_ts(at), i) for i in ids])
+
+    # ---------------------------------------------------------------- re-embedding, stats
+    def stale(self, limit: int) -> list[tuple[str, str]]:
+        """(id, content) of memories whose vector is of another identity (or missing)."""
+        provider, model, dim = self._identity_values()
+        return [
+            (r[0], r[1])
+            for r in self._read(
+                "SELECT id, content FROM memories WHERE embedding IS NULL OR emb_provider IS NOT ? "
+                "OR emb_model IS NOT ? OR emb_dimension IS NOT ? LIMIT ?",
+                (provider, model, dim, limit),
+            )
+        ]
+
+    def set_vector(self, memory_id: str, vector: Vectors) -> None:
+        """Replace a memory's vector with one of the active identity (re-embedding); committed."""
+        with self._tx() as conn:
+            conn.execute(
+                "UPDATE memories SET embedding = ?, emb_provider = ?, emb_model = ?, emb_dimension = ? "
+                "WHERE id = ?",
+                (to_blob(vector), *self._identity_values(), memory_id),
+            )
+            row = conn.execute(
+                "SELECT scope, owner_id, area_id, status FROM memories WHERE id = ?", (memory_id,)
+            ).fetchone()
+        if row is not None:
+            self._idx().upsert(memory_id, vector, Scope(row[0]), row[1], row[2], Status(row[3]))
+
+    def counts(self) -> dict[str, int]:
+        """memories, active, tombstones, stale, and scope:<name> counts (no text)."""
+        provider, model, dim = self._identity_values()
+        out: dict[str, int] = {"memories": 0, "active": 0}
+        for scope, status, n in self._read(
+            "SELECT scope, status, count(*) FROM memories GROUP BY scope, status", ()
+        ):
+            out["memories"] += n
+            if status == Status.ACTIVE.value:
+                out["active"] += n
+                out[f"scope:{scope}"] = out.get(f"scope:{scope}", 0) + n
+        out["tombstones"] = self._read("SELECT count(*) FROM tombstones WHERE lifted_at IS NULL", ())[0][0]
+        out["stale"] = self._read(
+            "SELECT count(*) FROM memories WHERE embedding IS NULL OR emb_provider IS NOT ? "
+            "OR emb_model IS NOT ? OR emb_dimension IS NOT ?",
+            (provider, model, dim),
+        )[0][0]
+        return out

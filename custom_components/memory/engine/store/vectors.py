@@ -1,0 +1,120 @@
+"""The in-memory vector index of one embedding identity, with per-row metadata as numpy arrays.
+
+Rows hold unit float32 vectors in a preallocated matrix that grows by doubling; scope,
+owner, area and status are small integer codes (no per-row Python objects besides the
+id list), so 100k × 512-d costs ~205 MB of vectors plus ~1.5 MB of metadata.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..embedding.base import Vectors
+from ..models import Scope, Status
+
+INITIAL_CAPACITY = 1024
+SCOPE_CODES: dict[Scope, int] = {s: i for i, s in enumerate(Scope)}
+STATUS_CODES: dict[Status, int] = {s: i for i, s in enumerate(Status)}
+NO_CODE = -1  # no owner / no area
+UNKNOWN_CODE = -2  # a person/area the index has never seen: matches nothing
+
+type Mask = npt.NDArray[np.bool_]
+
+
+class VectorIndex:
+    """Vectors and metadata codes by row; `row_of` maps memory id -> row."""
+
+    def __init__(self, dimension: int, capacity: int = INITIAL_CAPACITY) -> None:
+        self.dimension = dimension
+        self.size = 0
+        self.ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self._codes: dict[str, dict[str, int]] = {"owner": {}, "area": {}}
+        self._alloc(max(capacity, 1))
+
+    def _alloc(self, capacity: int) -> None:
+        def grow[T: np.generic](old: npt.NDArray[T] | None, shape: tuple[int, ...], dtype: type[T]) -> npt.NDArray[T]:
+            new = np.zeros(shape, dtype=dtype)
+            if old is not None:
+                new[: self.size] = old[: self.size]
+            return new
+
+        had = getattr(self, "vectors", None) is not None
+        self.vectors = grow(self.vectors if had else None, (capacity, self.dimension), np.float32)
+        self.scope = grow(self.scope if had else None, (capacity,), np.int8)
+        self.status = grow(self.status if had else None, (capacity,), np.int8)
+        self.owner = grow(self.owner if had else None, (capacity,), np.int32)
+        self.area = grow(self.area if had else None, (capacity,), np.int32)
+
+    def code(self, kind: str, value: str | None, *, create: bool = False) -> int:
+        """Integer code of an owner/area id (NO_CODE for None, UNKNOWN_CODE if never seen)."""
+        if value is None:
+            return NO_CODE
+        table = self._codes[kind]
+        if value not in table:
+            if not create:
+                return UNKNOWN_CODE
+            table[value] = len(table)
+        return table[value]
+
+    def upsert(
+        self,
+        memory_id: str,
+        vector: Vectors | None,
+        scope: Scope,
+        owner_id: str | None,
+        area_id: str | None,
+        status: Status,
+    ) -> None:
+        """Add or replace a row; vector None keeps the stored one (metadata-only change)."""
+        row = self.row_of.get(memory_id)
+        if row is None:
+            if vector is None:
+                return  # a memory of another identity: not in this index
+            if self.size == len(self.vectors):
+                self._alloc(2 * len(self.vectors))
+            row = self.size
+            self.size += 1
+            self.ids.append(memory_id)
+            self.row_of[memory_id] = row
+        if vector is not None:
+            self.vectors[row] = vector
+        self.scope[row] = SCOPE_CODES[scope]
+        self.status[row] = STATUS_CODES[status]
+        self.owner[row] = self.code("owner", owner_id, create=True)
+        self.area[row] = self.code("area", area_id, create=True)
+
+    def remove(self, memory_id: str) -> None:
+        """Drop a row by moving the last row into its place."""
+        row = self.row_of.pop(memory_id, None)
+        if row is None:
+            return
+        last = self.size - 1
+        if row != last:
+            moved = self.ids[last]
+            for arr in (self.vectors, self.scope, self.status, self.owner, self.area):
+                arr[row] = arr[last]
+            self.ids[row] = moved
+            self.row_of[moved] = row
+        self.ids.pop()
+        self.size = last
+
+    def top(self, vector: Vectors, mask: Mask, k: int) -> list[tuple[str, float]]:
+        """The k rows under mask most similar to `vector` (cosine of unit vectors), best first."""
+        n = self.size
+        if n == 0 or k <= 0:
+            return []
+        rows = np.flatnonzero(mask)
+        if rows.size == 0:
+            return []
+        if rows.size == n:
+            sims = self.vectors[:n] @ vector
+        else:
+            sims = self.vectors[rows] @ vector if rows.size < n // 4 else (self.vectors[:n] @ vector)[rows]
+        if sims.size > k:
+            part = np.argpartition(-sims, k - 1)[:k]
+        else:
+            part = np.arange(sims.size)
+        order = part[np.argsort(-sims[part], kind="stable")]
+        return [(self.ids[int(rows[i])], float(sims[i])) for i in order]

@@ -1,0 +1,139 @@
+"""remember(): validation, sensitive flag, dedup-merge and tombstone lifting (DESIGN.md §6)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import datetime
+
+from .api import MAX_CONTENT_CHARS, InvalidInput, RememberResult, WriteAction
+from .embedding.base import Embedder, Vectors
+from .models import Kind, Memory, Provenance, Scope, Source, Speaker
+from .sensitive import is_sensitive
+from .store.base import Bucket, MemoryStore, Visibility
+
+DEDUP_SIMILARITY = 0.92  # merge instead of duplicate (DESIGN.md §6)
+TOMBSTONE_SIMILARITY = 0.85  # a tombstone this close blocks extraction; a confirmed remember lifts it (§6)
+
+
+def resolve_bucket(
+    scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None
+) -> Bucket:
+    """The (scope, owner, area) a memory goes to: owner defaults to the speaker for PRIVATE,
+    area to the speaker's area for ROOM. Raises InvalidInput("scope", "scope_needs_person" |
+    "scope_needs_area") when the scope cannot be honoured."""
+    if scope is Scope.PRIVATE:
+        owner = owner_id or speaker.person_id
+        if not owner:
+            raise InvalidInput("scope", "scope_needs_person")
+        return Bucket(scope=scope, owner_id=owner, area_id=None)
+    if scope is Scope.ROOM:
+        area = area_id or speaker.area_id
+        if not area:
+            raise InvalidInput("scope", "scope_needs_area")
+        return Bucket(scope=scope, owner_id=None, area_id=area)
+    return Bucket(scope=scope, owner_id=None, area_id=None)
+
+
+def clean_content(content: str) -> str:
+    """Trimmed content; raises InvalidInput("content", "empty" | "too_long")."""
+    text = " ".join(content.split()) if content else ""
+    if not text:
+        raise InvalidInput("content", "empty")
+    if len(text) > MAX_CONTENT_CHARS:
+        raise InvalidInput("content", "too_long")
+    return text
+
+
+def _merge(existing: Memory, new: Memory) -> Memory:
+    """The stronger provenance wins; on a tie the newer text. The other is confirmed (updated_at)."""
+    if new.provenance.rank <= existing.provenance.rank:
+        winner = replace(
+            existing,
+            content=new.content,
+            kind=new.kind,
+            language=new.language,
+            provenance=new.provenance,
+            source=new.source,
+            source_ref=new.source_ref,
+            sensitive=new.sensitive,
+            subject=new.subject or existing.subject,
+            predicate=new.predicate or existing.predicate,
+        )
+    else:
+        winner = existing
+    return replace(
+        winner,
+        importance=max(existing.importance, new.importance),
+        confidence=max(existing.confidence, new.confidence),
+        updated_at=new.updated_at,
+    )
+
+
+def remember(
+    store: MemoryStore,
+    embedder: Embedder,
+    now: datetime,
+    content: str,
+    *,
+    speaker: Speaker,
+    scope: Scope,
+    kind: Kind,
+    language: str,
+    provenance: Provenance,
+    source: Source,
+    source_ref: str | None,
+    owner_id: str | None,
+    area_id: str | None,
+    subject: str | None,
+    predicate: str | None,
+    importance: float,
+) -> RememberResult:
+    """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember."""
+    text = clean_content(content)
+    bucket = resolve_bucket(scope, speaker, owner_id, area_id)
+    vector: Vectors = embedder.embed([text])[0]
+    sensitive = is_sensitive(text)
+    new = Memory(
+        id=uuid.uuid4().hex,
+        content=text,
+        kind=kind,
+        language=language,
+        provenance=provenance,
+        scope=scope,
+        owner_id=bucket.owner_id,
+        area_id=bucket.area_id,
+        created_at=now,
+        updated_at=now,
+        subject=subject,
+        predicate=predicate,
+        importance=min(1.0, max(0.0, importance)),
+        sensitive=sensitive,
+        source=source,
+        source_ref=source_ref,
+    )
+    nearest = store.nearest_in_bucket(vector, bucket, 1)
+    if nearest and nearest[0][1] >= DEDUP_SIMILARITY:
+        existing = store.get_many([nearest[0][0]], _bucket_view(bucket)).get(nearest[0][0])
+        if existing is not None:
+            merged = _merge(existing, new)
+            store.update(merged, vector if merged.content != existing.content else None)
+            lifted = _lift(store, vector, bucket, provenance, now)
+            return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
+    store.add(new, vector)
+    lifted = _lift(store, vector, bucket, provenance, now)
+    return RememberResult(new, WriteAction.CREATED, lifted, sensitive)
+
+
+def _bucket_view(bucket: Bucket) -> Visibility:
+    """A view that sees exactly this bucket's owner and area (and shared/system)."""
+    return Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
+
+
+def _lift(store: MemoryStore, vector: Vectors, bucket: Bucket, provenance: Provenance, now: datetime) -> int:
+    """An explicit (CONFIRMED) remember lifts tombstones ≥ TOMBSTONE_SIMILARITY in its bucket."""
+    if provenance is not Provenance.CONFIRMED:
+        return 0
+    near = store.tombstones_near(vector, bucket, TOMBSTONE_SIMILARITY)
+    store.lift_tombstones([t.id for t, _ in near], now)
+    return len(near)
