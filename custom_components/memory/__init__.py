@@ -29,8 +29,8 @@ from .const import (
     ENCODER_FASTEMBED,
     FASTEMBED_REQUIREMENT,
 )
-from .engine.api import StoreUnavailable
-from .engine.factory import EncoderUnavailable, build_engine
+from .engine.api import EncoderUnavailable, StoreUnavailable
+from .engine.factory import build_engine
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
 from .services import async_setup_services
 

