@@ -1,0 +1,122 @@
+"""Conversation turns for the HA tests: say something at a satellite, as a person or a guest,
+through HA's real conversation component and the memory agent.
+
+`RecordingAgent` is plumbing, not behaviour: a conversation agent the memory agent can wrap
+that records what it received (the extra system prompt, and — like an LLM agent with the
+"Memory" API ticked — the API prompt HA builds for it) and answers "ok" or "not understood".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from homeassistant.components import conversation
+from homeassistant.const import MATCH_ALL
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er, intent
+from homeassistant.helpers.chat_session import async_get_chat_session
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.memory.const import CONF_AGENT, DOMAIN, LLM_API_ID
+from custom_components.memory.engine.models import Memory, Speaker
+
+from tests.conftest import Resident, Room
+
+
+def memory_agent_id(hass: HomeAssistant, entry: Any) -> str:
+    """The entity id of the entry's memory agent."""
+    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, entry.entry_id)
+    assert entity_id is not None
+    return entity_id
+
+
+async def async_say(
+    hass: HomeAssistant,
+    entry: Any,
+    text: str,
+    *,
+    language: str = "en",
+    who: Resident | None = None,
+    room: Room | None = None,
+    conversation_id: str | None = None,
+) -> conversation.ConversationResult:
+    """One turn to the memory agent: `who` None is an unknown speaker (voice turns carry no
+    user), `room` the satellite it is said at."""
+    return await conversation.async_converse(
+        hass,
+        text,
+        conversation_id,
+        who.context if who else Context(user_id=None),
+        language,
+        agent_id=memory_agent_id(hass, entry),
+        device_id=room.device_id if room else None,
+    )
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    """The spoken answer of a turn."""
+    return str(result.response.speech.get("plain", {}).get("speech", ""))
+
+
+async def async_all_memories(hass: HomeAssistant, entry: Any) -> list[Memory]:
+    """Every active memory (the admin view), for asserting stored rows."""
+    engine = entry.runtime_data.engine
+    return await hass.async_add_executor_job(lambda: engine.list_memories(Speaker.administrator(), limit=1000))
+
+
+@dataclass
+class RecordingAgent(conversation.AbstractConversationAgent):
+    """A wrapped agent that records its input. With `llm_api`, it asks HA for the LLM API
+    instance exactly as an LLM agent does (chat_log.async_provide_llm_data) and records the
+    prompt; `understood=False` answers like HA's agent does for an unknown sentence."""
+
+    hass: HomeAssistant
+    llm_api: list[str] | None = None
+    understood: bool = True
+    inputs: list[conversation.ConversationInput] = field(default_factory=list)
+    api_prompts: list[str] = field(default_factory=list)
+
+    @property
+    def supported_languages(self) -> list[str] | Literal["*"]:
+        return MATCH_ALL
+
+    async def async_process(self, user_input: conversation.ConversationInput) -> conversation.ConversationResult:
+        self.inputs.append(user_input)
+        with (
+            async_get_chat_session(self.hass, user_input.conversation_id) as session,
+            conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
+        ):
+            if self.llm_api:
+                await chat_log.async_provide_llm_data(
+                    user_input.as_llm_context("test_llm"), self.llm_api, None, user_input.extra_system_prompt
+                )
+                assert chat_log.llm_api is not None
+                self.api_prompts.append(chat_log.llm_api.api_prompt)
+            response = intent.IntentResponse(language=user_input.language)
+            if self.understood:
+                response.async_set_speech("ok")
+            else:
+                response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, "not understood")
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(agent_id="test_llm", content="ok")
+            )
+            return conversation.ConversationResult(response=response, conversation_id=session.conversation_id)
+
+    @property
+    def extra_prompts(self) -> list[str]:
+        return [i.extra_system_prompt or "" for i in self.inputs]
+
+
+async def async_wrap_recording_agent(
+    hass: HomeAssistant, entry: Any, *, with_memory_api: bool = False, understood: bool = True
+) -> RecordingAgent:
+    """Register a RecordingAgent and make it the memory agent's wrapped agent (options, reload)."""
+    agent_entry = MockConfigEntry(domain="test_llm", title="Recording agent")
+    agent_entry.add_to_hass(hass)
+    agent = RecordingAgent(hass, llm_api=[LLM_API_ID] if with_memory_api else None, understood=understood)
+    conversation.async_set_agent(hass, agent_entry, agent)
+    hass.config_entries.async_update_entry(entry, options={**entry.options, CONF_AGENT: agent_entry.entry_id})
+    await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    return agent

@@ -1,0 +1,302 @@
+"""The memory agent through HA's real conversation component: cases C01, C02, C03, C05, C06, C16,
+C19 as turns at the kitchen/hall satellites, by Julian, Anna or an unknown voice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from custom_components.memory.answers import reply
+from custom_components.memory.engine.models import Kind, Provenance, Scope, Status
+
+from tests.conftest import Resident, Room, async_call
+
+from .helpers_conversation import (
+    async_all_memories,
+    async_say,
+    async_wrap_recording_agent,
+    speech,
+)
+
+KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
+KEY_CONTENT = "Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
+KEY_ANSWER = "blauen Dose"
+
+# Per language: remember-about-me (C05), its question and a marker of the stored text.
+PRIVATE = {
+    "en": ("Remember that I like short answers.", "What do you know about short answers?", "like short answers"),
+    "de": ("Merk dir, dass ich kurze Antworten mag.", "Was weißt du über kurze Antworten?", "kurze Antworten mag"),
+    "it": ("Ricorda che mi piacciono le risposte brevi.", "Cosa sai delle risposte brevi?", "piacciono le risposte"),
+}
+# Per language: remember-for-this-room (C06), its question and a marker of the stored text.
+ROOM = {
+    "en": (
+        "Remember for this room: the window sticks, lift it before opening.",
+        "What do you know about the window?",
+        "lift it before opening",
+    ),
+    "de": (
+        "Merk dir für diesen Raum: Das Fenster klemmt, vor dem Öffnen anheben.",
+        "Was weißt du über das Fenster?",
+        "vor dem Öffnen anheben",
+    ),
+    "it": (
+        "Ricorda per questa stanza: la finestra si blocca, sollevala prima di aprirla.",
+        "Cosa sai della finestra?",
+        "sollevala prima di aprirla",
+    ),
+}
+# Per language: the forget request (C03), yes, no, and the question that finds the key.
+FORGET = {
+    "en": ("Forget where the spare key is.", "yes", "no", "Where is the spare key for the cellar?"),
+    "de": ("Vergiss, wo der Ersatzschlüssel ist.", "ja", "nein", "Wo ist der Ersatzschlüssel für den Keller?"),
+    "it": ("Dimentica dove si trova la chiave di riserva.", "sì", "no", "Dove si trova la chiave di riserva della cantina?"),
+}
+# C02: questions in other languages than the German memory.
+KEY_QUESTIONS = {
+    "it": "Dove si trova la chiave di riserva della cantina?",
+    "en": "Where is the spare key for the cellar?",
+    "fr": "Où se trouve la clé de secours de la cave ?",
+}
+
+
+async def _remember_key(hass: Any, entry: Any, hall: Room) -> None:
+    result = await async_say(hass, entry, KEY_DE, language="de", room=hall)
+    assert speech(result) == reply("de", "remembered_shared")
+
+
+async def test_c01_remember_in_german_by_voice(hass: Any, memory_entry: Any, hall: Room) -> None:
+    """Unknown speaker at the hall satellite: one confirmed shared fact, stored in German, German reply."""
+    result = await async_say(hass, memory_entry, KEY_DE, language="de", room=hall)
+
+    assert speech(result) == reply("de", "remembered_shared")
+    memories = await async_all_memories(hass, memory_entry)
+    assert len(memories) == 1
+    memory = memories[0]
+    assert memory.content == KEY_CONTENT
+    assert (memory.kind, memory.scope, memory.provenance, memory.language) == (
+        Kind.FACT,
+        Scope.SHARED,
+        Provenance.CONFIRMED,
+        "de",
+    )
+    assert memory.owner_id is None
+
+
+@pytest.mark.parametrize("language", list(KEY_QUESTIONS))
+async def test_c02_recall_across_languages_without_llm(
+    hass: Any, memory_entry: Any, hall: Room, kitchen: Room, anna: Resident, language: str
+) -> None:
+    """A new conversation in another language: HA's agent does not understand, the memory answers."""
+    await _remember_key(hass, memory_entry, hall)
+
+    result = await async_say(hass, memory_entry, KEY_QUESTIONS[language], language=language, who=anna, room=kitchen)
+
+    assert KEY_ANSWER in speech(result)
+    assert speech(result).startswith(reply(language, "from_memory", items="").strip())
+
+
+@pytest.mark.parametrize("language", list(FORGET))
+async def test_c03_forget_with_confirmation(hass: Any, memory_entry: Any, hall: Room, language: str) -> None:
+    """Forget names what it would forget and waits; "no" keeps it, "yes" leaves only a tombstone."""
+    forget, yes, no, question = FORGET[language]
+    await _remember_key(hass, memory_entry, hall)
+    engine = memory_entry.runtime_data.engine
+
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    assert KEY_ANSWER in speech(asked)
+    assert asked.continue_conversation
+    kept = await async_say(hass, memory_entry, no, language=language, room=hall, conversation_id=asked.conversation_id)
+    assert speech(kept) == reply(language, "forget_cancelled")
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    done = await async_say(hass, memory_entry, yes, language=language, room=hall, conversation_id=asked.conversation_id)
+    assert speech(done) == reply(language, "forgot")
+    assert not done.continue_conversation
+
+    assert await async_all_memories(hass, memory_entry) == []
+    stats = await hass.async_add_executor_job(engine.stats)
+    assert stats.tombstones == 1
+    after = await async_say(hass, memory_entry, question, language=language, room=hall)
+    assert KEY_ANSWER not in speech(after)
+
+
+async def test_c03_yes_without_a_question_goes_to_the_wrapped_agent(hass: Any, memory_entry: Any) -> None:
+    """A bare "yes" with nothing pending is not a memory sentence: HA's agent answers it."""
+    result = await async_say(hass, memory_entry, "yes")
+    assert speech(result) != reply("en", "forget_nothing_pending")
+
+
+async def test_c03_nothing_to_forget(hass: Any, memory_entry: Any) -> None:
+    result = await async_say(hass, memory_entry, "Forget where the spare key is.")
+    assert speech(result) == reply("en", "forget_none")
+    assert not result.continue_conversation
+
+
+async def test_c03_moving_on_cancels_the_question(hass: Any, memory_entry: Any, hall: Room) -> None:
+    """Another sentence after the question drops it: a later "yes" forgets nothing."""
+    await _remember_key(hass, memory_entry, hall)
+    asked = await async_say(hass, memory_entry, "Forget where the spare key is.")
+    await async_say(hass, memory_entry, "What do you know about the cellar?", conversation_id=asked.conversation_id)
+    await async_say(hass, memory_entry, "yes", conversation_id=asked.conversation_id)
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+
+@pytest.mark.parametrize("language", list(PRIVATE))
+async def test_c05_private_stays_private(
+    hass: Any,
+    memory_entry: Any,
+    julian: Resident,
+    anna: Resident,
+    kitchen: Room,
+    hall: Room,
+    language: str,
+) -> None:
+    """Julian's "I like …" is private to him: not for Anna, a guest or a service call without speaker."""
+    sentence, question, marker = PRIVATE[language]
+    result = await async_say(hass, memory_entry, sentence, language=language, who=julian, room=kitchen)
+    assert speech(result) == reply(language, "remembered_private")
+    (memory,) = await async_all_memories(hass, memory_entry)
+    assert (memory.scope, memory.owner_id, memory.kind, memory.language) == (
+        Scope.PRIVATE,
+        julian.person_id,
+        Kind.PREFERENCE,
+        language,
+    )
+
+    for who, room in ((anna, kitchen), (None, hall), (None, kitchen)):
+        answer = await async_say(hass, memory_entry, question, language=language, who=who, room=room)
+        assert marker not in speech(answer)
+    response = await async_call(hass, "recall", {"query": question})
+    assert all(marker not in row["content"] for row in response["memories"])
+
+    answer = await async_say(hass, memory_entry, question, language=language, who=julian, room=hall)
+    assert marker in speech(answer)
+
+
+async def test_c05_speaker_memories_shape_unrelated_answers(
+    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """Julian's preference reaches the wrapped agent's prompt for an unrelated question; Anna's doesn't."""
+    await async_say(hass, memory_entry, PRIVATE["en"][0], who=julian, room=kitchen)
+    agent = await async_wrap_recording_agent(hass, memory_entry)
+
+    await async_say(hass, memory_entry, "What's a good recipe for dinner tonight?", who=julian, room=kitchen)
+    await async_say(hass, memory_entry, "What's a good recipe for dinner tonight?", who=anna, room=kitchen)
+
+    julian_prompt, anna_prompt = agent.extra_prompts
+    assert "I like short answers." in julian_prompt
+    assert "(confirmed, " in julian_prompt
+    assert "short answers" not in anna_prompt
+
+
+@pytest.mark.parametrize("language", list(ROOM))
+async def test_c06_room_stays_in_its_room(
+    hass: Any, memory_entry: Any, anna: Resident, kitchen: Room, hall: Room, language: str
+) -> None:
+    """Said at the kitchen satellite "for this room": visible in the kitchen only."""
+    sentence, question, marker = ROOM[language]
+    result = await async_say(hass, memory_entry, sentence, language=language, who=anna, room=kitchen)
+    assert speech(result) == reply(language, "remembered_room")
+    (memory,) = await async_all_memories(hass, memory_entry)
+    assert (memory.scope, memory.area_id, memory.owner_id) == (Scope.ROOM, kitchen.area_id, None)
+
+    at_hall = await async_say(hass, memory_entry, question, language=language, who=anna, room=hall)
+    assert marker not in speech(at_hall)
+    at_kitchen = await async_say(hass, memory_entry, question, language=language, room=kitchen)
+    assert marker in speech(at_kitchen)
+
+
+async def test_c06_this_room_needs_a_room(hass: Any, memory_entry: Any) -> None:
+    """Without a satellite there is no room: nothing is stored and the reply says why."""
+    result = await async_say(hass, memory_entry, ROOM["en"][0])
+    assert speech(result) == reply("en", "remember_no_room")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_c16_forget_everything_about_me(
+    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room, hall: Room
+) -> None:
+    """Julian's private memories go (after a yes); Anna's private, room and shared ones stay.
+    An unknown speaker is refused."""
+    await _remember_key(hass, memory_entry, hall)
+    await async_say(hass, memory_entry, "Remember that I like short answers.", who=julian, room=kitchen)
+    await async_say(hass, memory_entry, "Remember my bike is the red one.", who=julian, room=hall)
+    await async_say(hass, memory_entry, "Remember that I like long walks.", who=anna, room=kitchen)
+    await async_say(hass, memory_entry, ROOM["en"][0], who=anna, room=kitchen)
+    before = await async_all_memories(hass, memory_entry)
+    assert len(before) == 5
+
+    refused = await async_say(hass, memory_entry, "Forget everything about me.", room=hall)
+    assert speech(refused) == reply("en", "about_me_unknown")
+    assert not refused.continue_conversation
+    assert len(await async_all_memories(hass, memory_entry)) == 5
+
+    asked = await async_say(hass, memory_entry, "Forget everything about me.", who=julian, room=hall)
+    assert speech(asked) == reply("en", "about_me_ask", count=2)
+    assert asked.continue_conversation
+    done = await async_say(hass, memory_entry, "yes", who=julian, room=hall, conversation_id=asked.conversation_id)
+    assert speech(done) == reply("en", "about_me_done", count=2)
+
+    after = await async_all_memories(hass, memory_entry)
+    assert all(m.owner_id != julian.person_id for m in after)
+    assert {(m.scope, m.owner_id) for m in after} == {
+        (Scope.SHARED, None),
+        (Scope.PRIVATE, anna.person_id),
+        (Scope.ROOM, None),
+    }
+    assert all(m.status is Status.ACTIVE for m in after)
+
+
+async def test_c16_only_the_person_can_confirm(
+    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """Anna saying "yes" to Julian's question forgets nothing of Julian's."""
+    await async_say(hass, memory_entry, "Remember that I like short answers.", who=julian, room=kitchen)
+    asked = await async_say(hass, memory_entry, "Forget everything about me.", who=julian, room=kitchen)
+    await async_say(hass, memory_entry, "yes", who=anna, room=kitchen, conversation_id=asked.conversation_id)
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+
+async def test_c19_memory_reaches_the_answer_without_llm(
+    hass: Any, memory_entry: Any, julian: Resident, kitchen: Room
+) -> None:
+    """ "Remember my daughter's name is Mia." → a new conversation → "What's my daughter's name?" → Mia."""
+    stored = await async_say(hass, memory_entry, "Remember my daughter's name is Mia.", who=julian, room=kitchen)
+    answer = await async_say(hass, memory_entry, "What's my daughter's name?", who=julian, room=kitchen)
+
+    assert answer.conversation_id != stored.conversation_id
+    assert "Mia" in speech(answer)
+
+
+async def test_c19_memory_reaches_the_llm_prompt(hass: Any, memory_entry: Any, julian: Resident, kitchen: Room) -> None:
+    """An LLM agent wrapped by the memory agent, with the Memory API ticked, gets Mia in both prompts."""
+    await async_say(hass, memory_entry, "Remember my daughter's name is Mia.", who=julian, room=kitchen)
+    agent = await async_wrap_recording_agent(hass, memory_entry, with_memory_api=True)
+
+    answer = await async_say(hass, memory_entry, "What's my daughter's name?", who=julian, room=kitchen)
+
+    assert speech(answer) == "ok"
+    assert "Mia" in agent.extra_prompts[-1]
+    assert "Mia" in agent.api_prompts[-1]
+
+
+async def test_unknown_sentence_without_matching_memory_is_the_wrapped_agents_answer(
+    hass: Any, memory_entry: Any
+) -> None:
+    """No memory close enough: HA's own "not understood" stands (no invented answer)."""
+    result = await async_say(hass, memory_entry, "What's the capital of Mongolia?")
+    assert result.response.error_code is not None
+    assert "Mongolia" not in speech(result)
+
+
+async def test_memory_agent_passes_conversation_on(hass: Any, memory_entry: Any, kitchen: Room) -> None:
+    """A command HA's agent understands is answered by HA's agent (no memory sentence)."""
+    agent = await async_wrap_recording_agent(hass, memory_entry)
+    result = await async_say(hass, memory_entry, "Turn on the kitchen light", room=kitchen)
+    assert speech(result) == "ok"
+    (received,) = agent.inputs
+    assert received.text == "Turn on the kitchen light"
+    assert received.device_id == kitchen.device_id
