@@ -91,6 +91,9 @@ async def play(household: Household, results: Results) -> None:
                 answer = speech_of(output)
                 response_type = str((output.get("response") or {}).get("response_type", ""))
                 more = " (asks back)" if output.get("continue_conversation") else ""
+                if response_type == "error":
+                    code = ((output.get("response") or {}).get("data") or {}).get("code")
+                    more += f" (error response: {code})"
                 print(f"    {_c('33', '<')} {answer or '(no speech)'}{_c('2', more)}", flush=True)
                 for check in step.checks:
                     results.record(label, check.holds(answer, response_type), str(check))

@@ -109,6 +109,7 @@ WINDOW_Q = "What should I know about the window?"
 WINDOW_TEXT = "lift it"
 FORGET = "Forget where the spare key is."
 WHERE_KEY = "Where is the spare key for the cellar?"
+KEY_Q = "What do you know about the spare key?"
 
 CASES: tuple[Case, ...] = (
     Case("C01", "remember in German, by voice", (
@@ -138,9 +139,11 @@ CASES: tuple[Case, ...] = (
         Say("julian", "hall", "en", FORGET, (ANSWERED, any_of(KEY_ANSWER, "Ersatzschlüssel"))),
         Say("julian", "hall", "en", "no", follow_up=True),
         Say("julian", "hall", "en", WHERE_KEY, (ANSWERED, contains(KEY_ANSWER))),
+        Say("julian", "hall", "en", KEY_Q, (ANSWERED, contains(KEY_ANSWER))),
         Say("julian", "hall", "en", FORGET, (ANSWERED, any_of(KEY_ANSWER, "Ersatzschlüssel"))),
         Say("julian", "hall", "en", "yes", follow_up=True),
         Say("anna", "kitchen", "en", WHERE_KEY, (absent(KEY_ANSWER),)),
+        Say("anna", "kitchen", "en", KEY_Q, (ANSWERED, absent(KEY_ANSWER))),
         Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
     )),
 )
