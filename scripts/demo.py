@@ -18,10 +18,10 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from demo_lib.cases import CASES, Recall, Say  # noqa: E402
-from demo_lib.client import HAError, speech_of  # noqa: E402
-from demo_lib.household import Household, provision  # noqa: E402
-from demo_lib.server import HassProcess, free_port, write_config  # noqa: E402
+from demo_lib.cases import CASES, Recall, Say
+from demo_lib.client import HAError, speech_of
+from demo_lib.household import Household, provision
+from demo_lib.server import HassProcess, free_port, write_config
 
 ROOT = Path(__file__).resolve().parent.parent
 TTY = sys.stdout.isatty()
@@ -71,7 +71,9 @@ async def play(household: Household, results: Results) -> None:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
         conversation_id: str | None = None
         for step in case.steps:
-            label = f"{case.case_id} {step.text if isinstance(step, Say) else 'memory.recall ' + step.query!r}"
+            label = (
+                f"{case.case_id} {step.text if isinstance(step, Say) else 'memory.recall ' + step.query!r}"
+            )
             if isinstance(step, Say):
                 print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
                 try:
@@ -114,7 +116,9 @@ async def _recall(household: Household, step: Recall, label: str, results: Resul
         return
     rows = _rows((reply or {}).get("service_response"))
     for row in rows:
-        fields = ", ".join(f"{k}={row.get(k)}" for k in ("kind", "scope", "provenance", "language") if k in row)
+        fields = ", ".join(
+            f"{k}={row.get(k)}" for k in ("kind", "scope", "provenance", "language") if k in row
+        )
         print(f"    {_c('33', '<')} {row.get('content')!r} [{fields}]", flush=True)
     if not rows:
         print(f"    {_c('33', '<')} (no rows) {reply}", flush=True)
@@ -124,7 +128,9 @@ async def _recall(household: Household, step: Recall, label: str, results: Resul
 
 async def main_async(hass: HassProcess) -> int:
     started = time.monotonic()
-    print(_c("1", "Household Memory demo"), f"— hass at {hass.base_url}, config {hass.config_dir}", flush=True)
+    print(
+        _c("1", "Household Memory demo"), f"— hass at {hass.base_url}, config {hass.config_dir}", flush=True
+    )
     hass.start()
     await hass.wait_ready()
     say(f"hass answers after {time.monotonic() - started:.0f}s")
@@ -138,8 +144,11 @@ async def main_async(hass: HassProcess) -> int:
         finally:
             await household.close()
     total = results.passed + len(results.failed)
-    print(f"\n{_c('1', 'Summary')}: {results.passed}/{total} checks passed "
-          f"in {time.monotonic() - started:.0f}s", flush=True)
+    print(
+        f"\n{_c('1', 'Summary')}: {results.passed}/{total} checks passed "
+        f"in {time.monotonic() - started:.0f}s",
+        flush=True,
+    )
     for failure in results.failed:
         print(f"  {BAD} {failure}")
     return 1 if results.failed else 0
@@ -147,8 +156,12 @@ async def main_async(hass: HassProcess) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--config-dir", type=Path, default=ROOT / ".demo" / "config",
-                        help="wiped and recreated on every run (default: .demo/config)")
+    parser.add_argument(
+        "--config-dir",
+        type=Path,
+        default=ROOT / ".demo" / "config",
+        help="wiped and recreated on every run (default: .demo/config)",
+    )
     parser.add_argument("--port", type=int, default=0, help="HTTP port (default: a free one)")
     args = parser.parse_args()
 
@@ -163,7 +176,7 @@ def main() -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         status = 130
-    except Exception as err:  # noqa: BLE001 - report, stop hass, exit 2
+    except Exception as err:
         print(f"\n{_c('31', 'demo could not run')}: {type(err).__name__}: {err}", file=sys.stderr)
     finally:
         print("stopping hass …", flush=True)

@@ -29,8 +29,12 @@ class Check:
 
     def __str__(self) -> str:
         quoted = " / ".join(repr(t) for t in self.texts)
-        return {"answered": "answered", "contains": f"contains {quoted}", "absent": f"not {quoted}",
-                "any": f"one of {quoted}"}[self.kind]
+        return {
+            "answered": "answered",
+            "contains": f"contains {quoted}",
+            "absent": f"not {quoted}",
+            "any": f"one of {quoted}",
+        }[self.kind]
 
 
 ANSWERED = Check("answered")
@@ -109,8 +113,11 @@ WINDOW_Q = "What should I know about the window?"
 WINDOW_TEXT = "lift it"
 FORGET = "Forget where the spare key is."
 WHERE_KEY = "Where is the spare key for the cellar?"
+WHERE_KEY_IT = "Dove si trova la chiave di riserva della cantina?"
+WHERE_KEY_FR = "Où se trouve la clé de secours de la cave ?"
 KEY_Q = "What do you know about the spare key?"
 
+# fmt: off
 CASES: tuple[Case, ...] = (
     Case("C01", "remember in German, by voice", (
         Say("guest", "hall", "de", KEY_DE),
@@ -119,9 +126,9 @@ CASES: tuple[Case, ...] = (
         )),
     )),
     Case("C02", "recall across languages", (
-        Say("anna", "kitchen", "it", "Dove si trova la chiave di riserva della cantina?", (ANSWERED, contains(KEY_ANSWER))),
+        Say("anna", "kitchen", "it", WHERE_KEY_IT, (ANSWERED, contains(KEY_ANSWER))),
         Say("guest", "kitchen", "en", WHERE_KEY, (ANSWERED, contains(KEY_ANSWER))),
-        Say("julian", "hall", "fr", "Où se trouve la clé de secours de la cave ?", (ANSWERED, contains(KEY_ANSWER))),
+        Say("julian", "hall", "fr", WHERE_KEY_FR, (ANSWERED, contains(KEY_ANSWER))),
     )),
     Case("C05", "private stays private", (
         Say("julian", "kitchen", "en", SHORT),
@@ -147,3 +154,4 @@ CASES: tuple[Case, ...] = (
         Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
     )),
 )
+# fmt: on

@@ -34,16 +34,20 @@ async def _provision(hass: HassProcess) -> None:
                 await household.owner.ws("assist_pipeline/pipeline/set_preferred", pipeline_id=pipeline)
         finally:
             await household.close()
-    print(f"[develop] ready: {hass.base_url} — log in as owner, julian, anna or guest "
-          f"with password {PASSWORD!r}", flush=True)
+    print(
+        f"[develop] ready: {hass.base_url} — log in as owner, julian, anna or guest "
+        f"with password {PASSWORD!r}",
+        flush=True,
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--config-dir", type=Path, default=ROOT / "config-dev")
     parser.add_argument("--port", type=int, default=8123)
-    parser.add_argument("--bare", action="store_true",
-                        help="do not provision on first start (onboard by hand in the browser)")
+    parser.add_argument(
+        "--bare", action="store_true", help="do not provision on first start (onboard by hand in the browser)"
+    )
     args = parser.parse_args()
 
     write_config(args.config_dir, ROOT, args.port, fresh=False, ui=True)
@@ -58,7 +62,7 @@ def main() -> int:
         return hass.wait()
     except KeyboardInterrupt:
         return 0
-    except Exception as err:  # noqa: BLE001 - say what went wrong, keep hass running for inspection
+    except Exception as err:
         print(f"[develop] provisioning failed: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
         return hass.wait()
     finally:

@@ -104,8 +104,12 @@ async def _wait_running(owner: HAClient) -> None:
 async def add_user(session: aiohttp.ClientSession, household: Household, key: str, name: str) -> str:
     """A user with a password login; returns the user id and keeps a connected client."""
     owner = household.owner
-    user = (await owner.ws("config/auth/create", name=name, group_ids=["system-users"], local_only=False))["user"]
-    await owner.ws("config/auth_provider/homeassistant/create", user_id=user["id"], username=key, password=PASSWORD)
+    user = (await owner.ws("config/auth/create", name=name, group_ids=["system-users"], local_only=False))[
+        "user"
+    ]
+    await owner.ws(
+        "config/auth_provider/homeassistant/create", user_id=user["id"], username=key, password=PASSWORD
+    )
     client = HAClient(session, household.base_url, await _login(session, household.base_url, key), name)
     await client.connect()
     household.clients[key] = client
@@ -127,9 +131,10 @@ async def place_satellites(household: Household) -> None:
     existing = {a["name"].casefold(): a["area_id"] for a in await owner.ws("config/area_registry/list")}
     area_ids = {}
     for key, name in AREAS.items():
-        area_ids[key] = existing.get(name.casefold()) or (
-            await owner.ws("config/area_registry/create", name=name)
-        )["area_id"]
+        area_ids[key] = (
+            existing.get(name.casefold())
+            or (await owner.ws("config/area_registry/create", name=name))["area_id"]
+        )
 
     async def satellites() -> dict[str, str]:
         found = {}
@@ -233,8 +238,10 @@ async def provision(session: aiohttp.ClientSession, base_url: str, say: Any) -> 
     await add_user(session, household, "guest", "Guest")
     say("user Guest (linked to no person: an unknown speaker)")
     await place_satellites(household)
-    say("areas Kitchen and Hall, a memory_dev satellite in each (device ids): "
-        + ", ".join(f"{k}={v}" for k, v in household.devices.items()))
+    say(
+        "areas Kitchen and Hall, a memory_dev satellite in each (device ids): "
+        + ", ".join(f"{k}={v}" for k, v in household.devices.items())
+    )
     try:
         await set_up_memory(household)
         say(f"memory integration set up through its config flow; agent {household.agent_id}")
