@@ -49,9 +49,15 @@ from .speaker import async_resolve_speaker
 
 _LOGGER = logging.getLogger(__name__)
 
-# Wrapped-agent errors that mean "I did not understand", where a memory may answer instead.
+# Wrapped-agent errors that mean "I could not make sense of that", where a memory may answer
+# instead. UNKNOWN covers a sentence HA's fuzzy matcher mapped to an intent nobody handles
+# (e.g. "Where is the spare key …" → HassGetWeather without a weather integration).
 NOT_UNDERSTOOD = frozenset(
-    {intent.IntentResponseErrorCode.NO_INTENT_MATCH, intent.IntentResponseErrorCode.NO_VALID_TARGETS}
+    {
+        intent.IntentResponseErrorCode.NO_INTENT_MATCH,
+        intent.IntentResponseErrorCode.NO_VALID_TARGETS,
+        intent.IntentResponseErrorCode.UNKNOWN,
+    }
 )
 
 
