@@ -108,6 +108,7 @@ KEY_ANSWER = "blauen Dose"
 SHORT = "Remember that I like short answers."
 SHORT_Q = "What do you know about short answers?"
 SHORT_TEXT = "like short answers"
+ABOUT_ME = "What do you know about me?"
 WINDOW = "Remember for this room: the window sticks, lift it before opening."
 WINDOW_Q = "What should I know about the window?"
 WINDOW_TEXT = "lift it"
@@ -120,7 +121,7 @@ KEY_Q = "What do you know about the spare key?"
 # fmt: off
 CASES: tuple[Case, ...] = (
     Case("C01", "remember in German, by voice", (
-        Say("guest", "hall", "de", KEY_DE),
+        Say("guest", "hall", "de", KEY_DE, (ANSWERED, absent("Got it", "remember"))),  # a German reply
         Recall("Ersatzschlüssel Keller", (
             RowCheck(KEY_ANSWER, (("language", "de"), ("scope", "shared"), ("provenance", "confirmed"))),
         )),
@@ -135,7 +136,10 @@ CASES: tuple[Case, ...] = (
         Say("anna", "kitchen", "en", SHORT_Q, (absent(SHORT_TEXT),)),
         Say("guest", "hall", "en", SHORT_Q, (absent(SHORT_TEXT),)),
         Recall("short answers", (RowCheck(SHORT_TEXT, present=False),)),
+        Say("anna", "kitchen", "en", ABOUT_ME, (absent(SHORT_TEXT),)),
+        Say("guest", "kitchen", "en", ABOUT_ME, (absent(SHORT_TEXT),)),
         Say("julian", "hall", "en", SHORT_Q, (ANSWERED, contains(SHORT_TEXT))),
+        Say("julian", "kitchen", "en", ABOUT_ME, (ANSWERED, contains(SHORT_TEXT))),
     )),
     Case("C06", "room stays in its room", (
         Say("anna", "kitchen", "en", WINDOW),
