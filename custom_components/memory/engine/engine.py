@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from . import forgetting, recall as recall_mod, writer
 from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
+from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
 from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .store.base import MemoryStore, Visibility
@@ -33,6 +34,7 @@ class MemoryEngine:
         self.store = store
         self.embedder = embedder
         self._clock = clock
+        self._hubness = Hubness(embedder)
         self._open = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -98,7 +100,7 @@ class MemoryEngine:
                 return []
             opts = options or RecallOptions()
             qvec = self.embedder.embed([query])[0]
-            hits = recall_mod.recall(self.store, qvec, query, speaker, opts, self._clock())
+            hits = recall_mod.recall(self.store, qvec, query, speaker, opts, self._clock(), self._hubness)
             if hits:
                 self.store.touch([h.memory.id for h in hits], self._clock())
         except Exception:
@@ -109,7 +111,8 @@ class MemoryEngine:
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
         """Forget candidates visible to speaker, best first."""
         self._require_open()
-        return forgetting.find_to_forget(self.store, self.embedder, query, speaker, limit, self._clock())
+        return forgetting.find_to_forget(
+            self.store, self.embedder, self._hubness, query, speaker, limit, self._clock())
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory (any status) if visible to speaker."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .api import InvalidInput, RecallOptions
+from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
 from .models import Hit, Memory, Scope, Speaker
 from .recall import recall
@@ -18,13 +19,19 @@ from .writer import TOMBSTONE_SIMILARITY
 
 
 def find_to_forget(
-    store: MemoryStore, embedder: Embedder, query: str, speaker: Speaker, limit: int, now: datetime
+    store: MemoryStore,
+    embedder: Embedder,
+    hubness: Hubness,
+    query: str,
+    speaker: Speaker,
+    limit: int,
+    now: datetime,
 ) -> list[Hit]:
     """Active memories visible to speaker that match query, best first (no speaker extras)."""
     if not query.strip() or limit <= 0:
         return []
     options = RecallOptions(limit=limit, max_chars=10**9, include_about_speaker=False)
-    return recall(store, embedder.embed([query])[0], query, speaker, options, now)
+    return recall(store, embedder.embed([query])[0], query, speaker, options, now, hubness)
 
 
 def forget(store: MemoryStore, memory_id: str, speaker: Speaker, now: datetime) -> Memory:

@@ -361,6 +361,14 @@ class SqliteStore:
             sims = index.vectors[[r for _, r in rows]] @ vector
             return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
 
+    def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
+        """The stored unit vectors of the listed memories that are in the index (order kept)."""
+        with self._lock:
+            index = self._idx()
+            found = [i for i in ids if i in index.row_of]
+            rows = [index.row_of[i] for i in found]
+            return found, index.vectors[rows].copy()
+
     # ---------------------------------------------------------------- lexical
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories matching any FTS5 phrase, by BM25 (higher = better)."""

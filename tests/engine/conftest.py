@@ -1,0 +1,62 @@
+"""Engine test fixtures: the real bundled encoder (one per session) and fresh engines on temp files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.models import Speaker
+from custom_components.memory.engine.store.sqlite import SqliteStore
+
+JULIAN = "person.julian"
+ANNA = "person.anna"
+KITCHEN = "kitchen"
+HALL = "hall"
+
+
+@pytest.fixture(scope="session")
+def encoder() -> BundledEmbedder:
+    """The real USE-m3 encoder, loaded once for the whole session."""
+    enc = BundledEmbedder()
+    enc.embed(["warm up"])
+    return enc
+
+
+@pytest.fixture
+def make_engine(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[Callable[..., MemoryEngine]]:
+    """Factory of open engines on files under tmp_path (closed at teardown)."""
+    opened: list[MemoryEngine] = []
+
+    def make(name: str = "memory.db") -> MemoryEngine:
+        engine = MemoryEngine(SqliteStore(tmp_path / name), encoder)
+        engine.open()
+        opened.append(engine)
+        return engine
+
+    yield make
+    for engine in opened:
+        engine.close()
+
+
+@pytest.fixture
+def engine(make_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
+    return make_engine()
+
+
+@pytest.fixture
+def julian_kitchen() -> Speaker:
+    return Speaker(person_id=JULIAN, area_id=KITCHEN)
+
+
+@pytest.fixture
+def anna_hall() -> Speaker:
+    return Speaker(person_id=ANNA, area_id=HALL)
+
+
+@pytest.fixture
+def guest_hall() -> Speaker:
+    return Speaker(person_id=None, area_id=HALL)
