@@ -103,7 +103,9 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     def _data(self) -> MemoryRuntimeData:
         return self._entry.runtime_data
 
-    async def async_process(self, user_input: conversation.ConversationInput) -> conversation.ConversationResult:
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
         """One turn: a memory sentence, or recall + the wrapped agent (+ the no-LLM answer)."""
         if (match := await self._async_match(user_input)) is not None:
             return await self._async_handle_sentence(user_input, match)
@@ -169,7 +171,9 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             response=response, conversation_id=conversation_id, continue_conversation=waiting
         )
 
-    async def _async_delegate(self, user_input: conversation.ConversationInput) -> conversation.ConversationResult:
+    async def _async_delegate(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
         """Recall for the speaker, hand over with the memory block, answer from memory if not understood."""
         hass = self.hass
         data = self._data
@@ -215,7 +219,10 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     ) -> intent.IntentResponse | None:
         """The best memory as the answer, when the wrapped agent did not understand."""
         response = result.response
-        if response.response_type != intent.IntentResponseType.ERROR or response.error_code not in NOT_UNDERSTOOD:
+        if (
+            response.response_type != intent.IntentResponseType.ERROR
+            or response.error_code not in NOT_UNDERSTOOD
+        ):
             return None
         threshold = float(self._data.options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY))
         if not hits or hits[0].similarity < threshold:

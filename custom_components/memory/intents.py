@@ -10,18 +10,17 @@ registered for the memory platform only: they do not show up as Assist LLM tools
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-import logging
 from pathlib import Path
-import re
 from typing import Any
 
-from hassil import Intents, recognize_all
-from hassil.models import MatchEntity
 import voluptuous as vol
 import yaml
-
+from hassil import Intents, recognize_all
+from hassil.models import MatchEntity
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import intent
 
@@ -65,18 +64,22 @@ _FIRST_PERSON: dict[str, frozenset[str]] = {
     "fr": frozenset({"je", "moi", "mon", "ma", "mes", "me"}),
     "es": frozenset({"yo", "mi", "mis", "me", "mío", "mía", "míos", "mías"}),
 }
-_FIRST_PERSON_ELISIONS: dict[str, tuple[str, ...]] = {"fr": ("j'", "m'", "j’", "m’")}
+_FIRST_PERSON_ELISIONS: dict[str, tuple[str, ...]] = {"fr": ("j'", "m'", "j\u2019", "m\u2019")}
 
 # Sentences that state a liking make a `preference`, everything else a `fact`.
 _PREFERENCE = {
-    "en": r"\bI\s+(?:really\s+|do(?:n't| not)\s+)?(?:like|love|prefer|enjoy|hate|dislike)\b|\bI can't stand\b|\bmy favou?rite\b",
+    "en": (
+        r"\bI\s+(?:really\s+|do(?:n't| not)\s+)?(?:like|love|prefer|enjoy|hate|dislike)\b"
+        r"|\bI can't stand\b|\bmy favou?rite\b"
+    ),
     "de": r"\b(?:mag|mögen|liebe|bevorzuge|hasse)\b|\bLieblings|\blieber\b",  # verb-final clauses too
     "it": r"\bmi\s+piac(?:e|ciono)\b|\b(?:amo|preferisco|odio|adoro)\b|\bpreferit[oaie]\b",
-    "fr": r"\bj['’](?:aime|adore|préfère|déteste)\b|\bje\s+(?:préfère|déteste|n['’]aime)\b|\bpréféré",
+    "fr": r"\bj['\u2019](?:aime|adore|préfère|déteste)\b|\bje\s+(?:préfère|déteste|n['\u2019]aime)\b"
+    r"|\bpréféré",
     "es": r"\bme\s+(?:gusta|gustan|encanta|encantan)\b|\b(?:prefiero|odio|adoro)\b|\bfavorit[oa]",
 }
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,8 @@ def forget_candidates(hits: list[Hit]) -> list[Hit]:
 class _MemoryIntentHandler(intent.IntentHandler):
     """Shared plumbing: the entry's runtime data, the speaker and the reply."""
 
-    platforms = {DOMAIN}  # only the memory agent dispatches these; hidden from Assist's LLM tools
+    # Only the memory agent dispatches these; the platform also hides them from Assist's LLM tools.
+    platforms = {DOMAIN}  # noqa: RUF012 - HA's IntentHandler API
 
     def __init__(self, entry: MemoryConfigEntry) -> None:
         self._entry = entry
@@ -223,7 +227,7 @@ class RememberIntentHandler(_MemoryIntentHandler):
 
     intent_type = INTENT_REMEMBER
     description = "Remembers what the user said"
-    slot_schema = {
+    slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
         vol.Required(SLOT_CONTENT): intent.non_empty_string,
         vol.Optional(SLOT_SCOPE): vol.In([Scope.ROOM.value]),
         vol.Optional(SLOT_CONVERSATION_ID): str,
@@ -263,7 +267,7 @@ class ForgetIntentHandler(_MemoryIntentHandler):
 
     intent_type = INTENT_FORGET
     description = "Finds memories to forget and asks for confirmation"
-    slot_schema = {
+    slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
         vol.Required(SLOT_QUERY): intent.non_empty_string,
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
@@ -282,7 +286,9 @@ class ForgetIntentHandler(_MemoryIntentHandler):
             return self._respond(intent_obj, "forget_none")
         if conversation_id := self._slot(intent_obj, SLOT_CONVERSATION_ID):
             self.data.pending_forget[conversation_id] = [h.memory.id for h in candidates]
-        return self._respond(intent_obj, "forget_ask", items=quote_all([h.memory.content for h in candidates]))
+        return self._respond(
+            intent_obj, "forget_ask", items=quote_all([h.memory.content for h in candidates])
+        )
 
 
 class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
@@ -290,7 +296,7 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
 
     intent_type = INTENT_FORGET_ABOUT_ME
     description = "Forgets everything private about the speaker, after confirmation"
-    slot_schema = {vol.Optional(SLOT_CONVERSATION_ID): str}
+    slot_schema = {vol.Optional(SLOT_CONVERSATION_ID): str}  # noqa: RUF012 - HA's IntentHandler API
 
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         speaker = await self._speaker(intent_obj)
@@ -315,7 +321,7 @@ class ForgetConfirmIntentHandler(_MemoryIntentHandler):
 
     intent_type = INTENT_FORGET_CONFIRM
     description = "Confirms or cancels a pending forget"
-    slot_schema = {
+    slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
         vol.Required(SLOT_ANSWER): vol.In(["yes", "no"]),
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
@@ -356,7 +362,10 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
 
     intent_type = INTENT_WHAT_DO_YOU_KNOW
     description = "Tells what the memory holds about a topic"
-    slot_schema = {vol.Required(SLOT_QUERY): intent.non_empty_string, vol.Optional(SLOT_CONVERSATION_ID): str}
+    slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
+        vol.Required(SLOT_QUERY): intent.non_empty_string,
+        vol.Optional(SLOT_CONVERSATION_ID): str,
+    }
 
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)

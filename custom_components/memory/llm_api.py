@@ -7,12 +7,11 @@ the model can never read or write another person's private memories.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import json
+from collections.abc import Callable
 from typing import Any
 
 import voluptuous as vol
-
 from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm

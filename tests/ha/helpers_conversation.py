@@ -14,13 +14,13 @@ from typing import Any, Literal
 from homeassistant.components import conversation
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import entity_registry as er, intent
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import intent
 from homeassistant.helpers.chat_session import async_get_chat_session
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.memory.const import CONF_AGENT, DOMAIN, LLM_API_ID
 from custom_components.memory.engine.models import Memory, Speaker
-
 from tests.conftest import Resident, Room
 
 
@@ -62,7 +62,9 @@ def speech(result: conversation.ConversationResult) -> str:
 async def async_all_memories(hass: HomeAssistant, entry: Any) -> list[Memory]:
     """Every active memory (the admin view), for asserting stored rows."""
     engine = entry.runtime_data.engine
-    return await hass.async_add_executor_job(lambda: engine.list_memories(Speaker.administrator(), limit=1000))
+    return await hass.async_add_executor_job(
+        lambda: engine.list_memories(Speaker.administrator(), limit=1000)
+    )
 
 
 @dataclass
@@ -81,7 +83,9 @@ class RecordingAgent(conversation.AbstractConversationAgent):
     def supported_languages(self) -> list[str] | Literal["*"]:
         return MATCH_ALL
 
-    async def async_process(self, user_input: conversation.ConversationInput) -> conversation.ConversationResult:
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
         self.inputs.append(user_input)
         with (
             async_get_chat_session(self.hass, user_input.conversation_id) as session,

@@ -9,7 +9,6 @@ import pytest
 
 from custom_components.memory.answers import reply
 from custom_components.memory.engine.models import Kind, Provenance, Scope, Status
-
 from tests.conftest import Resident, Room, async_call
 
 from .helpers_conversation import (
@@ -25,9 +24,21 @@ KEY_ANSWER = "blauen Dose"
 
 # Per language: remember-about-me (C05), its question and a marker of the stored text.
 PRIVATE = {
-    "en": ("Remember that I like short answers.", "What do you know about short answers?", "like short answers"),
-    "de": ("Merk dir, dass ich kurze Antworten mag.", "Was weißt du über kurze Antworten?", "kurze Antworten mag"),
-    "it": ("Ricorda che mi piacciono le risposte brevi.", "Cosa sai delle risposte brevi?", "piacciono le risposte"),
+    "en": (
+        "Remember that I like short answers.",
+        "What do you know about short answers?",
+        "like short answers",
+    ),
+    "de": (
+        "Merk dir, dass ich kurze Antworten mag.",
+        "Was weißt du über kurze Antworten?",
+        "kurze Antworten mag",
+    ),
+    "it": (
+        "Ricorda che mi piacciono le risposte brevi.",
+        "Cosa sai delle risposte brevi?",
+        "piacciono le risposte",
+    ),
 }
 # Per language: remember-for-this-room (C06), its question and a marker of the stored text.
 ROOM = {
@@ -50,8 +61,18 @@ ROOM = {
 # Per language: the forget request (C03), yes, no, and the question that finds the key.
 FORGET = {
     "en": ("Forget where the spare key is.", "yes", "no", "Where is the spare key for the cellar?"),
-    "de": ("Vergiss, wo der Ersatzschlüssel ist.", "ja", "nein", "Wo ist der Ersatzschlüssel für den Keller?"),
-    "it": ("Dimentica dove si trova la chiave di riserva.", "sì", "no", "Dove si trova la chiave di riserva della cantina?"),
+    "de": (
+        "Vergiss, wo der Ersatzschlüssel ist.",
+        "ja",
+        "nein",
+        "Wo ist der Ersatzschlüssel für den Keller?",
+    ),
+    "it": (
+        "Dimentica dove si trova la chiave di riserva.",
+        "sì",
+        "no",
+        "Dove si trova la chiave di riserva della cantina?",
+    ),
 }
 # C02: questions in other languages than the German memory.
 KEY_QUESTIONS = {
@@ -86,12 +107,14 @@ async def test_c01_remember_in_german_by_voice(hass: Any, memory_entry: Any, hal
 
 @pytest.mark.parametrize("language", list(KEY_QUESTIONS))
 async def test_c02_recall_across_languages_without_llm(
-    hass: Any, memory_entry: Any, hall: Room, kitchen: Room, anna: Resident, language: str
+    hass: Any, memory_entry: Any, *, hall: Room, kitchen: Room, anna: Resident, language: str
 ) -> None:
     """A new conversation in another language: HA's agent does not understand, the memory answers."""
     await _remember_key(hass, memory_entry, hall)
 
-    result = await async_say(hass, memory_entry, KEY_QUESTIONS[language], language=language, who=anna, room=kitchen)
+    result = await async_say(
+        hass, memory_entry, KEY_QUESTIONS[language], language=language, who=anna, room=kitchen
+    )
 
     assert KEY_ANSWER in speech(result)
     assert speech(result).startswith(reply(language, "from_memory", items="").strip())
@@ -107,12 +130,16 @@ async def test_c03_forget_with_confirmation(hass: Any, memory_entry: Any, hall: 
     asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
     assert KEY_ANSWER in speech(asked)
     assert asked.continue_conversation
-    kept = await async_say(hass, memory_entry, no, language=language, room=hall, conversation_id=asked.conversation_id)
+    kept = await async_say(
+        hass, memory_entry, no, language=language, room=hall, conversation_id=asked.conversation_id
+    )
     assert speech(kept) == reply(language, "forget_cancelled")
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
     asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
-    done = await async_say(hass, memory_entry, yes, language=language, room=hall, conversation_id=asked.conversation_id)
+    done = await async_say(
+        hass, memory_entry, yes, language=language, room=hall, conversation_id=asked.conversation_id
+    )
     assert speech(done) == reply(language, "forgot")
     assert not done.continue_conversation
 
@@ -139,7 +166,9 @@ async def test_c03_moving_on_cancels_the_question(hass: Any, memory_entry: Any, 
     """Another sentence after the question drops it: a later "yes" forgets nothing."""
     await _remember_key(hass, memory_entry, hall)
     asked = await async_say(hass, memory_entry, "Forget where the spare key is.")
-    await async_say(hass, memory_entry, "What do you know about the cellar?", conversation_id=asked.conversation_id)
+    await async_say(
+        hass, memory_entry, "What do you know about the cellar?", conversation_id=asked.conversation_id
+    )
     await async_say(hass, memory_entry, "yes", conversation_id=asked.conversation_id)
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
@@ -148,6 +177,7 @@ async def test_c03_moving_on_cancels_the_question(hass: Any, memory_entry: Any, 
 async def test_c05_private_stays_private(
     hass: Any,
     memory_entry: Any,
+    *,
     julian: Resident,
     anna: Resident,
     kitchen: Room,
@@ -194,7 +224,7 @@ async def test_c05_speaker_memories_shape_unrelated_answers(
 
 @pytest.mark.parametrize("language", list(ROOM))
 async def test_c06_room_stays_in_its_room(
-    hass: Any, memory_entry: Any, anna: Resident, kitchen: Room, hall: Room, language: str
+    hass: Any, memory_entry: Any, *, anna: Resident, kitchen: Room, hall: Room, language: str
 ) -> None:
     """Said at the kitchen satellite "for this room": visible in the kitchen only."""
     sentence, question, marker = ROOM[language]
@@ -217,7 +247,7 @@ async def test_c06_this_room_needs_a_room(hass: Any, memory_entry: Any) -> None:
 
 
 async def test_c16_forget_everything_about_me(
-    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room, hall: Room
+    hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room, hall: Room
 ) -> None:
     """Julian's private memories go (after a yes); Anna's private, room and shared ones stay.
     An unknown speaker is refused."""
@@ -237,7 +267,9 @@ async def test_c16_forget_everything_about_me(
     asked = await async_say(hass, memory_entry, "Forget everything about me.", who=julian, room=hall)
     assert speech(asked) == reply("en", "about_me_ask", count=2)
     assert asked.continue_conversation
-    done = await async_say(hass, memory_entry, "yes", who=julian, room=hall, conversation_id=asked.conversation_id)
+    done = await async_say(
+        hass, memory_entry, "yes", who=julian, room=hall, conversation_id=asked.conversation_id
+    )
     assert speech(done) == reply("en", "about_me_done", count=2)
 
     after = await async_all_memories(hass, memory_entry)
@@ -264,14 +296,18 @@ async def test_c19_memory_reaches_the_answer_without_llm(
     hass: Any, memory_entry: Any, julian: Resident, kitchen: Room
 ) -> None:
     """ "Remember my daughter's name is Mia." → a new conversation → "What's my daughter's name?" → Mia."""
-    stored = await async_say(hass, memory_entry, "Remember my daughter's name is Mia.", who=julian, room=kitchen)
+    stored = await async_say(
+        hass, memory_entry, "Remember my daughter's name is Mia.", who=julian, room=kitchen
+    )
     answer = await async_say(hass, memory_entry, "What's my daughter's name?", who=julian, room=kitchen)
 
     assert answer.conversation_id != stored.conversation_id
     assert "Mia" in speech(answer)
 
 
-async def test_c19_memory_reaches_the_llm_prompt(hass: Any, memory_entry: Any, julian: Resident, kitchen: Room) -> None:
+async def test_c19_memory_reaches_the_llm_prompt(
+    hass: Any, memory_entry: Any, julian: Resident, kitchen: Room
+) -> None:
     """An LLM agent wrapped by the memory agent, with the Memory API ticked, gets Mia in both prompts."""
     await async_say(hass, memory_entry, "Remember my daughter's name is Mia.", who=julian, room=kitchen)
     agent = await async_wrap_recording_agent(hass, memory_entry, with_memory_api=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
 
@@ -25,12 +24,17 @@ from custom_components.memory.intents import (
     match_sentence,
     verbatim,
 )
-
 from tests.conftest import Resident, Room
 
 from .helpers_conversation import async_all_memories
 
-ALL_INTENTS = (INTENT_REMEMBER, INTENT_FORGET, INTENT_FORGET_CONFIRM, INTENT_FORGET_ABOUT_ME, INTENT_WHAT_DO_YOU_KNOW)
+ALL_INTENTS = (
+    INTENT_REMEMBER,
+    INTENT_FORGET,
+    INTENT_FORGET_CONFIRM,
+    INTENT_FORGET_ABOUT_ME,
+    INTENT_WHAT_DO_YOU_KNOW,
+)
 
 # (language, sentence, intent, slots): the content keeps the user's words and punctuation.
 SENTENCES = [
@@ -67,16 +71,31 @@ SENTENCES = [
     ),
     ("it", "Dimentica tutto su di me.", INTENT_FORGET_ABOUT_ME, {}),
     ("it", "Sì", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
-    ("fr", "Souviens-toi que j'aime les réponses courtes.", INTENT_REMEMBER, {"content": "j'aime les réponses courtes."}),
+    (
+        "fr",
+        "Souviens-toi que j'aime les réponses courtes.",
+        INTENT_REMEMBER,
+        {"content": "j'aime les réponses courtes."},
+    ),
     (
         "fr",
         "Souviens-toi pour cette pièce : la fenêtre coince, soulève-la avant d'ouvrir.",
         INTENT_REMEMBER,
         {"content": "la fenêtre coince, soulève-la avant d'ouvrir.", "scope": "room"},
     ),
-    ("fr", "Oublie où se trouve la clé de secours.", INTENT_FORGET, {"query": "où se trouve la clé de secours."}),
+    (
+        "fr",
+        "Oublie où se trouve la clé de secours.",
+        INTENT_FORGET,
+        {"query": "où se trouve la clé de secours."},
+    ),
     ("fr", "Oui", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
-    ("es", "Recuerda que me gustan las respuestas cortas.", INTENT_REMEMBER, {"content": "me gustan las respuestas cortas."}),
+    (
+        "es",
+        "Recuerda que me gustan las respuestas cortas.",
+        INTENT_REMEMBER,
+        {"content": "me gustan las respuestas cortas."},
+    ),
     (
         "es",
         "Recuerda para esta habitación: la ventana se atasca, levántala antes de abrir.",
@@ -103,7 +122,9 @@ def test_every_language_has_every_intent_and_reply(language: str) -> None:
     assert REPLIES[language].keys() == REPLIES["en"].keys()
 
 
-@pytest.mark.parametrize(("language", "text"), [("en", "Turn on the kitchen light"), ("de", "Wie spät ist es?")])
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "Turn on the kitchen light"), ("de", "Wie spät ist es?")]
+)
 def test_other_sentences_are_not_memory_sentences(language: str, text: str) -> None:
     assert match_sentence(_load_sentences(language), text) is None
 
@@ -134,7 +155,10 @@ def test_kind_and_scope_from_the_words(language: str, content: str, kind: Kind, 
 
 def test_verbatim_keeps_the_users_words() -> None:
     text = "Remember, my PIN hint: 'the year we met' (not the date)!"
-    assert verbatim(text, "my PIN hint the year we met not the date") == "my PIN hint: 'the year we met' (not the date)!"
+    assert (
+        verbatim(text, "my PIN hint the year we met not the date")
+        == "my PIN hint: 'the year we met' (not the date)!"
+    )
 
 
 async def test_registered_for_the_memory_platform_only(hass: HomeAssistant, memory_entry: Any) -> None:
@@ -148,7 +172,9 @@ async def test_removed_on_unload(hass: HomeAssistant, memory_entry: Any) -> None
     assert not set(ALL_INTENTS) & {h.intent_type for h in intent.async_get(hass)}
 
 
-async def test_remember_intent(hass: HomeAssistant, memory_entry: Any, julian: Resident, kitchen: Room) -> None:
+async def test_remember_intent(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, kitchen: Room
+) -> None:
     """Dispatched like the agent does: the person and room come from the intent's context/device."""
     response = await intent.async_handle(
         hass,
@@ -171,16 +197,27 @@ async def test_remember_intent(hass: HomeAssistant, memory_entry: Any, julian: R
 
 async def test_remember_intent_refuses_empty_content(hass: HomeAssistant, memory_entry: Any) -> None:
     with pytest.raises(intent.InvalidSlotInfo):
-        await intent.async_handle(hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": "  "}}, context=Context())
+        await intent.async_handle(
+            hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": "  "}}, context=Context()
+        )
     assert await async_all_memories(hass, memory_entry) == []
 
 
 async def test_what_do_you_know_intent(hass: HomeAssistant, memory_entry: Any, hall: Room) -> None:
     await intent.async_handle(
-        hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": "The spare key is in the blue tin."}}, language="en"
+        hass,
+        DOMAIN,
+        INTENT_REMEMBER,
+        {"content": {"value": "The spare key is in the blue tin."}},
+        language="en",
     )
     response = await intent.async_handle(
-        hass, DOMAIN, INTENT_WHAT_DO_YOU_KNOW, {"query": {"value": "the spare key"}}, language="it", device_id=hall.device_id
+        hass,
+        DOMAIN,
+        INTENT_WHAT_DO_YOU_KNOW,
+        {"query": {"value": "the spare key"}},
+        language="it",
+        device_id=hall.device_id,
     )
     speech = response.speech["plain"]["speech"]
     assert speech.startswith("Ecco cosa so:")

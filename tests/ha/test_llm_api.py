@@ -13,7 +13,6 @@ from homeassistant.helpers.chat_session import async_get_chat_session
 from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.models import Scope
 from custom_components.memory.llm_api import MEMORY_BLOCK_HEADER, NO_MEMORY_PROMPT
-
 from tests.conftest import Resident, Room, async_call
 
 from .helpers_conversation import async_all_memories
@@ -96,7 +95,9 @@ async def test_guest_cannot_store_private(hass: HomeAssistant, memory_entry: Any
     assert result["scope"] == "shared"
 
 
-async def test_room_tool_uses_the_device_area(hass: HomeAssistant, memory_entry: Any, anna: Resident, kitchen: Room) -> None:
+async def test_room_tool_uses_the_device_area(
+    hass: HomeAssistant, memory_entry: Any, anna: Resident, kitchen: Room
+) -> None:
     api = await _instance(hass, anna, kitchen)
     result = await _call(api, "remember", content="The window sticks, lift it before opening.", scope="room")
     assert result["scope"] == "room"

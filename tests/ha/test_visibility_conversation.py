@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.models import Speaker
-
 from tests.conftest import Resident, Room
 
 from .helpers_conversation import async_all_memories, async_say, speech
@@ -69,6 +68,7 @@ async def _api(hass: HomeAssistant, who: Resident | None, room: Room) -> llm.API
 async def test_visibility_through_llm_tools_and_conversation(
     hass: HomeAssistant,
     memory_entry: Any,
+    *,
     julian: Resident,
     anna: Resident,
     kitchen: Room,
@@ -98,8 +98,14 @@ async def test_visibility_through_llm_tools_and_conversation(
             api = await _api(hass, people[viewer], rooms[room])
             for content, scope, owner, area in stored:
                 expected = _visible(scope, owner, area, viewer, room)
-                recalled = await api.async_call_tool(llm.ToolInput(tool_name="recall", tool_args={"query": content}))
-                assert (content in [m["content"] for m in recalled["memories"]]) == expected, (viewer, room, content)
+                recalled = await api.async_call_tool(
+                    llm.ToolInput(tool_name="recall", tool_args={"query": content})
+                )
+                assert (content in [m["content"] for m in recalled["memories"]]) == expected, (
+                    viewer,
+                    room,
+                    content,
+                )
                 answer = await async_say(
                     hass,
                     memory_entry,
