@@ -26,6 +26,10 @@ from typing import Any
 
 import pytest
 
+# Pin the repo's custom_components (a namespace package) before HA's test config dir, which holds
+# a regular `custom_components` package, can shadow it: HA's loader imports whichever came first.
+import custom_components  # noqa: F401
+
 MEMORY_DOMAIN = "memory"
 TEST_DB = "household_memory_test.db"
 

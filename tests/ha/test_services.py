@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS
-from custom_components.memory.engine.models import Kind, Scope, Speaker
+from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
 from tests.conftest import async_call
 
 # (language, fact, a question in the same language) — the spare key of C01/C02.
@@ -184,17 +186,30 @@ def _c22_texts() -> list[str]:
 
 
 async def test_c22_bounded_recall(household: HomeAssistant, memory_entry, engine) -> None:
-    """5,000 memories: recall respects the configured count and character caps."""
+    """5,000 memories: recall through the service respects the configured count and character caps.
+
+    Arranged in bulk (batch-embedded, added to the engine's store in the executor): 5,000
+    service calls would test the write path 5,000 times, not the cap.
+    """
 
     def fill() -> None:
-        for text in _c22_texts():
-            engine.remember(text, speaker=Speaker(), scope=Scope.SHARED, kind=Kind.NOTE)
+        texts = _c22_texts()
+        now = datetime.now(UTC)
+        for start in range(0, len(texts), 500):
+            batch = texts[start : start + 500]
+            for text, vector in zip(batch, engine.embedder.embed(batch), strict=True):
+                memory = Memory(
+                    id=uuid4().hex, content=text, kind=Kind.NOTE, language="en",
+                    provenance=Provenance.CONFIRMED, scope=Scope.SHARED, owner_id=None, area_id=None,
+                    created_at=now, updated_at=now,
+                )
+                engine.store.add(memory, vector)
 
     await household.async_add_executor_job(fill)
-    assert await _count(household, engine) >= 1000  # paraphrase-dedup may merge some; thousands remain
+    assert await _count(household, engine) == C22_COUNT
 
     options = memory_entry.runtime_data.recall_options()
-    for query, limit in (("Where is the blue key?", None), ("Where is the red charger?", 3)):
+    for query, limit in (("Where is the blue key?", None), ("Where is the red charger?", 3), ("Item 4711", 50)):
         data: dict[str, Any] = {"query": query}
         if limit:
             data["limit"] = limit
