@@ -38,8 +38,10 @@ CALIBRATED_FLOOR = 0.15
 CALIBRATED_MIN = 0.08
 
 W_SIMILARITY = 1.0  # cosine in [-1, 1]
-W_LEXICAL = 0.35  # × BM25/(BM25 + BM25_HALF): an exact anchor weighs like +0.1..0.3 cosine
-BM25_HALF = 2.0  # BM25 at which the lexical factor reaches half its weight
+W_ANCHOR_EXACT = 0.15  # the memory contains a query identifier/number: worth +0.15 cosine
+W_ANCHOR_RARE = 0.08  # it shares only a rare word with the query
+W_BM25 = 0.2  # × BM25/(BM25 + BM25_HALF): how well it matches the anchors beyond containing one
+BM25_HALF = 2.0  # BM25 at which the BM25 part reaches half its weight
 W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # × importance in [0, 1]
 W_RECENCY = 0.04  # × 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
@@ -52,7 +54,8 @@ W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outra
 class Candidate:
     memory_id: str
     similarity: float
-    lexical: float  # BM25, 0 when not in the lexical leg
+    anchor: float = 0.0  # W_ANCHOR_EXACT / W_ANCHOR_RARE when in the lexical leg, else 0
+    bm25: float = 0.0  # BM25 (higher = better), 0 when not in the lexical leg
     about_speaker: bool = False
 
 
@@ -82,9 +85,7 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
     age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
     out = {
         "similarity": W_SIMILARITY * candidate.similarity,
-        "lexical": W_LEXICAL * candidate.lexical / (candidate.lexical + BM25_HALF)
-        if candidate.lexical > 0
-        else 0.0,
+        "lexical": candidate.anchor + W_BM25 * candidate.bm25 / (candidate.bm25 + BM25_HALF),
         "provenance": W_PROVENANCE * (1.0 - memory.provenance.rank / (len(Provenance) - 1)),
         "importance": W_IMPORTANCE * memory.importance,
         "recency": W_RECENCY * math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),
@@ -110,11 +111,13 @@ def gather(
         admitted[extra[0]] = dict(semantic)[extra[0]]
 
     anchors = query_anchors(query, store)
-    lexical: dict[str, float] = {}
+    lexical: dict[str, tuple[float, float]] = {}  # id -> (anchor weight, bm25)
     if anchors:
         for row in store.lexical([a.token for a in anchors], vis, LEXICAL_POOL):
-            if matched_anchors(row.content, anchors):
-                lexical[row.id] = max(row.bm25, 1e-6)
+            matched = matched_anchors(row.content, anchors)
+            if matched:
+                exact = any(a.kind is not AnchorKind.RARE_WORD for a in matched)
+                lexical[row.id] = (W_ANCHOR_EXACT if exact else W_ANCHOR_RARE, max(row.bm25, 0.0))
             elif row.id in admitted and conflicts(row.content, anchors):
                 del admitted[row.id]
         # semantic-only candidates whose text we have not seen yet: check for a conflicting id
@@ -127,10 +130,10 @@ def gather(
     lexical_sims = store.similarities([i for i in lexical if i not in admitted], qvec)
     out: dict[str, Candidate] = {}
     for mid, sim in admitted.items():
-        out[mid] = Candidate(mid, sim, lexical.get(mid, 0.0))
-    for mid, bm25 in lexical.items():
+        out[mid] = Candidate(mid, sim, *lexical.get(mid, (0.0, 0.0)))
+    for mid, (anchor, bm25) in lexical.items():
         if mid not in out:
-            out[mid] = Candidate(mid, lexical_sims.get(mid, 0.0), bm25)
+            out[mid] = Candidate(mid, lexical_sims.get(mid, 0.0), anchor, bm25)
     return out, anchors
 
 
@@ -156,7 +159,7 @@ def recall(
     if options.include_about_speaker and speaker.person_id and not speaker.admin:
         for mid, sim in store.semantic_owned(qvec, speaker.person_id, ABOUT_SPEAKER_MAX + options.limit):
             if mid not in candidates and len(about) < ABOUT_SPEAKER_MAX:
-                about.append(Candidate(mid, sim, 0.0, about_speaker=True))
+                about.append(Candidate(mid, sim, about_speaker=True))
 
     memories = store.get_many([*candidates, *(c.memory_id for c in about)], vis)
     ranked = _hits(list(candidates.values()), memories, now)

