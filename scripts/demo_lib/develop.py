@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import signal
 import sys
 from pathlib import Path
@@ -20,14 +21,18 @@ ROOT = Path(__file__).resolve().parents[2]
 PREFERRED_LANGUAGE = "en"  # the pipeline the UI's Assist dialog uses after provisioning
 
 
+def _onboarded(config_dir: Path) -> bool:
+    """Whether an owner exists already (HA keeps the finished onboarding steps here)."""
+    try:
+        done = json.loads((config_dir / ".storage" / "onboarding").read_text())["data"]["done"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return "user" in done
+
+
 async def _provision(hass: HassProcess) -> None:
     await hass.wait_ready()
     async with aiohttp.ClientSession() as session:
-        async with session.get(hass.base_url + "/api/onboarding") as resp:
-            steps = await resp.json()
-        if any(step.get("done") for step in steps):
-            print(f"[develop] already onboarded; open {hass.base_url}", flush=True)
-            return
         household = await provision(session, hass.base_url, lambda t: print(f"[develop] {t}", flush=True))
         try:
             if pipeline := household.pipelines.get(PREFERRED_LANGUAGE):
@@ -55,10 +60,11 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         hass.start()
-        if not args.bare:
-            asyncio.run(_provision(hass))
+        if args.bare or _onboarded(hass.config_dir):
+            asyncio.run(hass.wait_ready("/api/", ok=(401,)))
+            print(f"[develop] ready: {hass.base_url}", flush=True)
         else:
-            print(f"[develop] open {hass.base_url}", flush=True)
+            asyncio.run(_provision(hass))
         return hass.wait()
     except KeyboardInterrupt:
         return 0

@@ -111,9 +111,10 @@ class HassProcess:
         """Block until hass exits by itself; returns its exit status."""
         return self._proc.wait() if self._proc is not None else 0
 
-    async def wait_ready(self) -> None:
-        """Wait until /api/ answers (401 without a token counts: the HTTP server is up
-        and, with onboarding, core start-up has passed)."""
+    async def wait_ready(self, path: str = "/api/onboarding", ok: tuple[int, ...] = (200,)) -> None:
+        """Wait until `path` answers with a status in `ok`. The default suits a fresh config
+        dir: onboarding answers. An onboarded hass has no /api/onboarding; use
+        path="/api/", ok=(401,) (the API is up, and we have no token)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + STARTUP_TIMEOUT
         async with aiohttp.ClientSession() as session:
@@ -121,8 +122,8 @@ class HassProcess:
                 if self._proc is None or self._proc.poll() is not None:
                     raise RuntimeError(f"hass exited early; see {self.console_file}")
                 with contextlib.suppress(aiohttp.ClientError, OSError):
-                    async with session.get(f"{self.base_url}/api/onboarding") as resp:
-                        if resp.status == 200:
+                    async with session.get(self.base_url + path) as resp:
+                        if resp.status in ok:
                             return
                 await asyncio.sleep(0.5)
         raise TimeoutError(f"hass did not answer within {STARTUP_TIMEOUT}s; see {self.console_file}")
