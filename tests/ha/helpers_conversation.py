@@ -124,3 +124,68 @@ async def async_wrap_recording_agent(
     await hass.config_entries.async_reload(entry.entry_id)
     await hass.async_block_till_done()
     return agent
+
+
+@dataclass
+class PipelineTurn:
+    """What a satellite gets back from an Assist pipeline run (intent stage)."""
+
+    speech: str
+    conversation_id: str | None
+    continue_conversation: bool
+
+
+async def async_pipeline_say(
+    hass: HomeAssistant,
+    entry: Any,
+    text: str,
+    *,
+    language: str = "en",
+    who: Resident | None = None,
+    room: Room | None = None,
+    conversation_id: str | None = None,
+) -> PipelineTurn:
+    """One text turn through a real Assist pipeline whose agent is the memory agent, at `room`'s
+    satellite device — the way a voice satellite's turn reaches the agent."""
+    from homeassistant.components.assist_pipeline.pipeline import (  # noqa: PLC0415
+        PipelineEventType,
+        PipelineInput,
+        PipelineRun,
+        PipelineStage,
+        async_get_pipeline,
+        async_update_pipeline,
+    )
+    from homeassistant.helpers import chat_session  # noqa: PLC0415
+
+    await async_update_pipeline(  # the preferred pipeline, made at assist_pipeline's set-up
+        hass,
+        async_get_pipeline(hass),
+        conversation_engine=memory_agent_id(hass, entry),
+        conversation_language=language,
+        language=language,
+    )
+    pipeline = async_get_pipeline(hass)
+    events: list[Any] = []
+    with chat_session.async_get_chat_session(hass, conversation_id) as session:
+        pipeline_input = PipelineInput(
+            session=session,
+            intent_input=text,
+            device_id=room.device_id if room else None,
+            run=PipelineRun(
+                hass,
+                context=who.context if who else Context(user_id=None),
+                pipeline=pipeline,
+                start_stage=PipelineStage.INTENT,
+                end_stage=PipelineStage.INTENT,
+                event_callback=events.append,
+            ),
+        )
+        await pipeline_input.validate()
+        await pipeline_input.execute()
+    (end,) = [e for e in events if e.type is PipelineEventType.INTENT_END]
+    output = end.data["intent_output"]
+    return PipelineTurn(
+        speech=output["response"]["speech"]["plain"]["speech"],
+        conversation_id=output["conversation_id"],
+        continue_conversation=output["continue_conversation"],
+    )

@@ -13,6 +13,7 @@ from tests.conftest import Resident, Room, async_call
 
 from .helpers_conversation import (
     async_all_memories,
+    async_pipeline_say,
     async_say,
     async_wrap_recording_agent,
     speech,
@@ -337,3 +338,18 @@ async def test_memory_agent_passes_conversation_on(hass: Any, memory_entry: Any,
     (received,) = agent.inputs
     assert received.text == "Turn on the kitchen light"
     assert received.device_id == kitchen.device_id
+
+
+async def test_c01_c03_through_an_assist_pipeline(hass: Any, memory_entry: Any, hall: Room) -> None:
+    """The same turns through a real Assist pipeline at the hall satellite (how voice arrives)."""
+    stored = await async_pipeline_say(hass, memory_entry, KEY_DE, language="de", room=hall)
+    assert stored.speech == reply("de", "remembered_shared")
+
+    asked = await async_pipeline_say(hass, memory_entry, "Forget where the spare key is.", room=hall)
+    assert KEY_ANSWER in asked.speech
+    assert asked.continue_conversation
+    done = await async_pipeline_say(
+        hass, memory_entry, "yes", room=hall, conversation_id=asked.conversation_id
+    )
+    assert done.speech == reply("en", "forgot")
+    assert await async_all_memories(hass, memory_entry) == []
