@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import signal
 import sys
 import time
@@ -18,7 +19,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from demo_lib.cases import CASES, Recall, Say
+from demo_lib.cases import CASES, Diagnostics, Recall, Say
 from demo_lib.client import HAError, speech_of
 from demo_lib.household import Household, provision
 from demo_lib.server import HassProcess, free_port, write_config
@@ -71,9 +72,9 @@ async def play(household: Household, results: Results) -> None:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
         conversation_id: str | None = None
         for step in case.steps:
-            label = (
-                f"{case.case_id} {step.text if isinstance(step, Say) else 'memory.recall ' + step.query!r}"
-            )
+            label = f"{case.case_id} {step.text if isinstance(step, Say) else ''}"
+            if isinstance(step, Recall):
+                label = f"{case.case_id} memory.recall {step.query!r}"
             if isinstance(step, Say):
                 print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
                 try:
@@ -99,8 +100,10 @@ async def play(household: Household, results: Results) -> None:
                 print(f"    {_c('33', '<')} {answer or '(no speech)'}{_c('2', more)}", flush=True)
                 for check in step.checks:
                     results.record(label, check.holds(answer, response_type), str(check))
-            else:
+            elif isinstance(step, Recall):
                 await _recall(household, step, label, results)
+            else:
+                await _diagnostics(household, step, f"{case.case_id} diagnostics", results)
 
 
 async def _recall(household: Household, step: Recall, label: str, results: Results) -> None:
@@ -124,6 +127,30 @@ async def _recall(household: Household, step: Recall, label: str, results: Resul
         print(f"    {_c('33', '<')} (no rows) {reply}", flush=True)
     for check in step.checks:
         results.record(label, check.holds(rows), str(check))
+
+
+async def _diagnostics(household: Household, step: Diagnostics, label: str, results: Results) -> None:
+    print(f"  {_c('36', 'diagnostics')} of the memory config entry", flush=True)
+    try:
+        if household.memory_entry is None:
+            raise HAError("no memory config entry")
+        entry_id = household.memory_entry["entry_id"]
+        reply = await household.owner.rest("GET", f"/api/diagnostics/config_entry/{entry_id}")
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        for key, least in step.min_counts:
+            results.record(label, False, f"{key} >= {least}")
+        results.record(label, False, "no memory text")
+        return
+    engine = ((reply or {}).get("data") or {}).get("engine") or {}
+    counts = ", ".join(f"{k}={engine.get(k)}" for k in ("memories", "active", "tombstones", "by_scope"))
+    print(f"    {_c('33', '<')} engine: {counts}", flush=True)
+    for key, least in step.min_counts:
+        value = engine.get(key)
+        results.record(label, isinstance(value, int) and value >= least, f"{key} >= {least}")
+    dump = json.dumps(reply, ensure_ascii=False).casefold()
+    leaked = [text for text in step.absent if text.casefold() in dump]
+    results.record(label, not leaked, "no memory text" + (f" (found {leaked})" if leaked else ""))
 
 
 async def main_async(hass: HassProcess) -> int:

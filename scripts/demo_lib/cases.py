@@ -97,10 +97,19 @@ class Recall:
 
 
 @dataclass(frozen=True)
+class Diagnostics:
+    """The memory entry's diagnostics download (REST, as the UI's "Download diagnostics"):
+    engine counts at least `min_counts`, and none of `absent` anywhere in it (no memory text)."""
+
+    min_counts: tuple[tuple[str, int], ...]
+    absent: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Case:
     case_id: str
     title: str
-    steps: tuple[Say | Recall, ...] = field(default_factory=tuple)
+    steps: tuple[Say | Recall | Diagnostics, ...] = field(default_factory=tuple)
 
 
 KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
@@ -156,6 +165,7 @@ CASES: tuple[Case, ...] = (
         Say("anna", "kitchen", "en", WHERE_KEY, (absent(KEY_ANSWER),)),
         Say("anna", "kitchen", "en", KEY_Q, (ANSWERED, absent(KEY_ANSWER))),
         Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
+        Diagnostics((("tombstones", 1),), (KEY_ANSWER, SHORT_TEXT, WINDOW_TEXT)),
     )),
 )
 # fmt: on

@@ -31,6 +31,7 @@ http:
   server_port: {port}
 {extra}api:
 config:
+diagnostics:
 onboarding:
 person:
 conversation:
