@@ -96,7 +96,9 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str): 
     if encoder == ENCODER_FASTEMBED:
         try:
             await async_process_requirements(hass, DOMAIN, [FASTEMBED_REQUIREMENT])
-            engine = await async_run(hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass))
+            engine = await async_run(
+                hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass)
+            )
         except (RequirementsNotFound, EncoderUnavailable) as err:
             _LOGGER.warning("fastembed is unavailable (%s); using the bundled encoder", err)
             ir.async_create_issue(

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import voluptuous as vol
-
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
 from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
 from homeassistant.config_entries import (
@@ -110,9 +109,8 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
-        if user_input is not None:
-            if not (errors := await _async_validate_store(self.hass, user_input)):
-                return self.async_create_entry(title="Household Memory", data=user_input)
+        if user_input is not None and not (errors := await _async_validate_store(self.hass, user_input)):
+            return self.async_create_entry(title="Household Memory", data=user_input)
         return self.async_show_form(
             step_id="user", data_schema=_store_schema(user_input or {}), errors=errors
         )
@@ -120,9 +118,8 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
-        if user_input is not None:
-            if not (errors := await _async_validate_store(self.hass, user_input)):
-                return self.async_update_reload_and_abort(entry, data_updates=user_input)
+        if user_input is not None and not (errors := await _async_validate_store(self.hass, user_input)):
+            return self.async_update_reload_and_abort(entry, data_updates=user_input)
         return self.async_show_form(
             step_id="reconfigure", data_schema=_store_schema(user_input or entry.data), errors=errors
         )
@@ -161,7 +158,9 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
                     )
                 )
             ),
-            vol.Required(CONF_TOP_K, default=options.get(CONF_TOP_K, DEFAULT_TOP_K)): _number(*TOP_K_RANGE, 1),
+            vol.Required(CONF_TOP_K, default=options.get(CONF_TOP_K, DEFAULT_TOP_K)): _number(
+                *TOP_K_RANGE, 1
+            ),
             vol.Required(CONF_MAX_CHARS, default=options.get(CONF_MAX_CHARS, DEFAULT_MAX_CHARS)): _number(
                 *MAX_CHARS_RANGE, 50
             ),
@@ -211,15 +210,14 @@ class MemoryOptionsFlow(OptionsFlowWithReload):
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
-        if user_input is not None:
-            if not (errors := _validate_options(self.hass, user_input)):
-                user_input[CONF_TOP_K] = int(user_input[CONF_TOP_K])
-                user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
-                user_input[CONF_DEVICE_PERSONS] = [
-                    {"device_id": p["device_id"], "person": p["person"]}
-                    for p in user_input.get(CONF_DEVICE_PERSONS) or []
-                ]
-                return self.async_create_entry(data=user_input)
+        if user_input is not None and not (errors := _validate_options(self.hass, user_input)):
+            user_input[CONF_TOP_K] = int(user_input[CONF_TOP_K])
+            user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
+            user_input[CONF_DEVICE_PERSONS] = [
+                {"device_id": p["device_id"], "person": p["person"]}
+                for p in user_input.get(CONF_DEVICE_PERSONS) or []
+            ]
+            return self.async_create_entry(data=user_input)
         return self.async_show_form(
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(

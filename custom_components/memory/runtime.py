@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
 
 
-
 @dataclass
 class MemoryRuntimeData:
     """entry.runtime_data: the open engine plus per-entry state.
@@ -66,5 +65,5 @@ async def async_recall(
     """Recall for speaker with the entry's options; never raises (engine contract)."""
     try:
         return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
-    except Exception:  # noqa: BLE001 - recall must never break an answer (invariant 2)
+    except Exception:
         return []

@@ -15,7 +15,6 @@ import re
 from typing import Any
 
 import voluptuous as vol
-
 from homeassistant.core import (
     HomeAssistant,
     ServiceCall,
@@ -139,7 +138,9 @@ def _map_invalid(err: InvalidInput) -> ServiceValidationError:
 
 def _engine_failed(err: EngineError) -> HomeAssistantError:
     return HomeAssistantError(
-        translation_domain=DOMAIN, translation_key="engine_error", translation_placeholders={"error": str(err)}
+        translation_domain=DOMAIN,
+        translation_key="engine_error",
+        translation_placeholders={"error": str(err)},
     )
 
 

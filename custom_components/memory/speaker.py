@@ -96,4 +96,6 @@ async def async_resolve_speaker(
     options: Mapping[str, Any],
 ) -> Speaker:
     """Async alias of resolve_speaker (registries are in memory; nothing awaits)."""
-    return resolve_speaker(hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options)
+    return resolve_speaker(
+        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options
+    )

@@ -16,8 +16,12 @@ BLUEPRINT = Path(__file__).parents[2] / "blueprints" / "automation" / "memory" /
 async def test_blueprint_remembers_observation(household: HomeAssistant, memory_entry) -> None:
     hass = household
     target = Path(hass.config.path("blueprints", "automation", "memory"))
-    target.mkdir(parents=True)
-    shutil.copy(BLUEPRINT, target / BLUEPRINT.name)
+
+    def install() -> None:
+        target.mkdir(parents=True)
+        shutil.copy(BLUEPRINT, target / BLUEPRINT.name)
+
+    await hass.async_add_executor_job(install)
     hass.states.async_set("binary_sensor.garage_door", "off", {"friendly_name": "Garage door"})
 
     assert await async_setup_component(

@@ -41,7 +41,7 @@ async def test_user_flow_creates_entry(household: HomeAssistant) -> None:
     entry = await setup_memory(household)
     assert entry.title == "Household Memory"
     assert entry.data == {CONF_STORAGE: "sqlite", CONF_DB_PATH: TEST_DB, CONF_ENCODER: "bundled"}
-    assert Path(household.config.path(TEST_DB)).exists()
+    assert await household.async_add_executor_job(Path(household.config.path(TEST_DB)).exists)
 
 
 async def test_cannot_open_store(household: HomeAssistant) -> None:

@@ -16,10 +16,15 @@ SECRET_ISH = "Julian hides the birthday present behind the blue suitcase."
 async def test_diagnostics_have_no_memory_text(
     household: HomeAssistant, memory_entry, julian, kitchen, hass_client
 ) -> None:
-    await async_call(household, "remember", {"content": SECRET_ISH, "scope": "private", "person": julian.person_id})
-    await async_call(household, "remember", {"content": "The kitchen tap drips.", "scope": "room", "area": kitchen.area_id})
+    await async_call(
+        household, "remember", {"content": SECRET_ISH, "scope": "private", "person": julian.person_id}
+    )
+    await async_call(
+        household, "remember", {"content": "The kitchen tap drips.", "scope": "room", "area": kitchen.area_id}
+    )
     household.config_entries.async_update_entry(
-        memory_entry, options={"device_persons": [{"device_id": kitchen.device_id, "person": julian.person_id}]}
+        memory_entry,
+        options={"device_persons": [{"device_id": kitchen.device_id, "person": julian.person_id}]},
     )
     assert await async_setup_component(household, "diagnostics", {})
 

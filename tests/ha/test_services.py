@@ -16,7 +16,10 @@ from tests.conftest import async_call
 
 # (language, fact, a question in the same language) — the spare key of C01/C02.
 SPARE_KEY = {
-    "en": ("The spare key for the cellar is in the blue tin in the hall.", "Where is the spare key for the cellar?"),
+    "en": (
+        "The spare key for the cellar is in the blue tin in the hall.",
+        "Where is the spare key for the cellar?",
+    ),
     "de": (
         "Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur.",
         "Wo ist der Ersatzschlüssel für den Keller?",
@@ -25,8 +28,14 @@ SPARE_KEY = {
         "La chiave di riserva della cantina è nella scatola blu nell'ingresso.",
         "Dove si trova la chiave di riserva della cantina?",
     ),
-    "fr": ("La clé de secours de la cave est dans la boîte bleue de l'entrée.", "Où est la clé de secours de la cave ?"),
-    "es": ("La llave de repuesto del sótano está en la lata azul del pasillo.", "¿Dónde está la llave de repuesto del sótano?"),
+    "fr": (
+        "La clé de secours de la cave est dans la boîte bleue de l'entrée.",
+        "Où est la clé de secours de la cave ?",
+    ),
+    "es": (
+        "La llave de repuesto del sótano está en la lata azul del pasillo.",
+        "¿Dónde está la llave de repuesto del sótano?",
+    ),
 }
 
 
@@ -89,22 +98,33 @@ async def test_observed_flag_and_kind(household: HomeAssistant, memory_entry) ->
 async def test_caller_user_is_the_speaker(household: HomeAssistant, memory_entry, julian, anna) -> None:
     """context.user_id → person: a private memory is Julian's, and only Julian sees it (C05)."""
     written = await async_call(
-        household, "remember", {"content": "I like short answers.", "scope": "private"}, context=julian.context
+        household,
+        "remember",
+        {"content": "I like short answers.", "scope": "private"},
+        context=julian.context,
     )
     assert written["memory"]["person"] == julian.person_id
     query = {"query": "How do I like my answers?"}
-    assert written["memory"]["id"] in _ids(await async_call(household, "recall", query, context=julian.context))
-    assert written["memory"]["id"] not in _ids(await async_call(household, "recall", query, context=anna.context))
+    assert written["memory"]["id"] in _ids(
+        await async_call(household, "recall", query, context=julian.context)
+    )
+    assert written["memory"]["id"] not in _ids(
+        await async_call(household, "recall", query, context=anna.context)
+    )
     assert written["memory"]["id"] not in _ids(await async_call(household, "recall", query))
 
 
-async def test_c16_forget_person(household: HomeAssistant, memory_entry, engine, julian, anna, kitchen) -> None:
+async def test_c16_forget_person(
+    household: HomeAssistant, memory_entry, *, engine, julian, anna, kitchen
+) -> None:
     julian_private = [
         "My bank appointment is on Friday.",
         "I want to learn the piano.",
     ]
     for text in julian_private:
-        await async_call(household, "remember", {"content": text, "scope": "private", "person": julian.person_id})
+        await async_call(
+            household, "remember", {"content": text, "scope": "private", "person": julian.person_id}
+        )
     kept = [
         ("Anna prefers tea without sugar.", {"scope": "private", "person": anna.person_id}),
         ("The kitchen window sticks; lift it before opening.", {"scope": "room", "area": kitchen.area_id}),
@@ -128,8 +148,14 @@ async def test_deleting_a_person_forgets_their_private_memories(
     household: HomeAssistant, memory_entry, engine, julian, anna
 ) -> None:
     """DESIGN §6: deleting a person (person registry) deletes their private memories."""
-    await async_call(household, "remember", {"content": "My locker code is 1234.", "scope": "private", "person": julian.person_id})
-    await async_call(household, "remember", {"content": "I collect stamps.", "scope": "private", "person": anna.person_id})
+    await async_call(
+        household,
+        "remember",
+        {"content": "My locker code is 1234.", "scope": "private", "person": julian.person_id},
+    )
+    await async_call(
+        household, "remember", {"content": "I collect stamps.", "scope": "private", "person": anna.person_id}
+    )
 
     people = household.data["person"][1]  # the person storage collection (UI-created persons)
     item = next(p for p in people.async_items() if p["user_id"] == julian.user_id)
@@ -146,7 +172,11 @@ async def test_c17_scope_filters_both_ways(household: HomeAssistant, memory_entr
     kitchen_mem = await async_call(
         household,
         "remember",
-        {"content": "The kitchen window sticks; lift it before opening.", "scope": "room", "area": kitchen.area_id},
+        {
+            "content": "The kitchen window sticks; lift it before opening.",
+            "scope": "room",
+            "area": kitchen.area_id,
+        },
     )
     hall_mem = await async_call(
         household,
@@ -165,14 +195,27 @@ async def test_c17_scope_filters_both_ways(household: HomeAssistant, memory_entr
     assert shared_mem["memory"]["id"] in in_kitchen
 
     shared_only = _ids(
-        await async_call(household, "recall", {"query": "When are the windows cleaned?", "area": kitchen.area_id})
+        await async_call(
+            household, "recall", {"query": "When are the windows cleaned?", "area": kitchen.area_id}
+        )
     )
     assert shared_mem["memory"]["id"] in shared_only  # not empty when a shared match exists
     assert hall_mem["memory"]["id"] not in shared_only
 
 
 C22_COUNT = 5000
-_SUBJECTS = ["key", "charger", "umbrella", "passport", "drill", "ladder", "torch", "scarf", "ticket", "battery"]
+_SUBJECTS = [
+    "key",
+    "charger",
+    "umbrella",
+    "passport",
+    "drill",
+    "ladder",
+    "torch",
+    "scarf",
+    "ticket",
+    "battery",
+]
 _PLACES = ["drawer", "shelf", "basket", "box", "cupboard", "bag", "tin", "crate", "case", "jar"]
 _COLOURS = ["red", "blue", "green", "yellow", "black", "white", "grey", "orange", "purple", "brown"]
 
@@ -199,9 +242,16 @@ async def test_c22_bounded_recall(household: HomeAssistant, memory_entry, engine
             batch = texts[start : start + 500]
             for text, vector in zip(batch, engine.embedder.embed(batch), strict=True):
                 memory = Memory(
-                    id=uuid4().hex, content=text, kind=Kind.NOTE, language="en",
-                    provenance=Provenance.CONFIRMED, scope=Scope.SHARED, owner_id=None, area_id=None,
-                    created_at=now, updated_at=now,
+                    id=uuid4().hex,
+                    content=text,
+                    kind=Kind.NOTE,
+                    language="en",
+                    provenance=Provenance.CONFIRMED,
+                    scope=Scope.SHARED,
+                    owner_id=None,
+                    area_id=None,
+                    created_at=now,
+                    updated_at=now,
                 )
                 engine.store.add(memory, vector)
 
@@ -209,7 +259,11 @@ async def test_c22_bounded_recall(household: HomeAssistant, memory_entry, engine
     assert await _count(household, engine) == C22_COUNT
 
     options = memory_entry.runtime_data.recall_options()
-    for query, limit in (("Where is the blue key?", None), ("Where is the red charger?", 3), ("Item 4711", 50)):
+    for query, limit in (
+        ("Where is the blue key?", None),
+        ("Where is the red charger?", 3),
+        ("Item 4711", 50),
+    ):
         data: dict[str, Any] = {"query": query}
         if limit:
             data["limit"] = limit
@@ -233,8 +287,16 @@ async def test_find_to_forget_then_forget(household: HomeAssistant, memory_entry
 
 
 async def _assert_invalid(
-    hass: HomeAssistant, engine: Any, service: str, data: dict[str, Any], key: str, field: str, *, context: Context | None = None
+    hass: HomeAssistant,
+    engine: Any,
+    service: str,
+    data: dict[str, Any],
+    expected: tuple[str, str],
+    *,
+    context: Context | None = None,
 ) -> None:
+    """`expected`: (translation key, field) of the ServiceValidationError."""
+    key, field = expected
     before = await _count(hass, engine)
     with pytest.raises(ServiceValidationError) as err:
         await async_call(hass, service, data, context=context)
@@ -245,21 +307,21 @@ async def _assert_invalid(
 
 
 @pytest.mark.parametrize(
-    ("data", "key", "field"),
+    ("data", "expected"),
     [
-        ({"content": "   "}, "empty_content", "content"),
-        ({"content": "x" * (MAX_CONTENT_CHARS + 1)}, "content_too_long", "content"),
-        ({"content": "A fact.", "person": "person.nobody"}, "unknown_person", "person"),
-        ({"content": "A fact.", "person": "light.kitchen"}, "unknown_person", "person"),
-        ({"content": "A fact.", "area": "attic"}, "unknown_area", "area"),
-        ({"content": "A fact.", "scope": "private"}, "scope_needs_person", "person"),
-        ({"content": "A fact.", "scope": "room"}, "scope_needs_area", "area"),
-        ({"content": "A fact.", "language": "english please"}, "invalid_language", "language"),
-        ({"content": "A fact.", "language": "e"}, "invalid_language", "language"),
+        ({"content": "   "}, ("empty_content", "content")),
+        ({"content": "x" * (MAX_CONTENT_CHARS + 1)}, ("content_too_long", "content")),
+        ({"content": "A fact.", "person": "person.nobody"}, ("unknown_person", "person")),
+        ({"content": "A fact.", "person": "light.kitchen"}, ("unknown_person", "person")),
+        ({"content": "A fact.", "area": "attic"}, ("unknown_area", "area")),
+        ({"content": "A fact.", "scope": "private"}, ("scope_needs_person", "person")),
+        ({"content": "A fact.", "scope": "room"}, ("scope_needs_area", "area")),
+        ({"content": "A fact.", "language": "english please"}, ("invalid_language", "language")),
+        ({"content": "A fact.", "language": "e"}, ("invalid_language", "language")),
     ],
 )
-async def test_remember_bad_input(household: HomeAssistant, memory_entry, engine, data, key, field) -> None:
-    await _assert_invalid(household, engine, "remember", data, key, field)
+async def test_remember_bad_input(household: HomeAssistant, memory_entry, engine, *, data, expected) -> None:
+    await _assert_invalid(household, engine, "remember", data, expected)
 
 
 async def test_content_at_the_limit_is_accepted(household: HomeAssistant, memory_entry) -> None:
@@ -268,38 +330,67 @@ async def test_content_at_the_limit_is_accepted(household: HomeAssistant, memory
 
 
 async def test_recall_bad_input(household: HomeAssistant, memory_entry, engine) -> None:
-    await _assert_invalid(household, engine, "recall", {"query": " "}, "empty_content", "query")
-    await _assert_invalid(household, engine, "recall", {"query": "keys", "area": "attic"}, "unknown_area", "area")
+    await _assert_invalid(household, engine, "recall", {"query": " "}, ("empty_content", "query"))
     await _assert_invalid(
-        household, engine, "find_to_forget", {"query": "keys", "person": "person.nobody"}, "unknown_person", "person"
+        household, engine, "recall", {"query": "keys", "area": "attic"}, ("unknown_area", "area")
+    )
+    await _assert_invalid(
+        household,
+        engine,
+        "find_to_forget",
+        {"query": "keys", "person": "person.nobody"},
+        ("unknown_person", "person"),
     )
 
 
-async def test_forget_unknown_or_invisible_memory(household: HomeAssistant, memory_entry, engine, julian, anna) -> None:
+async def test_forget_unknown_or_invisible_memory(
+    household: HomeAssistant, memory_entry, engine, julian, anna
+) -> None:
     private = await async_call(
-        household, "remember", {"content": "My diary is under the bed.", "scope": "private"}, context=julian.context
+        household,
+        "remember",
+        {"content": "My diary is under the bed.", "scope": "private"},
+        context=julian.context,
     )
-    await _assert_invalid(household, engine, "forget", {"memory_id": "no-such-id"}, "unknown_memory", "memory_id")
+    await _assert_invalid(
+        household, engine, "forget", {"memory_id": "no-such-id"}, ("unknown_memory", "memory_id")
+    )
     # Anna cannot see (so cannot forget) Julian's private memory; neither can an unknown caller.
     await _assert_invalid(
-        household, engine, "forget", {"memory_id": private["memory"]["id"]}, "unknown_memory", "memory_id",
+        household,
+        engine,
+        "forget",
+        {"memory_id": private["memory"]["id"]},
+        ("unknown_memory", "memory_id"),
         context=anna.context,
     )
     await _assert_invalid(
-        household, engine, "forget", {"memory_id": private["memory"]["id"]}, "unknown_memory", "memory_id"
+        household, engine, "forget", {"memory_id": private["memory"]["id"]}, ("unknown_memory", "memory_id")
     )
 
 
-async def test_non_admin_cannot_speak_as_someone_else(household: HomeAssistant, memory_entry, engine, julian, anna) -> None:
+async def test_non_admin_cannot_speak_as_someone_else(
+    household: HomeAssistant, memory_entry, engine, julian, anna
+) -> None:
     await _assert_invalid(
-        household, engine, "recall", {"query": "secrets", "person": julian.person_id}, "person_not_allowed", "person",
+        household,
+        engine,
+        "recall",
+        {"query": "secrets", "person": julian.person_id},
+        ("person_not_allowed", "person"),
         context=anna.context,
     )
     await _assert_invalid(
-        household, engine, "forget_person", {"person": julian.person_id}, "person_not_allowed", "person",
+        household,
+        engine,
+        "forget_person",
+        {"person": julian.person_id},
+        ("person_not_allowed", "person"),
         context=anna.context,
     )
 
 
 async def test_forget_person_unknown(household: HomeAssistant, memory_entry, engine) -> None:
-    await _assert_invalid(household, engine, "forget_person", {"person": "person.nobody"}, "unknown_person", "person")
+    await _assert_invalid(
+        household, engine, "forget_person", {"person": "person.nobody"}, ("unknown_person", "person")
+    )

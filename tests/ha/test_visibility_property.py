@@ -15,11 +15,10 @@ import asyncio
 import itertools
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import async_call
 
@@ -46,7 +45,9 @@ def visible(memory: dict[str, Any], person: str | None, area: str | None) -> boo
     return person is not None and memory["person"] == person
 
 
-async def test_visibility_through_services(household: HomeAssistant, memory_entry, julian, anna, kitchen, hall) -> None:
+async def test_visibility_through_services(
+    household: HomeAssistant, memory_entry, *, julian, anna, kitchen, hall
+) -> None:
     hass = household
     person_ids = {"julian": julian.person_id, "anna": anna.person_id, None: None}
     area_ids = {"kitchen": kitchen.area_id, "hall": hall.area_id, None: None}
@@ -79,7 +80,9 @@ async def test_visibility_through_services(household: HomeAssistant, memory_entr
     def prop(writer: tuple[str, str | None, str | None], topic: str, number: int) -> None:
         scope, person, area = writer
         text = f"Note {next(serial)}-{number}: {topic}."
-        written = call("remember", {"content": text, "scope": scope, **speaker_fields(person, area)})["memory"]
+        written = call("remember", {"content": text, "scope": scope, **speaker_fields(person, area)})[
+            "memory"
+        ]
         expected_person = person_ids[person] if scope == "private" else None
         assert written["person"] == expected_person
         for reader, place in itertools.product(PERSONS, AREAS):
