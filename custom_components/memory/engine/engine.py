@@ -176,7 +176,7 @@ class MemoryEngine:
         stale = self.store.stale(batch)
         if not stale:
             return 0
-        vectors = self.embedder.embed([content for _, content in stale])
+        vectors = self.embedder.embed([writer.embedding_text(content) for _, content in stale])
         for (mid, _), vector in zip(stale, vectors, strict=True):
             self.store.set_vector(mid, vector)
         return len(stale)

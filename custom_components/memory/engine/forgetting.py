@@ -15,7 +15,7 @@ from .embedding.base import Embedder, Vectors
 from .models import Hit, Memory, Scope, Speaker
 from .recall import recall
 from .store.base import Bucket, MemoryStore, Visibility
-from .writer import TOMBSTONE_SIMILARITY
+from .writer import TOMBSTONE_SIMILARITY, embedding_text
 
 
 def find_to_forget(
@@ -66,6 +66,9 @@ def is_tombstoned(
 ) -> bool:
     """True when an unlifted tombstone of this scope/owner/area is ≥ TOMBSTONE_SIMILARITY
     to the text (or unit vector of the store's identity)."""
-    vector = embedder.embed([text_or_vector])[0] if isinstance(text_or_vector, str) else text_or_vector
+    if isinstance(text_or_vector, str):
+        vector = embedder.embed([embedding_text(text_or_vector)])[0]
+    else:
+        vector = text_or_vector
     bucket = Bucket.of(scope, owner_id, area_id)
     return bool(store.tombstones_near(vector, bucket, TOMBSTONE_SIMILARITY))

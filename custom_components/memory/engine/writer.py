@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import replace
 from datetime import datetime
@@ -12,6 +13,8 @@ from .models import Kind, Memory, Provenance, Scope, Source, Speaker
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
 
+_WORDS = re.compile(r"\w+")
+DEDUP_NEIGHBOURS = 3  # nearest memories checked for a textual duplicate below the cosine bar
 DEDUP_SIMILARITY = 0.92  # merge instead of duplicate (DESIGN.md §6)
 TOMBSTONE_SIMILARITY = 0.85  # a tombstone this close blocks extraction; a confirmed remember lifts it (§6)
 
@@ -43,6 +46,24 @@ def clean_content(content: str) -> str:
     if len(text) > MAX_CONTENT_CHARS:
         raise InvalidInput("content", "too_long")
     return text
+
+
+def embedding_text(text: str) -> str:
+    """The form a memory is embedded in: first letter capitalised, ending punctuated.
+
+    USE-m3 is sensitive to both (the same sentence lower-cased without its full stop scores
+    0.885, under DEDUP_SIMILARITY); speech-to-text output often lacks them.
+    """
+    text = " ".join(text.split())
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…。" else text + "."
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal up to case, whitespace and punctuation: "identical text again" (case C11)."""
+    return _WORDS.findall(a.casefold()) == _WORDS.findall(b.casefold())
 
 
 def _merge(existing: Memory, new: Memory) -> Memory:
@@ -92,7 +113,7 @@ def remember(
     """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember."""
     text = clean_content(content)
     bucket = resolve_bucket(scope, speaker, owner_id, area_id)
-    vector: Vectors = embedder.embed([text])[0]
+    vector: Vectors = embedder.embed([embedding_text(text)])[0]
     sensitive = is_sensitive(text)
     new = Memory(
         id=uuid.uuid4().hex,
@@ -112,17 +133,29 @@ def remember(
         source=source,
         source_ref=source_ref,
     )
-    nearest = store.nearest_in_bucket(vector, bucket, 1)
-    if nearest and nearest[0][1] >= DEDUP_SIMILARITY:
-        existing = store.get_many([nearest[0][0]], _bucket_view(bucket)).get(nearest[0][0])
-        if existing is not None:
-            merged = _merge(existing, new)
-            store.update(merged, vector if merged.content != existing.content else None)
-            lifted = _lift(store, vector, bucket, provenance, now)
-            return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
+    existing = _duplicate(store, vector, bucket, text)
+    if existing is not None:
+        merged = _merge(existing, new)
+        store.update(merged, vector if merged.content != existing.content else None)
+        lifted = _lift(store, vector, bucket, provenance, now)
+        return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
     store.add(new, vector)
     lifted = _lift(store, vector, bucket, provenance, now)
     return RememberResult(new, WriteAction.CREATED, lifted, sensitive)
+
+
+def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, text: str) -> Memory | None:
+    """The current memory of this bucket that `text` duplicates: cosine ≥ DEDUP_SIMILARITY,
+    or the same words among the DEDUP_NEIGHBOURS nearest. None when there is none."""
+    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
+    if not nearest:
+        return None
+    found = store.get_many([i for i, _ in nearest], _bucket_view(bucket))
+    for mid, sim in nearest:
+        memory = found.get(mid)
+        if memory is not None and (sim >= DEDUP_SIMILARITY or same_text(memory.content, text)):
+            return memory
+    return None
 
 
 def _bucket_view(bucket: Bucket) -> Visibility:

@@ -1,0 +1,147 @@
+"""remember(): validation, sensitive flag, dedup (C11/C12), tombstone lifting (C04)."""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput, WriteAction
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.models import Provenance, Scope, Speaker
+from custom_components.memory.engine.sensitive import Sensitivity, classify, iban_valid, luhn_valid
+
+from .conftest import ANNA, JULIAN, KITCHEN
+
+GUEST = Speaker()
+
+
+@pytest.mark.parametrize(
+    ("content", "scope", "speaker", "field", "reason"),
+    [
+        ("", Scope.SHARED, GUEST, "content", "empty"),
+        ("   \n\t", Scope.SHARED, GUEST, "content", "empty"),
+        ("x" * (MAX_CONTENT_CHARS + 1), Scope.SHARED, GUEST, "content", "too_long"),
+        ("I like tea.", Scope.PRIVATE, GUEST, "scope", "scope_needs_person"),
+        ("The window sticks.", Scope.ROOM, Speaker(person_id=JULIAN), "scope", "scope_needs_area"),
+    ],
+)
+def test_invalid_input_writes_nothing(
+    engine: MemoryEngine, content: str, scope: Scope, speaker: Speaker, field: str, reason: str
+) -> None:
+    with pytest.raises(InvalidInput) as err:
+        engine.remember(content, speaker=speaker, scope=scope)
+    assert (err.value.field, err.value.reason) == (field, reason)
+    assert engine.stats().memories == 0
+
+
+def test_scope_defaults_come_from_the_speaker(engine: MemoryEngine) -> None:
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    private = engine.remember("I like short answers.", speaker=julian, scope=Scope.PRIVATE).memory
+    room = engine.remember("The window sticks, lift it first.", speaker=julian, scope=Scope.ROOM).memory
+    shared = engine.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED).memory
+    assert (private.owner_id, private.area_id) == (JULIAN, None)
+    assert (room.owner_id, room.area_id) == (None, KITCHEN)
+    assert (shared.owner_id, shared.area_id) == (None, None)
+    assert engine.remember("Anna likes jazz.", speaker=julian, scope=Scope.PRIVATE, owner_id=ANNA).memory.owner_id == ANNA
+
+
+SENSITIVE = [
+    ("en", "the code for the garden gate is 4711", Sensitivity.CREDENTIAL),
+    ("en", "The wifi password is sunflower22.", Sensitivity.CREDENTIAL),
+    ("en", "My PIN is 1234.", Sensitivity.CREDENTIAL),
+    ("de", "Der Code für das Gartentor ist 4711.", Sensitivity.CREDENTIAL),
+    ("de", "Das WLAN-Passwort steht auf dem Router.", Sensitivity.CREDENTIAL),
+    ("it", "Il codice del cancello è 4711.", Sensitivity.CREDENTIAL),
+    ("fr", "Le mot de passe du wifi est tournesol.", Sensitivity.CREDENTIAL),
+    ("es", "La contraseña del wifi es girasol.", Sensitivity.CREDENTIAL),
+    ("en", "My card number is 4111 1111 1111 1111.", Sensitivity.PAYMENT),
+    ("de", "Unsere IBAN ist DE89 3704 0044 0532 0130 00.", Sensitivity.PAYMENT),
+    ("en", "Julian takes blood pressure medication every morning.", Sensitivity.HEALTH),
+    ("de", "Oma nimmt Tabletten gegen Diabetes.", Sensitivity.HEALTH),
+    ("it", "Il nonno prende un farmaco per il cuore.", Sensitivity.HEALTH),
+    ("fr", "Anna a une ordonnance pour un médicament.", Sensitivity.HEALTH),
+    ("es", "Mia toma un medicamento para la alergia.", Sensitivity.HEALTH),
+]
+NOT_SENSITIVE = [
+    "The spare key is in the blue tin in the hall.",
+    "Die Mülltonnen kommen am Donnerstag raus.",
+    "Il gatto si chiama Luna.",
+    "Order 4111 1111 1111 1112 is the sofa.",  # fails Luhn
+    "The tablet charges in the kitchen.",
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "kind"), SENSITIVE)
+def test_sensitive_content_is_flagged(engine: MemoryEngine, lang: str, text: str, kind: Sensitivity) -> None:
+    assert kind in classify(text)
+    result = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    assert result.sensitive and result.memory.sensitive
+    assert engine.get(result.memory.id, GUEST).sensitive  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("text", NOT_SENSITIVE)
+def test_ordinary_content_is_not_flagged(text: str) -> None:
+    assert classify(text) == frozenset()
+
+
+def test_checksums() -> None:
+    assert luhn_valid("4111111111111111") and not luhn_valid("4111111111111112")
+    assert iban_valid("DE89 3704 0044 0532 0130 00") and not iban_valid("DE89 3704 0044 0532 0130 01")
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "Remember the spare key is in the blue tin."), ("de", "Der Ersatzschlüssel liegt in der blauen Dose."),
+     ("it", "La chiave di riserva è nella scatola blu.")],
+)  # fmt: skip
+def test_c11_same_fact_twice(engine: MemoryEngine, lang: str, text: str) -> None:
+    first = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    again = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    assert (first.action, again.action) == (WriteAction.CREATED, WriteAction.MERGED)
+    assert again.memory.id == first.memory.id and again.memory.content == text
+    assert again.memory.updated_at >= first.memory.updated_at
+    assert engine.stats().memories == 1
+
+
+def test_dedup_keeps_the_stronger_provenance_else_the_newer_text(engine: MemoryEngine) -> None:
+    confirmed = engine.remember("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    weaker = engine.remember("The spare key is in the blue tin!", speaker=GUEST, scope=Scope.SHARED,
+                             provenance=Provenance.EXTRACTED)  # fmt: skip
+    assert weaker.action is WriteAction.MERGED
+    assert weaker.memory.content == "The spare key is in the blue tin."
+    assert weaker.memory.provenance is Provenance.CONFIRMED
+    newer = engine.remember("The spare key is in the blue tin!", speaker=GUEST, scope=Scope.SHARED)
+    assert newer.action is WriteAction.MERGED and newer.memory.id == confirmed.memory.id
+    assert newer.memory.content == "The spare key is in the blue tin!"
+    assert engine.recall("spare key", GUEST)[0].memory.content == "The spare key is in the blue tin!"
+    assert engine.stats().memories == 1
+
+
+def test_dedup_only_within_the_same_owner_and_scope(engine: MemoryEngine) -> None:
+    text = "I like short answers."
+    engine.remember(text, speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
+    assert engine.remember(text, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE).action is WriteAction.CREATED
+    assert engine.remember(text, speaker=GUEST, scope=Scope.SHARED).action is WriteAction.CREATED
+    assert engine.remember(text, speaker=Speaker(area_id=KITCHEN), scope=Scope.ROOM).action is WriteAction.CREATED
+    assert engine.stats().memories == 4
+
+
+def test_different_facts_are_not_merged(engine: MemoryEngine) -> None:
+    engine.remember("The boiler service ticket is HX-4471, waiting for a part.", speaker=GUEST, scope=Scope.SHARED)
+    result = engine.remember("Ticket HX-4478 was the dishwasher, closed.", speaker=GUEST, scope=Scope.SHARED)
+    assert result.action is WriteAction.CREATED
+
+
+def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> None:
+    gate = "the code for the garden gate is 4711"
+    first = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED)
+    engine.forget(first.memory.id, GUEST)
+    assert engine.is_tombstoned(gate, scope=Scope.SHARED)
+    assert engine.is_tombstoned("The garden gate code is 4711.", scope=Scope.SHARED)
+    assert not engine.is_tombstoned(gate, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
+    extracted = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    assert extracted.lifted_tombstones == 0 and engine.is_tombstoned(gate, scope=Scope.SHARED)
+    engine.forget(extracted.memory.id, GUEST)
+    again = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED)  # explicit: CONFIRMED
+    assert again.lifted_tombstones == 2 and again.action is WriteAction.CREATED
+    assert not engine.is_tombstoned(gate, scope=Scope.SHARED)
+    assert engine.recall("What is the garden gate code?", GUEST)[0].memory.content == gate
