@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -85,6 +86,17 @@ def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool, ui: bo
         yaml_file.write_text(CONFIGURATION_YAML.format(port=port, extra=extra), encoding="utf-8")
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: on Linux, get SIGTERM when the script dies, even by SIGKILL,
+    so no hass is left behind."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
 class HassProcess:
     """A `hass` child process; `stop()` is safe to call more than once."""
 
@@ -101,11 +113,15 @@ class HassProcess:
     def start(self) -> None:
         """Spawn hass in its own process group (so Ctrl-C in the terminal reaches only us)."""
         if not self._console_to_file:
-            self._proc = subprocess.Popen(self._cmd, start_new_session=True)
+            self._proc = subprocess.Popen(self._cmd, start_new_session=True, preexec_fn=_die_with_parent)  # noqa: PLW1509 - no threads yet
             return
         with self.console_file.open("wb") as console:
             self._proc = subprocess.Popen(
-                self._cmd, stdout=console, stderr=subprocess.STDOUT, start_new_session=True
+                self._cmd,
+                stdout=console,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 - started before any thread
             )
 
     def wait(self) -> int:
