@@ -72,38 +72,42 @@ async def play(household: Household, results: Results) -> None:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
         conversation_id: str | None = None
         for step in case.steps:
-            label = f"{case.case_id} {step.text if isinstance(step, Say) else ''}"
-            if isinstance(step, Recall):
-                label = f"{case.case_id} memory.recall {step.query!r}"
             if isinstance(step, Say):
-                print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
-                try:
-                    output = await household.clients[step.who].run_pipeline(
-                        step.text,
-                        pipeline_id=household.pipelines[step.lang],
-                        device_id=household.devices[step.where],
-                        conversation_id=conversation_id if step.follow_up else None,
-                    )
-                except (HAError, TimeoutError) as err:
-                    print(f"      {_c('31', 'error')}: {err}", flush=True)
-                    for check in step.checks:
-                        results.record(label, False, str(check))
-                    conversation_id = None
-                    continue
-                conversation_id = output.get("conversation_id")
-                answer = speech_of(output)
-                response_type = str((output.get("response") or {}).get("response_type", ""))
-                more = " (asks back)" if output.get("continue_conversation") else ""
-                if response_type == "error":
-                    code = ((output.get("response") or {}).get("data") or {}).get("code")
-                    more += f" (error response: {code})"
-                print(f"    {_c('33', '<')} {answer or '(no speech)'}{_c('2', more)}", flush=True)
-                for check in step.checks:
-                    results.record(label, check.holds(answer, response_type), str(check))
+                label = f"{case.case_id} {step.text!r}"
+                conversation_id = await _say(household, step, label, conversation_id, results)
             elif isinstance(step, Recall):
-                await _recall(household, step, label, results)
+                await _recall(household, step, f"{case.case_id} memory.recall {step.query!r}", results)
             else:
                 await _diagnostics(household, step, f"{case.case_id} diagnostics", results)
+
+
+async def _say(
+    household: Household, step: Say, label: str, conversation_id: str | None, results: Results
+) -> str | None:
+    """One turn at a satellite; returns the conversation id for a follow-up turn."""
+    print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
+    try:
+        output = await household.clients[step.who].run_pipeline(
+            step.text,
+            pipeline_id=household.pipelines[step.lang],
+            device_id=household.devices[step.where],
+            conversation_id=conversation_id if step.follow_up else None,
+        )
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        for check in step.checks:
+            results.record(label, False, str(check))
+        return None
+    answer = speech_of(output)
+    response = output.get("response") or {}
+    response_type = str(response.get("response_type", ""))
+    more = " (asks back)" if output.get("continue_conversation") else ""
+    if response_type == "error":
+        more += f" (error response: {(response.get('data') or {}).get('code')})"
+    print(f"    {_c('33', '<')} {answer or '(no speech)'}{_c('2', more)}", flush=True)
+    for check in step.checks:
+        results.record(label, check.holds(answer, response_type), str(check))
+    return output.get("conversation_id")
 
 
 async def _recall(household: Household, step: Recall, label: str, results: Results) -> None:
