@@ -14,7 +14,13 @@ from custom_components.memory.engine.api import EncoderUnavailable, InvalidInput
 from custom_components.memory.engine.factory import build_engine
 from custom_components.memory.engine.models import Scope, Speaker
 
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json", "vocab.txt")
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "config.json",
+    "vocab.txt",
+)
 
 
 @pytest.fixture(scope="module")

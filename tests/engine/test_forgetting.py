@@ -19,7 +19,11 @@ SECRETS = {
     "de": "Der Ersatzschlüssel für den Keller liegt in der Dose Zwirbelquast.",
     "it": "La chiave di riserva della cantina è nella scatola Zwirbelquast.",
 }
-QUESTIONS = {"en": "Where is the spare key?", "de": "Wo ist der Ersatzschlüssel?", "it": "Dov'è la chiave di riserva?"}
+QUESTIONS = {
+    "en": "Where is the spare key?",
+    "de": "Wo ist der Ersatzschlüssel?",
+    "it": "Dov'è la chiave di riserva?",
+}
 
 
 def _file_bytes(path: Path) -> bytes:
@@ -38,7 +42,7 @@ def test_c03_forgotten_text_is_gone_from_the_file(engine: MemoryEngine, lang: st
         engine.remember(f"Filler memory number {n} about shelf {n * 7}.", speaker=GUEST, scope=Scope.SHARED)
     secret = SECRETS[lang]
     engine.remember(secret, speaker=GUEST, scope=Scope.SHARED, language=lang)
-    engine.store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # noqa: SLF001 - text now in the main file
+    engine.store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert b"Zwirbelquast" in _file_bytes(path)
 
     candidates = engine.find_to_forget(QUESTIONS[lang], GUEST)
@@ -63,8 +67,11 @@ def test_forget_needs_visibility(engine: MemoryEngine) -> None:
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
     private = engine.remember("I hide chocolate in the attic.", speaker=julian, scope=Scope.PRIVATE).memory
     room = engine.remember("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM).memory
-    for speaker, memory in [(Speaker(person_id=ANNA, area_id=KITCHEN), private), (GUEST, private),
-                            (Speaker(area_id=HALL), room)]:  # fmt: skip
+    for speaker, memory in [
+        (Speaker(person_id=ANNA, area_id=KITCHEN), private),
+        (GUEST, private),
+        (Speaker(area_id=HALL), room),
+    ]:
         assert engine.find_to_forget(memory.content, speaker) == [] or all(
             h.memory.id != memory.id for h in engine.find_to_forget(memory.content, speaker)
         )
@@ -84,10 +91,14 @@ def test_c16_forget_everything_about_me(engine: MemoryEngine) -> None:
     engine.remember("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM)
     engine.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED)
     assert engine.forget_person(JULIAN) == 3
-    assert engine.list_memories(julian) == [m for m in engine.list_memories(julian) if m.scope is not Scope.PRIVATE]
+    assert engine.list_memories(julian) == [
+        m for m in engine.list_memories(julian) if m.scope is not Scope.PRIVATE
+    ]
     assert {m.content for m in engine.list_memories(Speaker.administrator())} == {
-        "I like long walks.", "The kitchen window sticks.", "The bins go out on Thursday.",
-    }  # fmt: skip
+        "I like long walks.",
+        "The kitchen window sticks.",
+        "The bins go out on Thursday.",
+    }
     assert engine.stats().tombstones == 3
     assert engine.is_tombstoned("I like short answers.", scope=Scope.PRIVATE, owner_id=JULIAN)
     assert not engine.is_tombstoned("I like short answers.", scope=Scope.PRIVATE, owner_id=ANNA)

@@ -30,13 +30,22 @@ class FakeFrequencies:
 
 def test_identifiers_stay_whole() -> None:
     assert tokens("Ticket HX-4471, waiting; room 12.5 at 10:30 (A12).") == [
-        "ticket", "hx-4471", "waiting", "room", "12.5", "at", "10:30", "a12",
-    ]  # fmt: skip
+        "ticket",
+        "hx-4471",
+        "waiting",
+        "room",
+        "12.5",
+        "at",
+        "10:30",
+        "a12",
+    ]
     assert shape("hx-4471") == shape("hx-4478") == "aa-9999" != shape("hx-44")
 
 
 def test_anchor_kinds() -> None:
-    corpus = FakeFrequencies(["The ticket HX-4471 is open."] + [f"Ticket {n} for the plan." for n in range(200)])
+    corpus = FakeFrequencies(
+        ["The ticket HX-4471 is open."] + [f"Ticket {n} for the plan." for n in range(200)]
+    )
     anchors = query_anchors("What's the status of ticket HX-4471 and the Zwirbel plan 42?", corpus)
     assert Anchor("hx-4471", AnchorKind.IDENTIFIER) in anchors
     assert Anchor("42", AnchorKind.NUMBER) in anchors
@@ -44,9 +53,13 @@ def test_anchor_kinds() -> None:
     assert Anchor("zwirbel", AnchorKind.RARE_WORD) not in anchors  # df 0: nothing to anchor to
 
 
-@pytest.mark.parametrize("lang_query", ["Wo ist die Lindenstraße?", "Dov'è la Lindenstraße?", "¿Dónde está Lindenstraße?"])
+@pytest.mark.parametrize(
+    "lang_query", ["Wo ist die Lindenstraße?", "Dov'è la Lindenstraße?", "¿Dónde está Lindenstraße?"]
+)
 def test_rare_word_anchor_multilingual(lang_query: str) -> None:
-    corpus = FakeFrequencies(["Our home address is Lindenstraße 12."] + [f"Memory {n} about the house." for n in range(150)])
+    corpus = FakeFrequencies(
+        ["Our home address is Lindenstraße 12."] + [f"Memory {n} about the house." for n in range(150)]
+    )
     assert Anchor("lindenstraße", AnchorKind.RARE_WORD) in query_anchors(lang_query, corpus)
 
 

@@ -62,17 +62,32 @@ def _seed(engine: MemoryEngine, texts: list[str], language: str = "en", **kw: ob
 
 # --------------------------------------------------------------------------- C07
 TICKETS = {
-    "en": ("The boiler service ticket is HX-4471, waiting for a part.",
-           "Ticket HX-4478 was the dishwasher, closed.", "What's the status of HX-4471?"),
-    "de": ("Das Wartungsticket für den Boiler ist HX-4471, es fehlt noch ein Teil.",
-           "Ticket HX-4478 war die Spülmaschine, erledigt.", "Wie ist der Stand von HX-4471?"),
-    "it": ("Il ticket di assistenza della caldaia è HX-4471, in attesa di un pezzo.",
-           "Il ticket HX-4478 era la lavastoviglie, chiuso.", "Qual è lo stato di HX-4471?"),
-    "fr": ("Le ticket d'entretien de la chaudière est HX-4471, en attente d'une pièce.",
-           "Le ticket HX-4478 était le lave-vaisselle, clos.", "Où en est HX-4471 ?"),
-    "es": ("El ticket de mantenimiento de la caldera es HX-4471, esperando una pieza.",
-           "El ticket HX-4478 era el lavavajillas, cerrado.", "¿Cuál es el estado de HX-4471?"),
-}  # fmt: skip
+    "en": (
+        "The boiler service ticket is HX-4471, waiting for a part.",
+        "Ticket HX-4478 was the dishwasher, closed.",
+        "What's the status of HX-4471?",
+    ),
+    "de": (
+        "Das Wartungsticket für den Boiler ist HX-4471, es fehlt noch ein Teil.",
+        "Ticket HX-4478 war die Spülmaschine, erledigt.",
+        "Wie ist der Stand von HX-4471?",
+    ),
+    "it": (
+        "Il ticket di assistenza della caldaia è HX-4471, in attesa di un pezzo.",
+        "Il ticket HX-4478 era la lavastoviglie, chiuso.",
+        "Qual è lo stato di HX-4471?",
+    ),
+    "fr": (
+        "Le ticket d'entretien de la chaudière est HX-4471, en attente d'une pièce.",
+        "Le ticket HX-4478 était le lave-vaisselle, clos.",
+        "Où en est HX-4471 ?",
+    ),
+    "es": (
+        "El ticket de mantenimiento de la caldera es HX-4471, esperando una pieza.",
+        "El ticket HX-4478 era el lavavajillas, cerrado.",
+        "¿Cuál es el estado de HX-4471?",
+    ),
+}
 
 
 @pytest.mark.parametrize("lang", list(TICKETS))
@@ -96,9 +111,16 @@ def test_c07_other_identifiers(engine: MemoryEngine, number: str, other: str) ->
 
 
 def test_c07_vague_query_does_not_drag_in_common_words(engine: MemoryEngine) -> None:
-    tickets = [f"Ticket {n} for the {thing} is open." for n, thing in
-               [("HX-4471", "boiler"), ("HX-4478", "dishwasher"), ("QA-1200", "garage door"),
-                ("ZZ-9001", "roof"), ("MK-3333", "oven")]]  # fmt: skip
+    tickets = [
+        f"Ticket {n} for the {thing} is open."
+        for n, thing in [
+            ("HX-4471", "boiler"),
+            ("HX-4478", "dishwasher"),
+            ("QA-1200", "garage door"),
+            ("ZZ-9001", "roof"),
+            ("MK-3333", "oven"),
+        ]
+    ]
     _seed(engine, [*tickets, *DISTRACTORS["en"]])
     hits = engine.recall("ticket plan", GUEST)
     assert all(h.factors["lexical"] == 0 for h in hits)  # "ticket" is common: no anchor
@@ -170,7 +192,9 @@ def test_c17_scope_filters_both_ways(engine: MemoryEngine) -> None:
     kitchen, hall = Speaker(area_id=KITCHEN), Speaker(area_id=HALL)
     engine.remember("The window sticks, lift it before opening.", speaker=kitchen, scope=Scope.ROOM)
     engine.remember("The window in here is painted shut, use the door.", speaker=hall, scope=Scope.ROOM)
-    engine.remember("All windows have child locks, the key is on the hook.", speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(
+        "All windows have child locks, the key is on the hook.", speaker=GUEST, scope=Scope.SHARED
+    )
     in_kitchen = _texts(engine.recall("How do I open the window?", kitchen))
     assert "The window sticks, lift it before opening." in in_kitchen
     assert "All windows have child locks, the key is on the hook." in in_kitchen
@@ -188,19 +212,39 @@ def test_c22_bounded_slate_with_5000_memories(make_engine: Callable[..., MemoryE
 
     from custom_components.memory.engine.models import Kind, Memory, Source  # noqa: PLC0415
 
-    now = engine._clock()  # noqa: SLF001
+    now = engine._clock()
     rooms = ["kitchen", "hall", "attic"]
-    texts = [f"Note {i}: the {rooms[i % 3]} shelf holds box {i} with spare bulbs and long cables " + "x" * (i % 200)
-             for i in range(5000)]  # fmt: skip
+    texts = [
+        f"Note {i}: the {rooms[i % 3]} shelf holds box {i} with spare bulbs and long cables "
+        + "x" * (i % 200)
+        for i in range(5000)
+    ]
     vectors = engine.embedder.embed(texts[:50])
     rng = np.random.default_rng(0)
     for i, text in enumerate(texts):  # bulk load through the store: encoding 5k texts is not the point
         vec = vectors[i % 50] + rng.normal(0, 0.01, vectors.shape[1]).astype(np.float32)
         vec /= np.linalg.norm(vec)
-        store.add(Memory(id=f"m{i}", content=text, kind=Kind.NOTE, language="en",
-                         provenance=Provenance.OBSERVED, scope=Scope.SHARED, owner_id=None, area_id=None,
-                         created_at=now, updated_at=now, source=Source.AUTOMATION), vec)  # fmt: skip
-    for options in (RecallOptions(), RecallOptions(limit=3, max_chars=300), RecallOptions(limit=20, max_chars=2000)):
+        store.add(
+            Memory(
+                id=f"m{i}",
+                content=text,
+                kind=Kind.NOTE,
+                language="en",
+                provenance=Provenance.OBSERVED,
+                scope=Scope.SHARED,
+                owner_id=None,
+                area_id=None,
+                created_at=now,
+                updated_at=now,
+                source=Source.AUTOMATION,
+            ),
+            vec,
+        )
+    for options in (
+        RecallOptions(),
+        RecallOptions(limit=3, max_chars=300),
+        RecallOptions(limit=20, max_chars=2000),
+    ):
         hits = engine.recall("Where are the spare bulbs and cables?", Speaker(person_id=JULIAN), options)
         assert 0 < len(hits) <= options.limit
         assert sum(len(h.memory.content) for h in hits) <= options.max_chars
@@ -208,10 +252,20 @@ def test_c22_bounded_slate_with_5000_memories(make_engine: Callable[..., MemoryE
 
 # --------------------------------------------------------------------------- ranking
 def test_ranking_breakdown_sums_and_orders(engine: MemoryEngine) -> None:
-    engine.remember("The garden hose is in the shed.", speaker=GUEST, scope=Scope.SHARED,
-                    provenance=Provenance.INFERRED, importance=0.1)  # fmt: skip
-    engine.remember("The garden hose hangs in the garage.", speaker=GUEST, scope=Scope.SHARED,
-                    provenance=Provenance.CONFIRMED, importance=0.9)  # fmt: skip
+    engine.remember(
+        "The garden hose is in the shed.",
+        speaker=GUEST,
+        scope=Scope.SHARED,
+        provenance=Provenance.INFERRED,
+        importance=0.1,
+    )
+    engine.remember(
+        "The garden hose hangs in the garage.",
+        speaker=GUEST,
+        scope=Scope.SHARED,
+        provenance=Provenance.CONFIRMED,
+        importance=0.9,
+    )
     hits = engine.recall("Where is the garden hose?", GUEST)
     assert len(hits) == 2
     for hit in hits:
@@ -219,15 +273,22 @@ def test_ranking_breakdown_sums_and_orders(engine: MemoryEngine) -> None:
         assert hit.score == pytest.approx(sum(hit.factors.values()))
         assert hit.factors["similarity"] == pytest.approx(hit.similarity)
     by_text = {h.memory.content: h for h in hits}
-    confirmed, inferred = by_text["The garden hose hangs in the garage."], by_text["The garden hose is in the shed."]
+    confirmed, inferred = (
+        by_text["The garden hose hangs in the garage."],
+        by_text["The garden hose is in the shed."],
+    )
     assert confirmed.factors["provenance"] > inferred.factors["provenance"] == 0
     assert confirmed.factors["importance"] > inferred.factors["importance"]
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
 def test_superseded_is_never_recalled(engine: MemoryEngine) -> None:
-    old = engine.remember("I like coffee in the morning.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
-    new = engine.remember("I drink tea now, not coffee.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
+    old = engine.remember(
+        "I like coffee in the morning.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE
+    )
+    new = engine.remember(
+        "I drink tea now, not coffee.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE
+    )
     engine.store.set_status(old.memory.id, Status.SUPERSEDED, new.memory.id)
     texts = _texts(engine.recall("What do I like to drink in the morning?", Speaker(person_id=JULIAN)))
     assert "I like coffee in the morning." not in texts
@@ -259,7 +320,11 @@ def test_recall_counts_access(engine: MemoryEngine) -> None:
 
 def test_room_and_private_need_the_right_speaker(engine: MemoryEngine) -> None:
     engine.remember("My locker code is 1234.", speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE)
-    engine.remember("The hall light switch is behind the coat.", speaker=Speaker(area_id=HALL), scope=Scope.ROOM)
-    seen_by_julian_in_hall = _texts(engine.recall("locker code 1234 hall light switch", Speaker(JULIAN, HALL)))
+    engine.remember(
+        "The hall light switch is behind the coat.", speaker=Speaker(area_id=HALL), scope=Scope.ROOM
+    )
+    seen_by_julian_in_hall = _texts(
+        engine.recall("locker code 1234 hall light switch", Speaker(JULIAN, HALL))
+    )
     assert seen_by_julian_in_hall == ["The hall light switch is behind the coat."]
     assert _texts(engine.recall("locker code 1234", Speaker(ANNA, KITCHEN))) == ["My locker code is 1234."]

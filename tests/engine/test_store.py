@@ -24,9 +24,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_crud_roundtrip(engine: MemoryEngine) -> None:
     result = engine.remember(
-        "Der Ersatzschlüssel liegt in der blauen Dose.", speaker=Speaker(), scope=Scope.SHARED,
-        language="de", subject="spare key", predicate="location", importance=0.7,
-    )  # fmt: skip
+        "Der Ersatzschlüssel liegt in der blauen Dose.",
+        speaker=Speaker(),
+        scope=Scope.SHARED,
+        language="de",
+        subject="spare key",
+        predicate="location",
+        importance=0.7,
+    )
     got = engine.get(result.memory.id, Speaker())
     assert got == result.memory
     assert got.language == "de" and got.subject == "spare key" and got.importance == 0.7
@@ -93,7 +98,7 @@ def test_unopenable_path_is_store_unavailable(tmp_path: Path, encoder: BundledEm
 
 
 def test_pragmas_for_durability(engine: MemoryEngine) -> None:
-    conn = engine.store._db()  # noqa: SLF001 - asserting the configured durability
+    conn = engine.store._db()
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
@@ -101,15 +106,17 @@ def test_pragmas_for_durability(engine: MemoryEngine) -> None:
 
 def test_acknowledged_write_is_readable_by_another_process(engine: MemoryEngine) -> None:
     """Invariant 5: once remember() returns, another process sees the row (committed, WAL)."""
-    result = engine.remember("The water main is behind the washing machine.", speaker=Speaker(),
-                             scope=Scope.SHARED)  # fmt: skip
+    result = engine.remember(
+        "The water main is behind the washing machine.", speaker=Speaker(), scope=Scope.SHARED
+    )
     path = engine.store.path  # type: ignore[attr-defined]
     code = (
         "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]);"
         "print(c.execute('SELECT content FROM memories WHERE id = ?', (sys.argv[2],)).fetchone()[0])"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(path), result.memory.id],
-                         capture_output=True, text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path), result.memory.id], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "The water main is behind the washing machine."
 
 
@@ -126,7 +133,9 @@ def test_write_survives_a_killed_process(tmp_path: Path) -> None:
         "print('ack', flush=True)\n"
         "os._exit(9)\n"  # no close, no checkpoint
     )
-    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120, check=False
+    )
     assert out.stdout.strip() == "ack", out.stderr
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT content FROM memories").fetchall() == [("The fuse box is in the cellar.",)]
@@ -137,7 +146,9 @@ def test_vectors_of_another_identity_are_never_compared(
     tmp_path: Path, encoder: BundledEmbedder, make_engine: Callable[..., MemoryEngine]
 ) -> None:
     engine = make_engine("ident.db")
-    mid = engine.remember("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED).memory.id
+    mid = engine.remember(
+        "The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED
+    ).memory.id
     engine.close()
 
     class Renamed:
@@ -168,11 +179,16 @@ def test_index_grows_and_removes(tmp_path: Path) -> None:
     for i in range(5):
         vec = np.zeros(4, dtype=np.float32)
         vec[i % 4] = 1
-        index.upsert(f"m{i}", vec, Scope.SHARED, None, None, Status.ACTIVE)
+        index.upsert(f"m{i}", vec, scope=Scope.SHARED, owner_id=None, area_id=None, status=Status.ACTIVE)
     assert index.size == 5 and len(index.vectors) == 8
     index.remove("m1")
     assert index.size == 4 and "m1" not in index.row_of
     mask = np.ones(index.size, dtype=bool)
     assert index.top(np.array([1, 0, 0, 0], dtype=np.float32), mask, 2)[0][1] == pytest.approx(1.0)
-    assert {i for i, _ in index.top(np.array([0, 0, 0, 1], dtype=np.float32), mask, 4)} == {"m0", "m2", "m3", "m4"}
+    assert {i for i, _ in index.top(np.array([0, 0, 0, 1], dtype=np.float32), mask, 4)} == {
+        "m0",
+        "m2",
+        "m3",
+        "m4",
+    }
     assert Visibility.of(ADMIN).everything

@@ -18,11 +18,19 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 PERSONS = ["person.julian", "person.anna", "person.mia"]
 AREAS = ["kitchen", "hall", "attic"]
 TEXTS = [
-    "The spare key is in the blue tin.", "My PIN for the bank is 4821.", "The window sticks, lift it first.",
-    "I like short answers.", "Die Heizung macht nachts Geräusche.", "Il codice del cancello è 4711.",
-    "Ma sœur arrive vendredi.", "La llave está debajo de la maceta.", "Ticket HX-4471 waits for a part.",
-    "Mia's birthday is on 3 May.", "The plants need water on Sundays.", "I hide chocolate in the attic.",
-]  # fmt: skip
+    "The spare key is in the blue tin.",
+    "My PIN for the bank is 4821.",
+    "The window sticks, lift it first.",
+    "I like short answers.",
+    "Die Heizung macht nachts Geräusche.",
+    "Il codice del cancello è 4711.",
+    "Ma sœur arrive vendredi.",
+    "La llave está debajo de la maceta.",
+    "Ticket HX-4471 waits for a part.",
+    "Mia's birthday is on 3 May.",
+    "The plants need water on Sundays.",
+    "I hide chocolate in the attic.",
+]
 QUERIES = ["Where is the key?", "What is my PIN?", "HX-4471", "birthday", "What do I like?", "codice", "4711"]
 
 memory_spec = st.tuples(
@@ -48,7 +56,10 @@ def _allowed(memory: Memory, speaker: Speaker) -> bool:
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(memories=st.lists(memory_spec, min_size=1, max_size=10), speakers=st.lists(speaker_spec, min_size=1, max_size=4))
+@given(
+    memories=st.lists(memory_spec, min_size=1, max_size=10),
+    speakers=st.lists(speaker_spec, min_size=1, max_size=4),
+)
 def test_no_memory_reaches_a_speaker_the_rule_excludes(
     encoder: BundledEmbedder,
     memories: list[tuple[str, Scope, str, str]],

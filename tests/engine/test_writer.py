@@ -24,7 +24,7 @@ GUEST = Speaker()
         ("The window sticks.", Scope.ROOM, Speaker(person_id=JULIAN), "scope", "scope_needs_area"),
     ],
 )
-def test_invalid_input_writes_nothing(
+def test_invalid_input_writes_nothing(  # noqa: PLR0917 - parametrized
     engine: MemoryEngine, content: str, scope: Scope, speaker: Speaker, field: str, reason: str
 ) -> None:
     with pytest.raises(InvalidInput) as err:
@@ -41,7 +41,12 @@ def test_scope_defaults_come_from_the_speaker(engine: MemoryEngine) -> None:
     assert (private.owner_id, private.area_id) == (JULIAN, None)
     assert (room.owner_id, room.area_id) == (None, KITCHEN)
     assert (shared.owner_id, shared.area_id) == (None, None)
-    assert engine.remember("Anna likes jazz.", speaker=julian, scope=Scope.PRIVATE, owner_id=ANNA).memory.owner_id == ANNA
+    assert (
+        engine.remember(
+            "Anna likes jazz.", speaker=julian, scope=Scope.PRIVATE, owner_id=ANNA
+        ).memory.owner_id
+        == ANNA
+    )
 
 
 SENSITIVE = [
@@ -90,9 +95,12 @@ def test_checksums() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "text"),
-    [("en", "Remember the spare key is in the blue tin."), ("de", "Der Ersatzschlüssel liegt in der blauen Dose."),
-     ("it", "La chiave di riserva è nella scatola blu.")],
-)  # fmt: skip
+    [
+        ("en", "Remember the spare key is in the blue tin."),
+        ("de", "Der Ersatzschlüssel liegt in der blauen Dose."),
+        ("it", "La chiave di riserva è nella scatola blu."),
+    ],
+)
 def test_c11_same_fact_twice(engine: MemoryEngine, lang: str, text: str) -> None:
     first = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
     again = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
@@ -104,8 +112,12 @@ def test_c11_same_fact_twice(engine: MemoryEngine, lang: str, text: str) -> None
 
 def test_dedup_keeps_the_stronger_provenance_else_the_newer_text(engine: MemoryEngine) -> None:
     confirmed = engine.remember("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
-    weaker = engine.remember("The spare key is in the blue tin!", speaker=GUEST, scope=Scope.SHARED,
-                             provenance=Provenance.EXTRACTED)  # fmt: skip
+    weaker = engine.remember(
+        "The spare key is in the blue tin!",
+        speaker=GUEST,
+        scope=Scope.SHARED,
+        provenance=Provenance.EXTRACTED,
+    )
     assert weaker.action is WriteAction.MERGED
     assert weaker.memory.content == "The spare key is in the blue tin."
     assert weaker.memory.provenance is Provenance.CONFIRMED
@@ -119,14 +131,22 @@ def test_dedup_keeps_the_stronger_provenance_else_the_newer_text(engine: MemoryE
 def test_dedup_only_within_the_same_owner_and_scope(engine: MemoryEngine) -> None:
     text = "I like short answers."
     engine.remember(text, speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
-    assert engine.remember(text, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE).action is WriteAction.CREATED
+    assert (
+        engine.remember(text, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE).action
+        is WriteAction.CREATED
+    )
     assert engine.remember(text, speaker=GUEST, scope=Scope.SHARED).action is WriteAction.CREATED
-    assert engine.remember(text, speaker=Speaker(area_id=KITCHEN), scope=Scope.ROOM).action is WriteAction.CREATED
+    assert (
+        engine.remember(text, speaker=Speaker(area_id=KITCHEN), scope=Scope.ROOM).action
+        is WriteAction.CREATED
+    )
     assert engine.stats().memories == 4
 
 
 def test_different_facts_are_not_merged(engine: MemoryEngine) -> None:
-    engine.remember("The boiler service ticket is HX-4471, waiting for a part.", speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(
+        "The boiler service ticket is HX-4471, waiting for a part.", speaker=GUEST, scope=Scope.SHARED
+    )
     result = engine.remember("Ticket HX-4478 was the dishwasher, closed.", speaker=GUEST, scope=Scope.SHARED)
     assert result.action is WriteAction.CREATED
 

@@ -7,7 +7,7 @@ Lindenstraße 12." = 0.197 with USE-m3). Raw cosine cannot tell these apart; cos
 the memory's *hubness* can. Hubness = mean similarity of the memory to its
 HUB_NEIGHBOURS nearest generic assistant requests below (the CSLS correction used for
 cross-lingual retrieval, with a fixed background instead of the query set).
-Measured in 5 languages (docs/architecture.md): the address memory scores 0.09–0.13
+Measured in 5 languages (docs/architecture.md): the address memory scores 0.09-0.13
 after correction, unrelated requests' best memory ≤ 0.06 apart from near-topical ones.
 """
 

@@ -10,7 +10,8 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from . import forgetting, recall as recall_mod, writer
+from . import forgetting, writer
+from . import recall as recall_mod
 from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
@@ -100,7 +101,15 @@ class MemoryEngine:
                 return []
             opts = options or RecallOptions()
             qvec = self.embedder.embed([query])[0]
-            hits = recall_mod.recall(self.store, qvec, query, speaker, opts, self._clock(), self._hubness)
+            hits = recall_mod.recall(
+                self.store,
+                qvec,
+                query=query,
+                speaker=speaker,
+                options=opts,
+                now=self._clock(),
+                hubness=self._hubness,
+            )
             if hits:
                 self.store.touch([h.memory.id for h in hits], self._clock())
         except Exception:
@@ -112,7 +121,14 @@ class MemoryEngine:
         """Forget candidates visible to speaker, best first."""
         self._require_open()
         return forgetting.find_to_forget(
-            self.store, self.embedder, self._hubness, query, speaker, limit, self._clock())
+            self.store,
+            self.embedder,
+            self._hubness,
+            query=query,
+            speaker=speaker,
+            limit=limit,
+            now=self._clock(),
+        )
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory (any status) if visible to speaker."""
@@ -124,7 +140,7 @@ class MemoryEngine:
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit", "negative")
-        return self.store.list(Visibility.of(speaker), limit=limit, offset=offset)
+        return self.store.list_current(Visibility.of(speaker), limit=limit, offset=offset)
 
     # ------------------------------------------------------------------ forgetting
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:

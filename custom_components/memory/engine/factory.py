@@ -37,9 +37,7 @@ def build_engine(
             from .embedding.fastembed import FastEmbedEmbedder  # noqa: PLC0415 - optional dependency
         except ImportError as err:  # pragma: no cover - the module itself imports nothing optional
             raise EncoderUnavailable("fastembed is not installed") from err
-        embedder = FastEmbedEmbedder(
-            fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir
-        )
+        embedder = FastEmbedEmbedder(fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir)
     else:
         raise InvalidInput("encoder", "unknown_encoder")
     return MemoryEngine(SqliteStore(Path(db_path)), embedder)

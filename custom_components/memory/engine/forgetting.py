@@ -22,6 +22,7 @@ def find_to_forget(
     store: MemoryStore,
     embedder: Embedder,
     hubness: Hubness,
+    *,
     query: str,
     speaker: Speaker,
     limit: int,
@@ -31,7 +32,15 @@ def find_to_forget(
     if not query.strip() or limit <= 0:
         return []
     options = RecallOptions(limit=limit, max_chars=10**9, include_about_speaker=False)
-    return recall(store, embedder.embed([query])[0], query, speaker, options, now, hubness)
+    return recall(
+        store,
+        embedder.embed([query])[0],
+        query=query,
+        speaker=speaker,
+        options=options,
+        now=now,
+        hubness=hubness,
+    )
 
 
 def forget(store: MemoryStore, memory_id: str, speaker: Speaker, now: datetime) -> Memory:

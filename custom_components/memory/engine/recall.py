@@ -1,4 +1,4 @@
-"""Hybrid recall: semantic ∪ exact-anchor lexical, ranked with a factor breakdown (DESIGN.md §6).
+"""Hybrid recall: semantic + exact-anchor lexical, ranked with a factor breakdown (DESIGN.md §6).
 
 Pipeline for one query and speaker (visibility and "current only" are applied by the store):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
@@ -32,7 +32,7 @@ LEXICAL_POOL = 50  # best BM25 rows considered
 # Case C08 ("Where do we live?" → "Our home address is Lindenstraße 12.", cosine 0.197 with
 # USE-m3, below min_similarity): the one best hit under the threshold is admitted when its
 # cosine is ≥ CALIBRATED_FLOOR and its cosine minus its hubness (calibration.py) is ≥
-# CALIBRATED_MIN. Measured en/de/it/fr/es: the address 0.09–0.13; unrelated requests ≤ 0.06
+# CALIBRATED_MIN. Measured en/de/it/fr/es: the address 0.09-0.13; unrelated requests ≤ 0.06
 # except near-topical ones (docs/architecture.md).
 CALIBRATED_FLOOR = 0.15
 CALIBRATED_MIN = 0.08
@@ -40,11 +40,11 @@ CALIBRATED_MIN = 0.08
 W_SIMILARITY = 1.0  # cosine in [-1, 1]
 W_ANCHOR_EXACT = 0.15  # the memory contains a query identifier/number: worth +0.15 cosine
 W_ANCHOR_RARE = 0.08  # it shares only a rare word with the query
-W_BM25 = 0.2  # × BM25/(BM25 + BM25_HALF): how well it matches the anchors beyond containing one
+W_BM25 = 0.2  # x BM25/(BM25 + BM25_HALF): how well it matches the anchors beyond containing one
 BM25_HALF = 2.0  # BM25 at which the BM25 part reaches half its weight
 W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
-W_IMPORTANCE = 0.06  # × importance in [0, 1]
-W_RECENCY = 0.04  # × 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
+W_IMPORTANCE = 0.06  # x importance in [0, 1]
+W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
 RECENCY_HALF_LIFE_DAYS = 90.0
 ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
 W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
@@ -62,7 +62,7 @@ class Candidate:
 def calibrated_best(
     store: MemoryStore, hubness: Hubness, semantic: list[tuple[str, float]], threshold: float
 ) -> tuple[str, float] | None:
-    """C08: the best sub-threshold semantic hit by cosine − hubness, if it clears the bar.
+    """C08: the best sub-threshold semantic hit by cosine - hubness, if it clears the bar.
 
     semantic: [(id, cosine)] best first. Returns (id, calibrated score) or None.
     """
@@ -98,12 +98,13 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
 def gather(
     store: MemoryStore,
     qvec: Vectors,
+    *,
     query: str,
     vis: Visibility,
     min_similarity: float,
     hubness: Hubness,
 ) -> tuple[dict[str, Candidate], list[Anchor]]:
-    """Steps 1–3: the admitted candidates by id, and the query's anchors."""
+    """Steps 1-3: the admitted candidates by id, and the query's anchors."""
     semantic = store.semantic(qvec, vis, SEMANTIC_POOL)
     admitted = {i: s for i, s in semantic if s >= min_similarity}
     extra = calibrated_best(store, hubness, semantic, min_similarity)
@@ -140,6 +141,7 @@ def gather(
 def recall(
     store: MemoryStore,
     qvec: Vectors,
+    *,
     query: str,
     speaker: Speaker,
     options: RecallOptions,
@@ -153,7 +155,9 @@ def recall(
     if options.limit <= 0:
         return []
     vis = Visibility.of(speaker)
-    candidates, _ = gather(store, qvec, query, vis, options.min_similarity, hubness)
+    candidates, _ = gather(
+        store, qvec, query=query, vis=vis, min_similarity=options.min_similarity, hubness=hubness
+    )
 
     about: list[Candidate] = []
     if options.include_about_speaker and speaker.person_id and not speaker.admin:

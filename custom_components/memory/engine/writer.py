@@ -19,9 +19,7 @@ DEDUP_SIMILARITY = 0.92  # merge instead of duplicate (DESIGN.md §6)
 TOMBSTONE_SIMILARITY = 0.85  # a tombstone this close blocks extraction; a confirmed remember lifts it (§6)
 
 
-def resolve_bucket(
-    scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None
-) -> Bucket:
+def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None) -> Bucket:
     """The (scope, owner, area) a memory goes to: owner defaults to the speaker for PRIVATE,
     area to the speaker's area for ROOM. Raises InvalidInput("scope", "scope_needs_person" |
     "scope_needs_area") when the scope cannot be honoured."""

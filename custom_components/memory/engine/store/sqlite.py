@@ -141,9 +141,7 @@ class SqliteStore:
                 return
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(
-                    self.path, check_same_thread=False, isolation_level=None, timeout=30
-                )
+                conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.execute("PRAGMA secure_delete=ON")
@@ -166,7 +164,9 @@ class SqliteStore:
             (identity.provider, identity.model, identity.dimension),
         )
         for mid, blob, scope, owner, area, status in cur:
-            index.upsert(mid, from_blob(blob), Scope(scope), owner, area, Status(status))
+            index.upsert(
+                mid, from_blob(blob), scope=Scope(scope), owner_id=owner, area_id=area, status=Status(status)
+            )
         self._index = index
 
     def close(self) -> None:
@@ -242,7 +242,7 @@ class SqliteStore:
                 "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (cur.lastrowid, memory.content)
             )
         self._doc_count += 1
-        self._idx().upsert(memory.id, vector, memory.scope, memory.owner_id, memory.area_id, memory.status)
+        self._index_memory(memory, vector)
 
     def update(self, memory: Memory, vector: Vectors | None) -> None:
         """Rewrite a memory's fields (and its vector/FTS row when given/changed); committed."""
@@ -261,7 +261,17 @@ class SqliteStore:
                 conn.execute(
                     "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (row[0], memory.content)
                 )
-        self._idx().upsert(memory.id, vector, memory.scope, memory.owner_id, memory.area_id, memory.status)
+        self._index_memory(memory, vector)
+
+    def _index_memory(self, memory: Memory, vector: Vectors | None) -> None:
+        self._idx().upsert(
+            memory.id,
+            vector,
+            scope=memory.scope,
+            owner_id=memory.owner_id,
+            area_id=memory.area_id,
+            status=memory.status,
+        )
 
     def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None:
         """Change a memory's lifecycle status (e.g. SUPERSEDED with a reference); committed."""
@@ -292,7 +302,7 @@ class SqliteStore:
         )
         return {m.id: m for m in map(_memory, rows)}
 
-    def list(self, vis: Visibility, *, limit: int, offset: int) -> list[Memory]:
+    def list_current(self, vis: Visibility, *, limit: int, offset: int) -> list[Memory]:
         """Current memories `vis` allows, newest first."""
         where, params = _visibility_sql(vis)
         rows = self._read(
@@ -314,6 +324,7 @@ class SqliteStore:
         index = self._idx()
         n = index.size
         scope = index.scope[:n]
+        mask: Mask
         if vis.everything:
             mask = np.ones(n, dtype=np.bool_)
         else:
@@ -330,7 +341,7 @@ class SqliteStore:
     def _bucket_mask(self, bucket: Bucket) -> Mask:
         index = self._idx()
         n = index.size
-        mask = index.scope[:n] == SCOPE_CODES[bucket.scope]
+        mask: Mask = index.scope[:n] == SCOPE_CODES[bucket.scope]
         mask &= index.owner[:n] == index.code("owner", bucket.owner_id)
         mask &= index.area[:n] == index.code("area", bucket.area_id)
         mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
@@ -523,7 +534,9 @@ class SqliteStore:
                 "SELECT scope, owner_id, area_id, status FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
         if row is not None:
-            self._idx().upsert(memory_id, vector, Scope(row[0]), row[1], row[2], Status(row[3]))
+            self._idx().upsert(
+                memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2], status=Status(row[3])
+            )
 
     def counts(self) -> dict[str, int]:
         """memories, active, tombstones, stale, and scope:<name> counts (no text)."""

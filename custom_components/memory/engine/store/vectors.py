@@ -2,7 +2,7 @@
 
 Rows hold unit float32 vectors in a preallocated matrix that grows by doubling; scope,
 owner, area and status are small integer codes (no per-row Python objects besides the
-id list), so 100k × 512-d costs ~205 MB of vectors plus ~1.5 MB of metadata.
+id list), so 100k x 512-d costs ~205 MB of vectors plus ~1.5 MB of metadata.
 """
 
 from __future__ import annotations
@@ -31,21 +31,27 @@ class VectorIndex:
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
         self._codes: dict[str, dict[str, int]] = {"owner": {}, "area": {}}
-        self._alloc(max(capacity, 1))
+        capacity = max(capacity, 1)
+        self.vectors: Vectors = np.zeros((capacity, dimension), dtype=np.float32)
+        self.scope: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
+        self.status: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
+        self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
+        self.area: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
 
-    def _alloc(self, capacity: int) -> None:
-        def grow[T: np.generic](old: npt.NDArray[T] | None, shape: tuple[int, ...], dtype: type[T]) -> npt.NDArray[T]:
-            new = np.zeros(shape, dtype=dtype)
-            if old is not None:
-                new[: self.size] = old[: self.size]
+    def _grow(self) -> None:
+        """Double the capacity, keeping the used rows."""
+        capacity = 2 * len(self.vectors)
+
+        def grown[T: np.generic](old: npt.NDArray[T]) -> npt.NDArray[T]:
+            new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
+            new[: self.size] = old[: self.size]
             return new
 
-        had = getattr(self, "vectors", None) is not None
-        self.vectors = grow(self.vectors if had else None, (capacity, self.dimension), np.float32)
-        self.scope = grow(self.scope if had else None, (capacity,), np.int8)
-        self.status = grow(self.status if had else None, (capacity,), np.int8)
-        self.owner = grow(self.owner if had else None, (capacity,), np.int32)
-        self.area = grow(self.area if had else None, (capacity,), np.int32)
+        self.vectors = grown(self.vectors)
+        self.scope = grown(self.scope)
+        self.status = grown(self.status)
+        self.owner = grown(self.owner)
+        self.area = grown(self.area)
 
     def code(self, kind: str, value: str | None, *, create: bool = False) -> int:
         """Integer code of an owner/area id (NO_CODE for None, UNKNOWN_CODE if never seen)."""
@@ -62,6 +68,7 @@ class VectorIndex:
         self,
         memory_id: str,
         vector: Vectors | None,
+        *,
         scope: Scope,
         owner_id: str | None,
         area_id: str | None,
@@ -73,7 +80,7 @@ class VectorIndex:
             if vector is None:
                 return  # a memory of another identity: not in this index
             if self.size == len(self.vectors):
-                self._alloc(2 * len(self.vectors))
+                self._grow()
             row = self.size
             self.size += 1
             self.ids.append(memory_id)
@@ -112,9 +119,6 @@ class VectorIndex:
             sims = self.vectors[:n] @ vector
         else:
             sims = self.vectors[rows] @ vector if rows.size < n // 4 else (self.vectors[:n] @ vector)[rows]
-        if sims.size > k:
-            part = np.argpartition(-sims, k - 1)[:k]
-        else:
-            part = np.arange(sims.size)
+        part = np.argpartition(-sims, k - 1)[:k] if sims.size > k else np.arange(sims.size)
         order = part[np.argsort(-sims[part], kind="stable")]
         return [(self.ids[int(rows[i])], float(sims[i])) for i in order]
