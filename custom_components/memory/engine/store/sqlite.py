@@ -102,22 +102,27 @@ def _memory_values(m: Memory) -> tuple[Any, ...]:
 
 
 def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
-    """The visibility rule as a SQL condition on `alias` (THE one SQL compilation)."""
+    """The visibility rule as a SQL condition on `alias` (THE one SQL compilation).
+
+    Columns carry a unary + so SQLite never drives a lookup by scope (a multi-index OR
+    over half the table): queries go by id, FTS rowid or created_at and filter on this.
+    """
     if vis.everything:
         return "1", []
     always = ", ".join(f"'{s.value}'" for s in ALWAYS_VISIBLE)
-    parts = [f"{alias}.scope IN ({always})"]
+    scope = f"+{alias}.scope"
+    parts = [f"{scope} IN ({always})"]
     params: list[Any] = []
     if vis.area_id is not None:
-        parts.append(f"({alias}.scope = '{Scope.ROOM.value}' AND {alias}.area_id = ?)")
+        parts.append(f"({scope} = '{Scope.ROOM.value}' AND +{alias}.area_id = ?)")
         params.append(vis.area_id)
     if vis.owner_id is not None:
-        parts.append(f"({alias}.scope = '{Scope.PRIVATE.value}' AND {alias}.owner_id = ?)")
+        parts.append(f"({scope} = '{Scope.PRIVATE.value}' AND +{alias}.owner_id = ?)")
         params.append(vis.owner_id)
     return "(" + " OR ".join(parts) + ")", params
 
 
-_CURRENT_SQL = f"m.status = '{Status.ACTIVE.value}'"
+_CURRENT_SQL = f"+m.status = '{Status.ACTIVE.value}'"
 
 
 class SqliteStore:
