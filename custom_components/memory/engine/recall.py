@@ -98,14 +98,17 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
 def gather(
     store: MemoryStore,
     qvec: Vectors,
+    semantic: list[tuple[str, float]],
     *,
     query: str,
     vis: Visibility,
     min_similarity: float,
     hubness: Hubness,
 ) -> tuple[dict[str, Candidate], list[Anchor]]:
-    """Steps 1-3: the admitted candidates by id, and the query's anchors."""
-    semantic = store.semantic(qvec, vis, SEMANTIC_POOL)
+    """Steps 1-3: the admitted candidates by id, and the query's anchors.
+
+    semantic: the store's top visible [(id, cosine)], best first.
+    """
     admitted = {i: s for i, s in semantic if s >= min_similarity}
     extra = calibrated_best(store, hubness, semantic, min_similarity)
     if extra is not None:
@@ -155,15 +158,16 @@ def recall(
     if options.limit <= 0:
         return []
     vis = Visibility.of(speaker)
+    owned_k = ABOUT_SPEAKER_MAX + options.limit if options.include_about_speaker else 0
+    semantic, owned = store.semantic(qvec, vis, SEMANTIC_POOL, owned_k=owned_k)
     candidates, _ = gather(
-        store, qvec, query=query, vis=vis, min_similarity=options.min_similarity, hubness=hubness
+        store, qvec, semantic, query=query, vis=vis, min_similarity=options.min_similarity, hubness=hubness
     )
 
     about: list[Candidate] = []
-    if options.include_about_speaker and speaker.person_id and not speaker.admin:
-        for mid, sim in store.semantic_owned(qvec, speaker.person_id, ABOUT_SPEAKER_MAX + options.limit):
-            if mid not in candidates and len(about) < ABOUT_SPEAKER_MAX:
-                about.append(Candidate(mid, sim, about_speaker=True))
+    for mid, sim in owned:
+        if mid not in candidates and len(about) < ABOUT_SPEAKER_MAX:
+            about.append(Candidate(mid, sim, about_speaker=True))
 
     memories = store.get_many([*candidates, *(c.memory_id for c in about)], vis)
     ranked = _hits(list(candidates.values()), memories, now)

@@ -352,20 +352,35 @@ class SqliteStore:
         mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
         return mask
 
-    def semantic(self, vector: Vectors, vis: Visibility, k: int) -> list[tuple[str, float]]:
-        """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)]."""
+    def semantic(
+        self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)];
+        and, in the same pass, the top `owned_k` PRIVATE ones owned by vis.owner_id (the
+        speaker's own memories; empty for the admin view or an unknown speaker)."""
         with self._lock:
-            return self._idx().top(vector, self._visibility_mask(vis), k)
-
-    def semantic_owned(self, vector: Vectors, person_id: str, k: int) -> list[tuple[str, float]]:
-        """Top-k current PRIVATE memories of person_id by cosine (a subset of what they may see)."""
-        bucket = Bucket(scope=Scope.PRIVATE, owner_id=person_id, area_id=None)
-        return self.nearest_in_bucket(vector, bucket, k)
+            index = self._idx()
+            scores = index.scores(vector)
+            visible = self._visibility_mask(vis)
+            owned: list[tuple[str, float]] = []
+            if owned_k > 0 and vis.owner_id is not None and not vis.everything:
+                n = index.size
+                mine = visible & (index.scope[:n] == SCOPE_CODES[Scope.PRIVATE])
+                mine &= index.owner[:n] == index.code("owner", vis.owner_id)
+                owned = index.top(scores, mine, owned_k)
+            return index.top(scores, visible, k), owned
 
     def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
         """Top-k current memories of exactly this scope/owner/area (dedup), best first."""
         with self._lock:
-            return self._idx().top(vector, self._bucket_mask(bucket), k)
+            index = self._idx()
+            mask = self._bucket_mask(bucket)
+            rows = np.flatnonzero(mask)
+            if rows.size == 0:
+                return []
+            scores = np.zeros(index.size, dtype=np.float32)
+            scores[rows] = index.vectors[rows] @ vector  # buckets are small: no full pass
+            return index.top(scores, mask, k)
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
