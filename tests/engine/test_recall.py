@@ -187,6 +187,16 @@ def test_c05_private_shapes_the_owners_answers_only(engine: MemoryEngine, lang: 
         assert preference not in _texts(engine.recall(preference, other))
 
 
+def test_c05_speaker_extras_leave_secrets_out(engine: MemoryEngine) -> None:
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    engine.remember("My bank PIN is 4821.", speaker=julian, scope=Scope.PRIVATE)
+    engine.remember("I like short answers.", speaker=julian, scope=Scope.PRIVATE)
+    texts = _texts(engine.recall("What's the capital of Australia?", julian))
+    assert "I like short answers." in texts
+    assert "My bank PIN is 4821." not in texts
+    assert _texts(engine.recall("What is my bank PIN?", julian))[0] == "My bank PIN is 4821."  # asked for
+
+
 # --------------------------------------------------------------------------- C17
 def test_c17_scope_filters_both_ways(engine: MemoryEngine) -> None:
     kitchen, hall = Speaker(area_id=KITCHEN), Speaker(area_id=HALL)

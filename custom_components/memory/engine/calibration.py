@@ -52,6 +52,10 @@ class Hubness:
                 self._background = self._embedder.embed(list(BACKGROUND_REQUESTS))
             return self._background
 
+    def warm(self) -> None:
+        """Embed the background now (first use of the encoder); raises what the embedder raises."""
+        self._matrix()
+
     def of(self, vectors: Vectors) -> npt.NDArray[np.float32]:
         """Hubness of each row of `vectors` (float32[n, d] unit rows) → float32[n]."""
         if len(vectors) == 0:

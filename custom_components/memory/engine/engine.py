@@ -40,8 +40,16 @@ class MemoryEngine:
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> None:
-        """Open the store, migrate, load vectors of the embedder's identity. Raises StoreUnavailable."""
+        """Open the store, migrate, load vectors of the embedder's identity, warm the encoder.
+
+        Raises StoreUnavailable (file/schema) or EncoderUnavailable (the model cannot load).
+        """
         self.store.open(self.embedder.identity)
+        try:
+            self._hubness.warm()  # loads the model and embeds the calibration background once
+        except BaseException:
+            self.store.close()
+            raise
         self._open = True
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ Pipeline for one query and speaker (visibility and "current only" are applied by
 3. when the query carries an identifier/number, semantic-only candidates carrying a different
    one of the same shape are dropped (case C07);
 4. score = Σ factors (similarity, lexical, provenance, importance, recency), best first;
-5. up to ABOUT_SPEAKER_MAX private memories of the recognised speaker are added (case C05);
+5. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
 6. the slate is capped at options.limit hits and options.max_chars characters (case C22).
 """
 
@@ -164,14 +164,11 @@ def recall(
         store, qvec, semantic, query=query, vis=vis, min_similarity=options.min_similarity, hubness=hubness
     )
 
-    about: list[Candidate] = []
-    for mid, sim in owned:
-        if mid not in candidates and len(about) < ABOUT_SPEAKER_MAX:
-            about.append(Candidate(mid, sim, about_speaker=True))
-
+    about = [Candidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
     memories = store.get_many([*candidates, *(c.memory_id for c in about)], vis)
     ranked = _hits(list(candidates.values()), memories, now)
-    extra = _hits(about, memories, now)
+    # the speaker's own memories ride along unasked: never their secrets (they come when asked for)
+    extra = [h for h in _hits(about, memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
     return cap_slate(ranked, extra, options)
 
 

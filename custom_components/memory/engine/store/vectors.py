@@ -108,7 +108,7 @@ class VectorIndex:
         self.size = last
 
     def scores(self, vector: Vectors) -> npt.NDArray[np.float32]:
-        """Cosine of `vector` with every row (one pass over the matrix: ~11 ms at 100k × 512)."""
+        """Cosine of `vector` with every row (one pass over the matrix: ~11 ms at 100k x 512)."""
         return np.asarray(self.vectors[: self.size] @ vector, dtype=np.float32)
 
     def top(self, scores: npt.NDArray[np.float32], mask: Mask, k: int) -> list[tuple[str, float]]:
