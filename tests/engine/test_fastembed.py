@@ -113,3 +113,13 @@ def test_build_engine_returns_an_unopened_bundled_engine(tmp_path: Path) -> None
     finally:
         engine.close()
         engine.close()  # idempotent
+
+
+def test_unloadable_model_name_is_encoder_unavailable_at_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline, the default model cannot download: build_engine says so (HA falls back to bundled)."""
+    pytest.importorskip("fastembed")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # fail fast instead of waiting on the network
+    with pytest.raises(EncoderUnavailable):
+        build_engine(str(tmp_path / "x.db"), "fastembed", cache_dir=str(tmp_path / "empty-cache"))

@@ -26,8 +26,10 @@ def build_engine(
 
     encoder: "bundled" (USE-m3, always available) or "fastembed" (model name
     `fastembed_model`, default multilingual MiniLM, cached in `cache_dir`; or a local ONNX
-    directory `fastembed_model_path`). Raises EncoderUnavailable when fastembed is asked
-    for but not importable, InvalidInput("encoder", "unknown_encoder") for other names.
+    directory `fastembed_model_path`). Blocking: for fastembed the model is loaded here
+    (downloaded into cache_dir on first use). Raises EncoderUnavailable when fastembed is
+    asked for but not importable or its model cannot be loaded/downloaded,
+    InvalidInput("encoder", "unknown_encoder") for other names.
     """
     embedder: Embedder
     if encoder == ENCODER_BUNDLED:
@@ -37,7 +39,9 @@ def build_engine(
             from .embedding.fastembed import FastEmbedEmbedder  # noqa: PLC0415 - optional dependency
         except ImportError as err:  # pragma: no cover - the module itself imports nothing optional
             raise EncoderUnavailable("fastembed is not installed") from err
-        embedder = FastEmbedEmbedder(fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir)
+        fastembed = FastEmbedEmbedder(fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir)
+        fastembed.load()  # fail here (the HA side falls back to bundled), not later in open()
+        embedder = fastembed
     else:
         raise InvalidInput("encoder", "unknown_encoder")
     return MemoryEngine(SqliteStore(Path(db_path)), embedder)

@@ -105,6 +105,11 @@ class FastEmbedEmbedder:
     def identity(self) -> EmbeddingIdentity:
         return EmbeddingIdentity(provider=PROVIDER, model=self._name, dimension=self._dim)
 
+    def load(self) -> None:
+        """Load (downloading into cache_dir if needed) the model now; raises EncoderUnavailable."""
+        with self._lock:
+            self._load()
+
     def _load(self) -> Any:
         if self._model is not None:
             return self._model
