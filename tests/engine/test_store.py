@@ -192,3 +192,21 @@ def test_index_grows_and_removes(tmp_path: Path) -> None:
         "m4",
     }
     assert Visibility.of(ADMIN).everything
+
+
+def test_concurrent_callers(engine: MemoryEngine) -> None:
+    """The HA executor calls from several threads at once: one writer at a time, no lost rows."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    facts = [f"Box {n} in the attic holds {thing}." for n, thing in enumerate(
+        ["winter clothes", "old toys", "christmas lights", "tax papers", "camping gear", "books",
+         "vinyl records", "the wedding album"])]  # fmt: skip
+
+    def work(i: int) -> int:
+        engine.remember(facts[i], speaker=Speaker(), scope=Scope.SHARED)
+        return len(engine.recall("What is in the attic boxes?", Speaker()))
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(work, range(len(facts))))
+    assert engine.stats().memories == len(facts)
+    assert {m.content for m in engine.list_memories(Speaker())} == set(facts)
