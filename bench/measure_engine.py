@@ -1,0 +1,173 @@
+"""One store size, measured in a fresh process (so RSS is this store's alone).
+
+Usage (run by recall_latency.py): measure_engine.py DB_PATH WORK_JSON OUT_JSON
+WORK_JSON: {"queries": [[text, language], ...], "new": [[text, language], ...],
+            "again": [[text, language, scope, owner, area], ...], "repeats": int}
+The DB is opened in place and written to (remember): pass a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import engine_import
+import psutil
+
+engine_import.install()
+from custom_components.memory.engine import recall as recall_mod  # noqa: E402
+from custom_components.memory.engine.api import RecallOptions  # noqa: E402
+from custom_components.memory.engine.factory import build_engine  # noqa: E402
+from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker  # noqa: E402
+
+SPEAKERS = {
+    "known person in the kitchen": Speaker(person_id="person.julian", area_id="kitchen"),
+    "unknown speaker in the living room": Speaker(person_id=None, area_id="living_room"),
+}
+REMEMBER_SCOPES = (Scope.SHARED, Scope.PRIVATE, Scope.ROOM)
+
+
+def mb(n_bytes: int) -> float:
+    return round(n_bytes / 2**20, 1)
+
+
+def pct(samples_ns: list[int]) -> dict[str, float]:
+    ms = sorted(s / 1e6 for s in samples_ns)
+
+    def q(p: float) -> float:
+        k = (len(ms) - 1) * p
+        lo, hi = int(k), min(int(k) + 1, len(ms) - 1)
+        return round(ms[lo] + (ms[hi] - ms[lo]) * (k - lo), 3)
+
+    return {"p50": q(0.50), "p95": q(0.95), "max": round(ms[-1], 3), "n": len(ms)}
+
+
+def main(db: Path, work_path: Path, out_path: Path) -> None:
+    work = json.loads(work_path.read_text())
+    proc = psutil.Process()
+    out: dict[str, object] = {}
+    rss_before = proc.memory_info().rss
+
+    engine = build_engine(str(db))
+    t0 = time.perf_counter()
+    engine.store.open(engine.embedder.identity)  # migrations + vectors into the matrix
+    t1 = time.perf_counter()
+    rss_store = proc.memory_info().rss
+    engine.open()  # store already open: loads the encoder, embeds the calibration background
+    t2 = time.perf_counter()
+    rss_open = proc.memory_info().rss
+    out["setup"] = {"store_open_s": round(t1 - t0, 3), "encoder_warm_s": round(t2 - t1, 3),
+                    "engine_open_s": round(t2 - t0, 3), "rows": engine.stats().memories}  # fmt: skip
+
+    # query embedding, single query, warm (the encoder has embedded the calibration set already)
+    queries = [(q, lang) for q, lang in work["queries"]]
+    embed_ns: list[int] = []
+    qvecs = []
+    for text, _ in queries:
+        s = time.perf_counter_ns()
+        vec = engine.embedder.embed([text])[0]
+        embed_ns.append(time.perf_counter_ns() - s)
+        qvecs.append(vec)
+    out["embed"] = pct(embed_ns)
+
+    # recall given the vector: the engine's own pipeline (recall.recall) + the access-count touch,
+    # i.e. engine.recall() minus its one embed call
+    options = RecallOptions()
+    recall_ns: dict[str, list[int]] = {name: [] for name in SPEAKERS}
+    hits_seen: dict[str, int] = {name: 0 for name in SPEAKERS}
+    for rep in range(work["repeats"] + 1):  # rep 0 warms caches (FTS pages, numpy buffers)
+        for (text, _), vec in zip(queries, qvecs, strict=True):
+            for name, speaker in SPEAKERS.items():
+                s = time.perf_counter_ns()
+                hits = recall_mod.recall(engine.store, vec, query=text, speaker=speaker, options=options,
+                                         now=engine._clock(), hubness=engine._hubness)  # fmt: skip
+                if hits:
+                    engine.store.touch([h.memory.id for h in hits], engine._clock())
+                elapsed = time.perf_counter_ns() - s
+                if rep:
+                    recall_ns[name].append(elapsed)
+                    hits_seen[name] += len(hits)
+    out["recall"] = {name: pct(v) for name, v in recall_ns.items()}
+    out["recall_all"] = pct([x for v in recall_ns.values() for x in v])
+    out["hits_per_query"] = {n: round(h / len(recall_ns[n]), 2) for n, h in hits_seen.items()}
+
+    # cross-check: engine.recall end to end (embedding included)
+    e2e_ns = []
+    speaker = SPEAKERS["known person in the kitchen"]
+    for text, _ in queries:
+        s = time.perf_counter_ns()
+        engine.recall(text, speaker, options)
+        e2e_ns.append(time.perf_counter_ns() - s)
+    out["recall_end_to_end"] = pct(e2e_ns)
+
+    # where the recall time goes at this size (one pass of every query, known speaker)
+    out["breakdown"] = breakdown(engine, queries, qvecs, speaker)
+
+    rss_loaded = proc.memory_info().rss
+    # remember: the full path (validate, embed, sensitive flag, dedup, tombstones, fsync'd commit)
+    remember_ns: dict[str, list[int]] = {}
+    julian = SPEAKERS["known person in the kitchen"]
+    for i, (text, lang) in enumerate(work["new"]):
+        s = time.perf_counter_ns()
+        result = engine.remember(text, speaker=julian, scope=REMEMBER_SCOPES[i % 3], language=lang,
+                                 provenance=Provenance.CONFIRMED, source=Source.VOICE)  # fmt: skip
+        remember_ns.setdefault(result.action.value, []).append(time.perf_counter_ns() - s)
+    for text, lang, scope, owner, area in work["again"]:
+        s = time.perf_counter_ns()
+        result = engine.remember(text, speaker=julian, scope=Scope(scope), owner_id=owner, area_id=area,
+                                 language=lang, provenance=Provenance.CONFIRMED, source=Source.VOICE)  # fmt: skip
+        remember_ns.setdefault(result.action.value, []).append(time.perf_counter_ns() - s)
+    out["remember"] = pct([x for v in remember_ns.values() for x in v])
+    out["remember_by_action"] = {k: pct(v) for k, v in remember_ns.items()}
+
+    out["rss"] = {
+        "before_open_mb": mb(rss_before),
+        "after_store_open_mb": mb(rss_store),
+        "after_engine_open_mb": mb(rss_open),
+        "loaded_after_recalls_mb": mb(rss_loaded),
+        "store_delta_mb": mb(rss_store - rss_before),
+        "encoder_delta_mb": mb(rss_open - rss_store),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "index_matrix_mb": mb(engine.store._idx().vectors.nbytes),
+    }
+    engine.close()
+    out_path.write_text(json.dumps(out, indent=1))
+
+
+def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
+    """p50 ms of the recall steps, timed one by one (same calls recall.recall makes)."""
+    from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
+
+    store = engine.store
+    vis = Visibility.of(speaker)
+    options = RecallOptions()
+    parts: dict[str, list[int]] = {"matvec": [], "mask+topk": [], "semantic()": [], "gather()": [],
+                                   "get_many+rank": []}  # fmt: skip
+    for (text, _), vec in zip(queries, qvecs, strict=True):
+        index = store._idx()
+        s = time.perf_counter_ns()
+        scores = index.scores(vec)
+        parts["matvec"].append(time.perf_counter_ns() - s)
+        s = time.perf_counter_ns()
+        index.top(scores, store._visibility_mask(vis), recall_mod.SEMANTIC_POOL)
+        parts["mask+topk"].append(time.perf_counter_ns() - s)
+        s = time.perf_counter_ns()
+        semantic, owned = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=7)
+        parts["semantic()"].append(time.perf_counter_ns() - s)
+        s = time.perf_counter_ns()
+        cands, _ = recall_mod.gather(store, vec, semantic, query=text, vis=vis,
+                                     min_similarity=options.min_similarity, hubness=engine._hubness)  # fmt: skip
+        parts["gather()"].append(time.perf_counter_ns() - s)
+        s = time.perf_counter_ns()
+        mems = store.get_many([*cands, *(i for i, _ in owned)], vis)
+        recall_mod._hits([recall_mod.Candidate(i, c.similarity) for i, c in cands.items()], mems,
+                         engine._clock())  # fmt: skip
+        parts["get_many+rank"].append(time.perf_counter_ns() - s)
+    return {k: pct(v)["p50"] for k, v in parts.items()}
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))
