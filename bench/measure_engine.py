@@ -123,7 +123,9 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     out["remember"] = pct([x for v in remember_ns.values() for x in v])
     out["remember_by_action"] = {k: pct(v) for k, v in remember_ns.items()}
 
+    rss_after_remember = proc.memory_info().rss
     out["rss"] = {
+        "after_remember_mb": mb(rss_after_remember),
         "before_open_mb": mb(rss_before),
         "after_store_open_mb": mb(rss_store),
         "after_engine_open_mb": mb(rss_open),

@@ -109,6 +109,7 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
     )
     row("RSS delta of the encoder (USE-m3 + calibration)", lambda r: f"{r['rss']['encoder_delta_mb']}")
     row("RSS total, loaded, after the recall runs", lambda r: f"{r['rss']['loaded_after_recalls_mb']}")
+    row("RSS after the remember runs (+ up to 150 rows)", lambda r: f"{r['rss']['after_remember_mb']}")
     row("peak RSS (ru_maxrss)", lambda r: f"{r['rss']['peak_mb']}")
     row("vector matrix allocated (capacity × 512 × 4 B)", lambda r: f"{r['rss']['index_matrix_mb']}")
     row("recall step p50: matrix × vector", lambda r: f"{r['breakdown']['matvec']}")
