@@ -180,7 +180,7 @@ def test_index_grows_and_removes(tmp_path: Path) -> None:
         vec = np.zeros(4, dtype=np.float32)
         vec[i % 4] = 1
         index.upsert(f"m{i}", vec, scope=Scope.SHARED, owner_id=None, area_id=None, status=Status.ACTIVE)
-    assert index.size == 5 and len(index.vectors) == 8
+    assert index.size == 5 and len(index.vectors) == 6  # 2 -> 3 -> 4 -> 6 (x1.5)
     index.remove("m1")
     assert index.size == 4 and "m1" not in index.row_of
     mask = np.ones(index.size, dtype=bool)
@@ -192,6 +192,19 @@ def test_index_grows_and_removes(tmp_path: Path) -> None:
         "m4",
     }
     assert Visibility.of(ADMIN).everything
+
+
+def test_index_opens_with_headroom(make_engine: Callable[..., MemoryEngine]) -> None:
+    """A reopened store has room for half its rows again: the first remember does not grow
+    (and copy) the matrix while the old one is alive."""
+    from custom_components.memory.engine.store.vectors import INITIAL_CAPACITY, VectorIndex  # noqa: PLC0415
+
+    assert VectorIndex.capacity_for(100_000) == 150_000
+    assert VectorIndex.capacity_for(10) == INITIAL_CAPACITY
+    engine = make_engine()
+    engine.remember("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
+    index = engine.store._idx()
+    assert len(index.vectors) >= INITIAL_CAPACITY > index.size == 1
 
 
 def test_concurrent_callers(engine: MemoryEngine) -> None:

@@ -162,7 +162,7 @@ class SqliteStore:
         conn = self._db()
         count = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
         self._doc_count = int(count)
-        index = VectorIndex(identity.dimension, capacity=max(1024, int(count)))
+        index = VectorIndex(identity.dimension, capacity=VectorIndex.capacity_for(int(count)))
         cur = conn.execute(
             "SELECT id, embedding, scope, owner_id, area_id, status FROM memories "
             "WHERE emb_provider = ? AND emb_model = ? AND emb_dimension = ?",

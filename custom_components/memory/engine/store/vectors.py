@@ -1,6 +1,7 @@
 """The in-memory vector index of one embedding identity, with per-row metadata as numpy arrays.
 
-Rows hold unit float32 vectors in a preallocated matrix that grows by doubling; scope,
+Rows hold unit float32 vectors in a preallocated matrix with headroom (capacity_for) that grows
+by GROWTH_FACTOR; scope,
 owner, area and status are small integer codes (no per-row Python objects besides the
 id list), so 100k x 512-d costs ~205 MB of vectors plus ~1.5 MB of metadata.
 """
@@ -14,6 +15,13 @@ from ..embedding.base import Vectors
 from ..models import Scope, Status
 
 INITIAL_CAPACITY = 1024
+# Capacity at open is rows x OPEN_HEADROOM. The unused rows cost no RSS: numpy's zeros come from
+# calloc, whose fresh pages are mapped lazily (measured: a 150k x 512 zero matrix adds 0 MB until
+# rows are written). So a session adds up to half the store again before any copy; growing then
+# allocates GROWTH_FACTOR x capacity (again lazily) and copies the used rows once, a transient
+# of one extra copy of the used rows instead of the old matrix living beside a doubled one.
+OPEN_HEADROOM = 1.5
+GROWTH_FACTOR = 1.5
 SCOPE_CODES: dict[Scope, int] = {s: i for i, s in enumerate(Scope)}
 STATUS_CODES: dict[Status, int] = {s: i for i, s in enumerate(Status)}
 NO_CODE = -1  # no owner / no area
@@ -38,9 +46,14 @@ class VectorIndex:
         self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.area: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
 
+    @staticmethod
+    def capacity_for(rows: int) -> int:
+        """Capacity to allocate at open for `rows` stored rows (headroom, see OPEN_HEADROOM)."""
+        return max(INITIAL_CAPACITY, int(rows * OPEN_HEADROOM))
+
     def _grow(self) -> None:
-        """Double the capacity, keeping the used rows."""
-        capacity = 2 * len(self.vectors)
+        """Grow the capacity by GROWTH_FACTOR (at least one row), keeping the used rows."""
+        capacity = max(len(self.vectors) + 1, int(len(self.vectors) * GROWTH_FACTOR))
 
         def grown[T: np.generic](old: npt.NDArray[T]) -> npt.NDArray[T]:
             new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
