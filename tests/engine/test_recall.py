@@ -352,3 +352,71 @@ def test_room_and_private_need_the_right_speaker(engine: MemoryEngine) -> None:
     )
     assert seen_by_julian_in_hall == ["The hall light switch is behind the coat."]
     assert _texts(engine.recall("locker code 1234", Speaker(ANNA, KITCHEN))) == ["My locker code is 1234."]
+
+
+# --------------------------------------------------------------------------- bounded reads
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_slate_reads_only_candidates_that_can_reach_it(
+    make_engine: Callable[..., MemoryEngine], monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """Reading memories in score-bound order and stopping once the slate is settled (recall.py
+    _ranked_prefix) gives the same slate (ids, order, scores) as reading every candidate, with fewer rows read."""
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine import recall as recall_mod  # noqa: PLC0415
+    from custom_components.memory.engine.models import Kind, Memory, Source  # noqa: PLC0415
+
+    engine = make_engine()
+    store = engine.store
+    now = engine._clock()
+    base = DISTRACTORS[language]
+    vectors = engine.embedder.embed(base)
+    rng = np.random.default_rng(7)
+    provenances = list(Provenance)
+    for i in range(40 * len(base)):  # 40 noisy copies of each distractor: cosines spread ~0.3-1
+        k = i % len(base)
+        vec = vectors[k] + rng.normal(0, rng.uniform(0, 0.15), vectors.shape[1]).astype(np.float32)
+        vec /= np.linalg.norm(vec)
+        created = now - np.timedelta64(int(rng.integers(0, 700)), "D").astype(object)
+        store.add(
+            Memory(
+                id=f"m{i:04d}",
+                content=f"{base[k]} ({i})" + " more" * int(rng.integers(0, 60)),
+                kind=Kind.NOTE,
+                language=language,
+                provenance=provenances[int(rng.integers(0, len(provenances)))],
+                scope=[Scope.SHARED, Scope.PRIVATE][i % 2],
+                owner_id=JULIAN if i % 2 else None,
+                area_id=None,
+                created_at=created,
+                updated_at=created,
+                importance=float(rng.uniform(0, 1)),
+                source=Source.AUTOMATION,
+            ),
+            vec,
+        )
+    read: list[int] = []
+    get_many = store.get_many
+
+    def counting(ids: list[str], vis: object) -> object:
+        read.append(len(ids))
+        return get_many(ids, vis)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "get_many", counting)
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    reads: list[tuple[int, int]] = []
+    for query in base[:3]:
+        for options in (RecallOptions(), RecallOptions(limit=3, max_chars=250), RecallOptions(limit=8)):
+            read.clear()
+            pruned = engine.recall(query, julian, options)
+            pruned_reads = sum(read)
+            monkeypatch.setattr(recall_mod, "FETCH_BATCH_MIN", 10**6)  # read every candidate
+            read.clear()
+            full = engine.recall(query, julian, options)
+            monkeypatch.setattr(recall_mod, "FETCH_BATCH_MIN", 8)
+            assert [(h.memory.id, round(h.score, 6)) for h in pruned] == [
+                (h.memory.id, round(h.score, 6)) for h in full
+            ]
+            assert pruned and pruned_reads <= sum(read)
+            reads.append((pruned_reads, sum(read)))
+    assert reads[0][0] < reads[0][1] / 2  # default options: most candidates are never read

@@ -223,3 +223,16 @@ def test_concurrent_callers(engine: MemoryEngine) -> None:
         list(pool.map(work, range(len(facts))))
     assert engine.stats().memories == len(facts)
     assert {m.content for m in engine.list_memories(Speaker())} == set(facts)
+
+
+def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
+    """Document frequencies are cached per store content: a write makes them recount."""
+    store = engine.store
+    engine.remember("The cellar key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
+    assert store.doc_frequency("cellar", 10) == 1
+    assert store.doc_frequency("cellar", 10) == 1  # cached
+    engine.remember("The cellar light is broken.", speaker=Speaker(), scope=Scope.SHARED)
+    assert store.doc_frequency("cellar", 10) == 2
+    hit = engine.recall("cellar light", Speaker())[0]
+    engine.forget(hit.memory.id, Speaker.administrator())
+    assert store.doc_frequency("cellar", 10) == 1

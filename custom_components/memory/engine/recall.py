@@ -50,6 +50,10 @@ W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
 RECENCY_HALF_LIFE_DAYS = 90.0
 ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
 W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
+# The most the factors read from the memory row (provenance, importance, recency) can add: a
+# candidate whose similarity + lexical is further below a settled slate is never read.
+MEMORY_FACTORS_MAX = W_PROVENANCE + W_IMPORTANCE + W_RECENCY
+FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at least this many
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,7 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
     age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
     out = {
         "similarity": W_SIMILARITY * candidate.similarity,
-        "lexical": candidate.anchor + W_BM25 * candidate.bm25 / (candidate.bm25 + BM25_HALF),
+        "lexical": _lexical(candidate),
         "provenance": W_PROVENANCE * (1.0 - memory.provenance.rank / (len(Provenance) - 1)),
         "importance": W_IMPORTANCE * memory.importance,
         "recency": W_RECENCY * math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),
@@ -169,11 +173,55 @@ def recall(
     )
 
     about = [Candidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
-    memories = store.get_many([*candidates, *(c.memory_id for c in about)], vis)
-    ranked = _hits(list(candidates.values()), memories, now)
+    owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked for)
-    extra = [h for h in _hits(about, memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
-    return cap_slate(ranked, extra, options)
+    extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
+    return cap_slate(_ranked_prefix(store, candidates, extra, vis, options, now), extra, options)
+
+
+def bound(candidate: Candidate) -> float:
+    """Upper bound of a candidate's score before its memory is read: similarity + lexical
+    are known, the memory-dependent factors add at most MEMORY_FACTORS_MAX."""
+    return W_SIMILARITY * candidate.similarity + _lexical(candidate) + MEMORY_FACTORS_MAX
+
+
+def _ranked_prefix(
+    store: MemoryStore,
+    candidates: dict[str, Candidate],
+    extra: list[Hit],
+    vis: Visibility,
+    options: RecallOptions,
+    now: datetime,
+) -> list[Hit]:
+    """The ranked hits cap_slate needs, reading memories in bound order until the slate is settled.
+
+    The hits scoring above every unread candidate's bound are the head of the final ranking;
+    once cap_slate fills options.limit places from that head alone, no unread candidate could
+    change the slate (even with the char cap skipping long ones), so the rest is never read.
+    """
+    order = sorted(candidates.values(), key=lambda c: (-bound(c), c.memory_id))
+    fetched: list[Hit] = []
+    start, batch = 0, max(FETCH_BATCH_MIN, 2 * options.limit)
+    while start < len(order):
+        chunk = order[start : start + batch]
+        start += len(chunk)
+        fetched = _merge_sorted(fetched, _hits(chunk, store.get_many([c.memory_id for c in chunk], vis), now))
+        if start >= len(order):
+            break
+        ceiling = bound(order[start])
+        settled = [h for h in fetched if h.score > ceiling]
+        if len(cap_slate(settled, extra, options)) >= options.limit:
+            return settled
+        batch *= 2
+    return fetched
+
+
+def _merge_sorted(a: list[Hit], b: list[Hit]) -> list[Hit]:
+    return sorted([*a, *b], key=lambda h: (-h.score, h.memory.id))
+
+
+def _lexical(candidate: Candidate) -> float:
+    return candidate.anchor + W_BM25 * candidate.bm25 / (candidate.bm25 + BM25_HALF)
 
 
 def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) -> list[Hit]:

@@ -39,6 +39,7 @@ from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
 from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
 
+DF_CACHE_MAX = 4096  # cached document frequencies (cleared on every content change, or when full)
 TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next write or at this many
 
 _MEMORY_COLUMNS = (
@@ -136,6 +137,7 @@ class SqliteStore:
         self._index: VectorIndex | None = None
         self._pending_touch: dict[str, tuple[int, str]] = {}
         self._doc_count = 0
+        self._df_cache: dict[tuple[str, int], int] = {}  # valid for the current content only
         self._version = 0
 
     # ---------------------------------------------------------------- lifecycle
@@ -209,6 +211,7 @@ class SqliteStore:
             conn = self._db()
             try:
                 conn.execute("BEGIN IMMEDIATE")
+                self._df_cache.clear()  # any write may change which memories hold a word
                 self._flush_touches(conn)
                 yield conn
                 conn.execute("COMMIT")
@@ -420,13 +423,22 @@ class SqliteStore:
         return self._doc_count
 
     def doc_frequency(self, term: str, cap: int) -> int:
-        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare)."""
-        phrase = '"' + term.replace('"', '""') + '"'
-        rows = self._read(
-            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-            (phrase, cap),
-        )
-        return int(rows[0][0])
+        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
+
+        Cached until the next content change: a query asks for ~5 words, mostly the same ones."""
+        with self._lock:
+            cached = self._df_cache.get((term, cap))
+            if cached is not None:
+                return cached
+            phrase = '"' + term.replace('"', '""') + '"'
+            rows = self._read(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (phrase, cap),
+            )
+            if len(self._df_cache) >= DF_CACHE_MAX:
+                self._df_cache.clear()
+            self._df_cache[(term, cap)] = df = int(rows[0][0])
+            return df
 
     def touch(self, ids: list[str], at: datetime) -> None:
         """Count an access; batched and written with the next write (or every TOUCH_FLUSH_EVERY)."""
