@@ -236,3 +236,22 @@ def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
     hit = engine.recall("cellar light", Speaker())[0]
     engine.forget(hit.memory.id, Speaker.administrator())
     assert store.doc_frequency("cellar", 10) == 1
+
+
+def test_bucket_scores_in_place_match_exact_products() -> None:
+    """scores_of (dedup's per-bucket comparison) equals the plain product across chunk borders."""
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine.store.vectors import GATHER_ROWS, VectorIndex  # noqa: PLC0415
+
+    rng = np.random.default_rng(3)
+    index = VectorIndex(16)
+    n = 3 * GATHER_ROWS + 5
+    vectors = rng.normal(size=(n, 16)).astype(np.float32)
+    for i in range(n):
+        index.upsert(f"m{i}", vectors[i], scope=Scope.SHARED, owner_id=None, area_id=None,
+                     status=Status.ACTIVE)  # fmt: skip
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    query = rng.normal(size=16).astype(np.float32)
+    assert np.allclose(index.scores_of(rows, query), vectors[rows] @ query, rtol=1e-5, atol=1e-6)
+    assert index.scores_of(np.zeros(0, dtype=np.intp), query).shape == (0,)

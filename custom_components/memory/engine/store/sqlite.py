@@ -382,7 +382,7 @@ class SqliteStore:
             if rows.size == 0:
                 return []
             scores = np.zeros(index.size, dtype=np.float32)
-            scores[rows] = index.vectors[rows] @ vector  # buckets are small: no full pass
+            scores[rows] = index.scores_of(rows, vector)  # a bucket is a fraction: no full pass
             return index.top(scores, mask, k)
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
