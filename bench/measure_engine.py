@@ -73,8 +73,8 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         qvecs.append(vec)
     out["embed"] = pct(embed_ns)
 
-    # recall given the vector: the engine's own pipeline (recall.recall) + the access-count touch,
-    # i.e. engine.recall() minus its one embed call
+    # recall given the vector: the public engine.recall(..., vector=) — the engine's whole pipeline and
+    # the access-count touch, minus its one embed call
     options = RecallOptions()
     recall_ns: dict[str, list[int]] = {name: [] for name in SPEAKERS}
     hits_seen: dict[str, int] = {name: 0 for name in SPEAKERS}
@@ -82,10 +82,7 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         for (text, _), vec in zip(queries, qvecs, strict=True):
             for name, speaker in SPEAKERS.items():
                 s = time.perf_counter_ns()
-                hits = recall_mod.recall(engine.store, vec, query=text, speaker=speaker, options=options,
-                                         now=engine._clock(), hubness=engine._hubness)  # fmt: skip
-                if hits:
-                    engine.store.touch([h.memory.id for h in hits], engine._clock())
+                hits = engine.recall(text, speaker, options, vector=vec)
                 elapsed = time.perf_counter_ns() - s
                 if rep:
                     recall_ns[name].append(elapsed)
@@ -133,41 +130,37 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         "store_delta_mb": mb(rss_store - rss_before),
         "encoder_delta_mb": mb(rss_open - rss_store),
         "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "index_matrix_mb": mb(engine.store._idx().vectors.nbytes),
+        "index_mb": mb(engine.store.footprint()["index_bytes"]),
     }
     engine.close()
     out_path.write_text(json.dumps(out, indent=1))
 
 
 def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
-    """p50 ms of the recall steps, timed one by one (same calls recall.recall makes)."""
+    """p50 ms of the recall steps, through the same public functions recall.recall calls: the
+    store's semantic pass, recall.gather, and the rest (reading and ranking memories, the slate)
+    as the whole public recall minus the two."""
     from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
 
     store = engine.store
     vis = Visibility.of(speaker)
     options = RecallOptions()
-    parts: dict[str, list[int]] = {"matvec": [], "mask+topk": [], "semantic()": [], "gather()": [],
-                                   "get_many+rank": []}  # fmt: skip
+    owned_k = recall_mod.ABOUT_SPEAKER_MAX + options.limit
+    parts: dict[str, list[int]] = {"semantic()": [], "gather()": [], "read+rank+slate": []}
     for (text, _), vec in zip(queries, qvecs, strict=True):
-        index = store._idx()
         s = time.perf_counter_ns()
-        scores = index.scores(vec)
-        parts["matvec"].append(time.perf_counter_ns() - s)
+        semantic, _ = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=owned_k)
+        t_sem = time.perf_counter_ns() - s
         s = time.perf_counter_ns()
-        index.top(scores, store._visibility_mask(vis), recall_mod.SEMANTIC_POOL)
-        parts["mask+topk"].append(time.perf_counter_ns() - s)
+        recall_mod.gather(store, vec, semantic, query=text, vis=vis, min_similarity=options.min_similarity,
+                          hubness=engine.hubness)  # fmt: skip
+        t_gather = time.perf_counter_ns() - s
         s = time.perf_counter_ns()
-        semantic, owned = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=7)
-        parts["semantic()"].append(time.perf_counter_ns() - s)
-        s = time.perf_counter_ns()
-        cands, _ = recall_mod.gather(store, vec, semantic, query=text, vis=vis,
-                                     min_similarity=options.min_similarity, hubness=engine._hubness)  # fmt: skip
-        parts["gather()"].append(time.perf_counter_ns() - s)
-        s = time.perf_counter_ns()
-        mems = store.get_many([*cands, *(i for i, _ in owned)], vis)
-        recall_mod._hits([recall_mod.Candidate(i, c.similarity) for i, c in cands.items()], mems,
-                         engine._clock())  # fmt: skip
-        parts["get_many+rank"].append(time.perf_counter_ns() - s)
+        engine.recall(text, speaker, options, vector=vec)
+        t_all = time.perf_counter_ns() - s
+        parts["semantic()"].append(t_sem)
+        parts["gather()"].append(t_gather)
+        parts["read+rank+slate"].append(max(0, t_all - t_sem - t_gather))
     return {k: pct(v)["p50"] for k, v in parts.items()}
 
 

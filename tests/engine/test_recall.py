@@ -359,8 +359,9 @@ def test_room_and_private_need_the_right_speaker(engine: MemoryEngine) -> None:
 def test_slate_reads_only_candidates_that_can_reach_it(
     make_engine: Callable[..., MemoryEngine], monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
-    """Reading memories in score-bound order and stopping once the slate is settled (recall.py
-    _ranked_prefix) gives the same slate (ids, order, scores) as reading every candidate, with fewer rows read."""
+    """Reading memories in score-bound order and stopping once the slate is settled
+    (recall._ranked_prefix) gives the same slate (ids, order, scores) as reading every
+    candidate, with fewer rows read."""
     import numpy as np  # noqa: PLC0415
 
     from custom_components.memory.engine import recall as recall_mod  # noqa: PLC0415
@@ -420,3 +421,22 @@ def test_slate_reads_only_candidates_that_can_reach_it(
             assert pruned and pruned_reads <= sum(read)
             reads.append((pruned_reads, sum(read)))
     assert reads[0][0] < reads[0][1] / 2  # default options: most candidates are never read
+
+
+@pytest.mark.parametrize(
+    ("language", "query"),
+    [
+        ("en", "Where is the cellar key?"),
+        ("de", "Wo ist der Kellerschlüssel?"),
+        ("it", "Dov'è la chiave della cantina?"),
+    ],
+)
+def test_recall_with_precomputed_vector(engine: MemoryEngine, language: str, query: str) -> None:
+    """recall(..., vector=) answers exactly as recall() embedding the query itself."""
+    for text in DISTRACTORS[language]:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=language)
+    vector = engine.embedder.embed([query])[0]
+    own = engine.recall(query, GUEST)
+    given = engine.recall(query, GUEST, vector=vector)
+    assert own and [h.memory.id for h in given] == [h.memory.id for h in own]
+    assert engine.recall(query, GUEST, vector=vector[:10]) == []  # wrong dimension: logged, no answer

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .models import EmbeddingIdentity, Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+
+if TYPE_CHECKING:
+    from .embedding.base import Vectors
 
 MAX_CONTENT_CHARS = 1000  # longest memory text accepted (docs/services.md)
 
@@ -116,9 +119,18 @@ class MemoryEngineAPI(Protocol):
         """
         ...
 
-    def recall(self, query: str, speaker: Speaker, options: RecallOptions | None = None) -> list[Hit]:
+    def recall(
+        self,
+        query: str,
+        speaker: Speaker,
+        options: RecallOptions | None = None,
+        *,
+        vector: Vectors | None = None,
+    ) -> list[Hit]:
         """Hybrid recall of ACTIVE memories visible to `speaker`, best first,
-        capped by options. Never raises: on any failure returns [] and logs."""
+        capped by options. Never raises: on any failure returns [] and logs.
+        vector: the query's embedding (float32[dimension], unit, of the engine's
+        embedding identity) when the caller already has it; None embeds `query`."""
         ...
 
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:

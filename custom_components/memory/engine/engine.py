@@ -10,6 +10,8 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+import numpy as np
+
 from . import forgetting, writer
 from . import recall as recall_mod
 from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
@@ -101,14 +103,26 @@ class MemoryEngine:
         )
 
     # ------------------------------------------------------------------ reading
-    def recall(self, query: str, speaker: Speaker, options: RecallOptions | None = None) -> list[Hit]:
-        """Hybrid recall, best first, capped; never raises (logs and returns [])."""
+    def recall(
+        self,
+        query: str,
+        speaker: Speaker,
+        options: RecallOptions | None = None,
+        *,
+        vector: Vectors | None = None,
+    ) -> list[Hit]:
+        """Hybrid recall, best first, capped; never raises (logs and returns []).
+
+        vector: the query's embedding (float32[dimension], unit, of embedder.identity) when the
+        caller already has it; otherwise the query is embedded here. The text is still needed
+        for the lexical leg.
+        """
         try:
             self._require_open()
             if not query or not query.strip():
                 return []
             opts = options or RecallOptions()
-            qvec = self.embedder.embed([query])[0]
+            qvec = self.embedder.embed([query])[0] if vector is None else self._checked(vector)
             hits = recall_mod.recall(
                 self.store,
                 qvec,
@@ -124,6 +138,17 @@ class MemoryEngine:
             _LOGGER.exception("Memory recall failed; answering without memories")
             return []
         return hits
+
+    def _checked(self, vector: Vectors) -> Vectors:
+        qvec = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if qvec.shape != (self.embedder.identity.dimension,):
+            raise InvalidInput("vector", "wrong_dimension")
+        return qvec
+
+    @property
+    def hubness(self) -> Hubness:
+        """The C08 calibration of this engine's embedder (for tools timing recall's steps)."""
+        return self._hubness
 
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
         """Forget candidates visible to speaker, best first."""

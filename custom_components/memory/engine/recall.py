@@ -176,7 +176,7 @@ def recall(
     owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked for)
     extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
-    return cap_slate(_ranked_prefix(store, candidates, extra, vis, options, now), extra, options)
+    return cap_slate(_ranked_prefix(store, candidates, extra, vis, options=options, now=now), extra, options)
 
 
 def bound(candidate: Candidate) -> float:
@@ -190,6 +190,7 @@ def _ranked_prefix(
     candidates: dict[str, Candidate],
     extra: list[Hit],
     vis: Visibility,
+    *,
     options: RecallOptions,
     now: datetime,
 ) -> list[Hit]:

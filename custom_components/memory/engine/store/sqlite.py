@@ -570,6 +570,12 @@ class SqliteStore:
                 memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2], status=Status(row[3])
             )
 
+    def footprint(self) -> dict[str, int]:
+        """In-RAM index size for diagnostics: rows, capacity (rows), index_bytes (allocated)."""
+        with self._lock:
+            index = self._idx()
+            return {"rows": index.size, "capacity": len(index.vectors), "index_bytes": index.nbytes()}
+
     def counts(self) -> dict[str, int]:
         """memories, active, tombstones, stale, and scope:<name> counts (no text)."""
         provider, model, dim = self._identity_values()

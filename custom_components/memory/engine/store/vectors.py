@@ -70,6 +70,10 @@ class VectorIndex:
         self.owner = grown(self.owner)
         self.area = grown(self.area)
 
+    def nbytes(self) -> int:
+        """Bytes allocated by the arrays (capacity rows; unwritten pages are not resident)."""
+        return sum(a.nbytes for a in (self.vectors, self.scope, self.status, self.owner, self.area))
+
     def code(self, kind: str, value: str | None, *, create: bool = False) -> int:
         """Integer code of an owner/area id (NO_CODE for None, UNKNOWN_CODE if never seen)."""
         if value is None:
