@@ -132,6 +132,10 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "index_mb": mb(engine.store.footprint()["index_bytes"]),
     }
+    out["index_dims"] = engine.store.footprint()["dims"]
+    # after every RSS figure: this reads all full vectors to know the exact answer
+    if out["index_dims"] < engine.embedder.identity.dimension:
+        out["pool_recall"] = pool_recall(engine, db, qvecs)
     engine.close()
     out_path.write_text(json.dumps(out, indent=1))
 
@@ -162,6 +166,48 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
         parts["gather()"].append(t_gather)
         parts["read+rank+slate"].append(max(0, t_all - t_sem - t_gather))
     return {k: pct(v)["p50"] for k, v in parts.items()}
+
+
+def pool_recall(engine, db: Path, qvecs) -> dict[str, float]:
+    """How much of the EXACT visible top-50 (every active vector read from the file, the visibility
+    rule restated here in SQL) the compact index's semantic() returns: mean and min over queries x
+    speakers, and the same for the top-50 members at cosine ≥ 0.25 (what recall admits)."""
+    import sqlite3  # noqa: PLC0415
+
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
+
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = conn.execute("SELECT id, embedding, scope, owner_id, area_id FROM memories WHERE status = 'active'")
+    ids, scope, owner, area, chunks = [], [], [], [], []
+    for mid, blob, sc, ow, ar in rows:
+        ids.append(mid), scope.append(sc), owner.append(ow), area.append(ar)
+        chunks.append(np.frombuffer(blob, dtype="<f4"))
+    conn.close()
+    queries = np.stack(qvecs)
+    exact = np.stack(chunks) @ queries.T  # [rows, queries]
+    del chunks
+    scope, owner, area = np.array(scope), np.array(owner, dtype=object), np.array(area, dtype=object)
+    top_all, top_admitted = [], []
+    k = recall_mod.SEMANTIC_POOL
+    for speaker in SPEAKERS.values():
+        vis = Visibility.of(speaker)
+        mask = np.isin(scope, ["shared", "system"]) | ((scope == "room") & (area == speaker.area_id))
+        mask |= (scope == "private") & (owner == speaker.person_id) & (speaker.person_id is not None)
+        rows_v = np.flatnonzero(mask)
+        for qi, vec in enumerate(qvecs):
+            sims = exact[rows_v, qi]
+            best = np.argpartition(-sims, k)[:k]
+            truth = {ids[rows_v[i]] for i in best}
+            admitted = {ids[rows_v[i]] for i in best if sims[i] >= 0.25}
+            got = {i for i, _ in engine.store.semantic(vec, vis, k)[0]}
+            top_all.append(len(truth & got) / k)
+            if admitted:
+                top_admitted.append(len(admitted & got) / len(admitted))
+    return {"top50_mean": round(float(np.mean(top_all)), 5), "top50_min": round(float(np.min(top_all)), 3),
+            "admitted_mean": round(float(np.mean(top_admitted)), 5),
+            "admitted_min": round(float(np.min(top_admitted)), 3), "n": len(top_all)}  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -113,6 +113,13 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
     row("peak RSS (ru_maxrss)", lambda r: f"{r['rss']['peak_mb']}")
     row("vector index allocated (capacity rows; untouched rows are not resident)",
         lambda r: f"{r['rss']['index_mb']}")  # fmt: skip
+    row("index: dims stored per row (512 exact; fewer: compact PCA projection + exact re-rank)",
+        lambda r: f"{r.get('index_dims', '?')}")  # fmt: skip
+    row("compact index pool recall: share of the exact visible top-50 returned, mean / min "
+        "(of its members at cosine ≥ 0.25: mean / min)",
+        lambda r: (f"{r['pool_recall']['top50_mean']} / {r['pool_recall']['top50_min']} "
+                   f"({r['pool_recall']['admitted_mean']} / {r['pool_recall']['admitted_min']})")
+        if "pool_recall" in r else "exact index")  # fmt: skip
     row(
         "recall step p50: store.semantic (matrix × vector, mask, top-k)",
         lambda r: f"{r['breakdown']['semantic()']}",

@@ -60,3 +60,14 @@ def anna_hall() -> Speaker:
 @pytest.fixture
 def guest_hall() -> Speaker:
     return Speaker(person_id=None, area_id=HALL)
+
+
+@pytest.fixture(params=["exact", "compact"])
+def index_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test with both vector index modes (store/vectors.py): "compact" opens even an
+    empty store with a projected index, so every threshold is checked on the re-ranked cosines."""
+    from custom_components.memory.engine.store import sqlite as sqlite_store  # noqa: PLC0415
+
+    if request.param == "compact":
+        monkeypatch.setattr(sqlite_store, "COMPACT_MIN_ROWS", 0)
+    return str(request.param)

@@ -13,6 +13,9 @@ from custom_components.memory.engine.models import Scope, Speaker
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN
 
+# every case in both vector index modes (exact matrix / compact projection + exact re-rank)
+pytestmark = pytest.mark.usefixtures("index_mode")
+
 GUEST = Speaker()
 SECRETS = {
     "en": "The spare key for the cellar is in the blue tin Zwirbelquast.",

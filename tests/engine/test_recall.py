@@ -12,6 +12,9 @@ from custom_components.memory.engine.models import Provenance, Scope, Speaker, S
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN
 
+# every case in both vector index modes (exact matrix / compact projection + exact re-rank)
+pytestmark = pytest.mark.usefixtures("index_mode")
+
 GUEST = Speaker()
 
 DISTRACTORS = {

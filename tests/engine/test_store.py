@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import StoreUnavailable
+from custom_components.memory.engine.api import StoreUnavailable, WriteAction
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
@@ -255,3 +255,76 @@ def test_bucket_scores_in_place_match_exact_products() -> None:
     query = rng.normal(size=16).astype(np.float32)
     assert np.allclose(index.scores_of(rows, query), vectors[rows] @ query, rtol=1e-5, atol=1e-6)
     assert index.scores_of(np.zeros(0, dtype=np.intp), query).shape == (0,)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_compact_index_answers_like_the_exact_one(
+    tmp_path: Path, encoder: BundledEmbedder, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """A store reopened with a compact index (PCA basis fitted on its vectors, coarse pool,
+    exact re-rank from SQLite) gives the same slates, exact cosines and dedup as the exact one."""
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine.models import Kind, Memory, Provenance, Source  # noqa: PLC0415
+    from custom_components.memory.engine.store import sqlite as sqlite_store  # noqa: PLC0415
+
+    texts = {
+        "en": ["The spare key is in the blue tin.", "The dog eats twice a day.", "Bins go out on Thursday.",
+               "The router is under the stairs.", "Anna works nights on Tuesdays.",
+               "The wifi password is on the fridge."],
+        "de": ["Der Ersatzschlüssel liegt in der blauen Dose.", "Der Hund frisst zweimal am Tag.",
+               "Die Tonnen kommen donnerstags raus.", "Der Router steht unter der Treppe.",
+               "Anna arbeitet dienstags nachts.",
+               "Das WLAN-Passwort hängt am Kühlschrank."],
+        "it": ["La chiave di riserva è nella scatola blu.", "Il cane mangia due volte al giorno.",
+               "I bidoni escono il giovedì.", "Il router è sotto le scale.",
+               "Anna lavora di notte il martedì.",
+               "La password del wifi è sul frigo."],
+    }[language]  # fmt: skip
+    path = tmp_path / "memory.db"
+    engine = MemoryEngine(SqliteStore(path), encoder)
+    engine.open()
+    base = encoder.embed(texts)
+    rng = np.random.default_rng(5)
+    now = engine._clock()
+    for i in range(1200):
+        vec = base[i % len(texts)] + rng.normal(0, rng.uniform(0.01, 0.2), base.shape[1]).astype(np.float32)
+        engine.store.add(
+            Memory(id=f"m{i:04d}", content=f"{texts[i % len(texts)]} #{i}", kind=Kind.NOTE, language=language,
+                   provenance=Provenance.OBSERVED, scope=[Scope.SHARED, Scope.PRIVATE, Scope.ROOM][i % 3],
+                   owner_id="person.julian" if i % 3 == 1 else None,
+                   area_id="kitchen" if i % 3 == 2 else None,
+                   created_at=now, updated_at=now, source=Source.AUTOMATION),
+            vec / np.linalg.norm(vec),
+        )  # fmt: skip
+    engine.close()
+    speaker = Speaker(person_id="person.julian", area_id="kitchen")
+
+    def answers(eng: MemoryEngine) -> list[list[tuple[str, float]]]:
+        return [[(h.memory.id, round(h.similarity, 5)) for h in eng.recall(t, speaker)] for t in texts]
+
+    exact = MemoryEngine(SqliteStore(path), encoder)
+    exact.open()
+    expected = answers(exact)
+    assert exact.store.footprint()["capacity"] >= 1200
+    exact_bytes = exact.store.footprint()["index_bytes"]
+    exact.close()
+    monkeypatch.setattr(sqlite_store, "COMPACT_MIN_ROWS", 1000)
+    monkeypatch.setattr(sqlite_store, "COMPACT_DIMS", 64)
+    monkeypatch.setattr(sqlite_store, "COARSE_POOL", 150)
+    compact = MemoryEngine(SqliteStore(path), encoder)
+    compact.open()
+    try:
+        assert compact.store.footprint()["index_bytes"] < exact_bytes / 2
+        assert answers(compact) == expected
+        near = compact.remember(texts[0], speaker=speaker, scope=Scope.SHARED)
+        assert near.action is WriteAction.MERGED  # a stored copy is ≥ 0.92 (exact cosine)
+        first = compact.remember("The attic window is stuck.", speaker=speaker, scope=Scope.SHARED)
+        dup = compact.remember("the attic window is stuck", speaker=speaker, scope=Scope.SHARED)
+        assert (first.action, dup.action, dup.memory.id) == (
+            WriteAction.CREATED,
+            WriteAction.MERGED,
+            first.memory.id,
+        )
+    finally:
+        compact.close()

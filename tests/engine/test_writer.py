@@ -11,6 +11,9 @@ from custom_components.memory.engine.sensitive import Sensitivity, classify, iba
 
 from .conftest import ANNA, JULIAN, KITCHEN
 
+# every case in both vector index modes (exact matrix / compact projection + exact re-rank)
+pytestmark = pytest.mark.usefixtures("index_mode")
+
 GUEST = Speaker()
 
 

@@ -13,6 +13,7 @@ memories goes through one of them.
 
 from __future__ import annotations
 
+import ctypes
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -37,8 +38,20 @@ from ..models import (
 )
 from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
-from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
+from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex, fit_basis
 
+# From this many vectors at open the index is compact (vectors.py): the rows are projections on
+# COMPACT_DIMS principal directions and choose a coarse pool of COARSE_POOL rows, re-ranked by
+# exact cosine from the float32 vectors in SQLite (one IN query: ~2.4 ms for 300 rows at 100k).
+# Measured at 100k on the benchmark's sentences (docs/benchmarks.md): the exact visible top 50
+# of 300 real queries x 2 speakers is entirely inside the coarse top 300 at 256 dims (pool
+# recall 1.0000; 0.9996 at 200 rows, 0.9992 at 192 dims). Below it the exact matrix is small
+# (≤ 100 MB) and faster than the extra read.
+COMPACT_MIN_ROWS = 50_000
+COMPACT_DIMS = 256
+COARSE_POOL = 300  # coarse rows re-ranked exactly for the semantic top-k
+COARSE_POOL_SMALL = 32  # for small k: the speaker's own memories, a dedup bucket's nearest
+LOAD_CHUNK = 4096  # rows per read while loading the index
 DF_CACHE_MAX = 4096  # cached document frequencies (cleared on every content change, or when full)
 TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next write or at this many
 
@@ -55,6 +68,28 @@ def _ts(value: datetime | None) -> str | None:
     if value is None:
         return None
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+
+
+def _chunks(cur: sqlite3.Cursor, size: int = LOAD_CHUNK) -> Iterator[list[Any]]:
+    while rows := cur.fetchmany(size):
+        yield rows
+
+
+def _release_free_heap() -> None:
+    """Give the C heap's free pages back to the OS after the bulk load (glibc's malloc_trim;
+    a no-op elsewhere). The load's transient row buffers end up in the heap between long-lived
+    id strings, which glibc does not return by itself: measured 20 MB at 100k rows."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return
+    trim(0)
+
+
+def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> list[tuple[str, float]]:
+    """The k pool ids with the highest exact cosine, best first (ties by id)."""
+    ranked = sorted(((i, exact[i]) for i, _ in pool if i in exact), key=lambda t: (-t[1], t[0]))
+    return ranked[:k]
 
 
 def _dt(value: str | None) -> datetime | None:
@@ -161,20 +196,31 @@ class SqliteStore:
             self._load_index(identity)
 
     def _load_index(self, identity: EmbeddingIdentity) -> None:
+        """Load the vectors of `identity` into the index: exact below COMPACT_MIN_ROWS rows,
+        else compact (a fresh PCA basis: one extra read pass, ~0.3 s at 100k)."""
         conn = self._db()
-        count = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-        self._doc_count = int(count)
-        index = VectorIndex(identity.dimension, capacity=VectorIndex.capacity_for(int(count)))
+        self._doc_count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        where = "WHERE emb_provider = ? AND emb_model = ? AND emb_dimension = ?"
+        ident = (identity.provider, identity.model, identity.dimension)
+        count = int(conn.execute(f"SELECT count(*) FROM memories {where}", ident).fetchone()[0])
+        basis = None
+        if count >= COMPACT_MIN_ROWS and identity.dimension > COMPACT_DIMS:
+            gram = np.zeros((identity.dimension, identity.dimension), dtype=np.float64)
+            for chunk in _chunks(conn.execute(f"SELECT embedding FROM memories {where}", ident)):
+                block = np.frombuffer(b"".join(r[0] for r in chunk), dtype="<f4").reshape(len(chunk), -1)
+                gram += block.T @ block
+            basis = fit_basis(gram, COMPACT_DIMS)
+        index = VectorIndex(identity.dimension, capacity=VectorIndex.capacity_for(count), basis=basis)
         cur = conn.execute(
-            "SELECT id, embedding, scope, owner_id, area_id, status FROM memories "
-            "WHERE emb_provider = ? AND emb_model = ? AND emb_dimension = ?",
-            (identity.provider, identity.model, identity.dimension),
+            f"SELECT id, embedding, scope, owner_id, area_id, status FROM memories {where}", ident
         )
-        for mid, blob, scope, owner, area, status in cur:
-            index.upsert(
-                mid, from_blob(blob), scope=Scope(scope), owner_id=owner, area_id=area, status=Status(status)
-            )
+        for chunk in _chunks(cur):
+            block = np.frombuffer(b"".join(r[1] for r in chunk), dtype="<f4").reshape(len(chunk), -1)
+            for (mid, _, scope, owner, area, status), vector in zip(chunk, index.project(block), strict=True):
+                index.upsert(mid, vector, scope=Scope(scope), owner_id=owner, area_id=area,
+                             status=Status(status), projected=True)  # fmt: skip
         self._index = index
+        _release_free_heap()
 
     def close(self) -> None:
         """Flush batched access counts and close; idempotent."""
@@ -360,7 +406,8 @@ class SqliteStore:
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)];
         and, in the same pass, the top `owned_k` PRIVATE ones owned by vis.owner_id (the
-        speaker's own memories; empty for the admin view or an unknown speaker)."""
+        speaker's own memories; empty for the admin view or an unknown speaker).
+        Similarities are exact cosines in both index modes."""
         with self._lock:
             index = self._idx()
             scores = index.scores(vector)
@@ -370,11 +417,15 @@ class SqliteStore:
                 n = index.size
                 mine = visible & (index.scope[:n] == SCOPE_CODES[Scope.PRIVATE])
                 mine &= index.owner[:n] == index.code("owner", vis.owner_id)
-                owned = index.top(scores, mine, owned_k)
-            return index.top(scores, visible, k), owned
+                owned = index.top(scores, mine, owned_k if index.exact else max(owned_k, COARSE_POOL_SMALL))
+            if index.exact:
+                return index.top(scores, visible, k), owned
+            pool = index.top(scores, visible, max(k, COARSE_POOL))
+            exact = self.similarities(list(dict.fromkeys(i for i, _ in [*pool, *owned])), vector)
+            return _best(pool, exact, k), _best(owned, exact, owned_k)
 
     def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
-        """Top-k current memories of exactly this scope/owner/area (dedup), best first."""
+        """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact cosine."""
         with self._lock:
             index = self._idx()
             mask = self._bucket_mask(bucket)
@@ -383,25 +434,34 @@ class SqliteStore:
                 return []
             scores = np.zeros(index.size, dtype=np.float32)
             scores[rows] = index.scores_of(rows, vector)  # a bucket is a fraction: no full pass
-            return index.top(scores, mask, k)
+            if index.exact:
+                return index.top(scores, mask, k)
+            pool = index.top(scores, mask, max(k, COARSE_POOL_SMALL))
+            return _best(pool, self.similarities([i for i, _ in pool], vector), k)
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
-        """Cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
-        with self._lock:
-            index = self._idx()
-            rows = [(i, index.row_of[i]) for i in ids if i in index.row_of]
-            if not rows:
-                return {}
-            sims = index.vectors[[r for _, r in rows]] @ vector
-            return {i: float(s) for (i, _), s in zip(rows, sims, strict=True)}
+        """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
+        found, matrix = self.vectors(ids)
+        if not found:
+            return {}
+        return {i: float(s) for i, s in zip(found, matrix @ vector, strict=True)}
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
-        """The stored unit vectors of the listed memories that are in the index (order kept)."""
+        """The stored unit vectors of the listed memories that are in the index (order kept):
+        from the matrix when exact, else read from SQLite (the index holds projections)."""
         with self._lock:
             index = self._idx()
             found = [i for i in ids if i in index.row_of]
-            rows = [index.row_of[i] for i in found]
-            return found, index.vectors[rows].copy()
+            if index.exact or not found:
+                return found, index.vectors[[index.row_of[i] for i in found]].copy()
+            blobs = dict(
+                self._read(
+                    f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found
+                )
+            )
+            found = [i for i in found if i in blobs]
+            matrix = np.frombuffer(b"".join(blobs[i] for i in found), dtype="<f4")
+            return found, matrix.reshape(len(found), index.dimension).astype(np.float32)
 
     # ---------------------------------------------------------------- lexical
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
@@ -571,10 +631,12 @@ class SqliteStore:
             )
 
     def footprint(self) -> dict[str, int]:
-        """In-RAM index size for diagnostics: rows, capacity (rows), index_bytes (allocated)."""
+        """In-RAM index size for diagnostics: rows, capacity (rows), index_bytes (allocated),
+        dims (stored per row: the embedding dimension when exact, COMPACT_DIMS when compact)."""
         with self._lock:
             index = self._idx()
-            return {"rows": index.size, "capacity": len(index.vectors), "index_bytes": index.nbytes()}
+            return {"rows": index.size, "capacity": len(index.vectors), "index_bytes": index.nbytes(),
+                    "dims": int(index.vectors.shape[1])}  # fmt: skip
 
     def counts(self) -> dict[str, int]:
         """memories, active, tombstones, stale, and scope:<name> counts (no text)."""

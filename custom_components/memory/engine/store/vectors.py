@@ -1,9 +1,15 @@
 """The in-memory vector index of one embedding identity, with per-row metadata as numpy arrays.
 
-Rows hold unit float32 vectors in a preallocated matrix with headroom (capacity_for) that grows
-by GROWTH_FACTOR; scope,
-owner, area and status are small integer codes (no per-row Python objects besides the
-id list), so 100k x 512-d costs ~205 MB of vectors plus ~1.5 MB of metadata.
+Rows hold float32 vectors in a preallocated matrix with headroom (capacity_for) that grows by
+GROWTH_FACTOR; scope, owner, area and status are small integer codes (no per-row Python
+objects besides the id list).
+
+Two modes, chosen once when the store opens (SqliteStore._load_index):
+- exact (basis None): the rows are the unit vectors themselves; scores are cosines.
+- compact (a basis, float32[dimension, k]): the rows are the vectors projected on the top-k
+  principal directions of the stored vectors (fit_basis); scores are approximate and only
+  choose a coarse pool, which the store re-ranks with the exact vectors it keeps in SQLite.
+  100k x 512-d: 205 MB exact, 102 MB compact at k = 256.
 """
 
 from __future__ import annotations
@@ -34,17 +40,32 @@ UNKNOWN_CODE = -2  # a person/area the index has never seen: matches nothing
 type Mask = npt.NDArray[np.bool_]
 
 
-class VectorIndex:
-    """Vectors and metadata codes by row; `row_of` maps memory id -> row."""
+def fit_basis(gram: npt.NDArray[np.float64], dims: int) -> Vectors:
+    """The top-`dims` principal directions (uncentred: they best preserve dot products) of the
+    vectors whose Gram matrix X^T X is `gram` (float64[d, d]) -> float32[d, dims]."""
+    _, eigvecs = np.linalg.eigh(gram)  # ascending eigenvalues
+    return np.ascontiguousarray(eigvecs[:, ::-1][:, :dims], dtype=np.float32)
 
-    def __init__(self, dimension: int, capacity: int = INITIAL_CAPACITY) -> None:
+
+class VectorIndex:
+    """Vectors and metadata codes by row; `row_of` maps memory id -> row.
+
+    dimension: of the embedding space; basis: None (exact rows) or float32[dimension, k]
+    (compact rows; see the module docstring)."""
+
+    def __init__(
+        self, dimension: int, capacity: int = INITIAL_CAPACITY, basis: Vectors | None = None
+    ) -> None:
         self.dimension = dimension
+        self.basis = basis
+        self.exact = basis is None
+        stored = dimension if basis is None else basis.shape[1]
         self.size = 0
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
         self._codes: dict[str, dict[str, int]] = {"owner": {}, "area": {}}
         capacity = max(capacity, 1)
-        self.vectors: Vectors = np.zeros((capacity, dimension), dtype=np.float32)
+        self.vectors: Vectors = np.zeros((capacity, stored), dtype=np.float32)
         self.scope: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
         self.status: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
         self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
@@ -72,7 +93,14 @@ class VectorIndex:
 
     def nbytes(self) -> int:
         """Bytes allocated by the arrays (capacity rows; unwritten pages are not resident)."""
-        return sum(a.nbytes for a in (self.vectors, self.scope, self.status, self.owner, self.area))
+        arrays = (self.vectors, self.scope, self.status, self.owner, self.area)
+        return sum(a.nbytes for a in arrays) + (0 if self.basis is None else self.basis.nbytes)
+
+    def project(self, vectors: Vectors) -> Vectors:
+        """Vectors (float32[d] or [n, d]) as the index stores them (unchanged when exact)."""
+        if self.basis is None:
+            return vectors
+        return np.asarray(vectors @ self.basis, dtype=np.float32)
 
     def code(self, kind: str, value: str | None, *, create: bool = False) -> int:
         """Integer code of an owner/area id (NO_CODE for None, UNKNOWN_CODE if never seen)."""
@@ -94,8 +122,11 @@ class VectorIndex:
         owner_id: str | None,
         area_id: str | None,
         status: Status,
+        projected: bool = False,
     ) -> None:
-        """Add or replace a row; vector None keeps the stored one (metadata-only change)."""
+        """Add or replace a row; vector None keeps the stored one (metadata-only change).
+
+        projected: `vector` is already project()ed (bulk loading projects whole chunks)."""
         row = self.row_of.get(memory_id)
         if row is None:
             if vector is None:
@@ -107,7 +138,7 @@ class VectorIndex:
             self.ids.append(memory_id)
             self.row_of[memory_id] = row
         if vector is not None:
-            self.vectors[row] = vector
+            self.vectors[row] = vector if projected else self.project(vector)
         self.scope[row] = SCOPE_CODES[scope]
         self.status[row] = STATUS_CODES[status]
         self.owner[row] = self.code("owner", owner_id, create=True)
@@ -129,13 +160,15 @@ class VectorIndex:
         self.size = last
 
     def scores(self, vector: Vectors) -> npt.NDArray[np.float32]:
-        """Cosine of `vector` with every row (one pass over the matrix: ~11 ms at 100k x 512)."""
-        return np.asarray(self.vectors[: self.size] @ vector, dtype=np.float32)
+        """Score of `vector` (float32[dimension]) with every row, float32[size]: the cosine when
+        exact, its projection otherwise (one pass over the matrix: ~11 ms at 100k x 512)."""
+        return np.asarray(self.vectors[: self.size] @ self.project(vector), dtype=np.float32)
 
     def scores_of(self, rows: npt.NDArray[np.intp], vector: Vectors) -> npt.NDArray[np.float32]:
-        """Cosine of `vector` with the listed rows (e.g. one dedup bucket), float32[len(rows)]."""
+        """scores() restricted to the listed rows (e.g. one dedup bucket), float32[len(rows)]."""
+        vector = self.project(vector)
         out = np.empty(rows.size, dtype=np.float32)
-        buf = np.empty((min(GATHER_ROWS, rows.size), self.dimension), dtype=np.float32)
+        buf = np.empty((min(GATHER_ROWS, rows.size), self.vectors.shape[1]), dtype=np.float32)
         for start in range(0, rows.size, GATHER_ROWS):
             part = rows[start : start + GATHER_ROWS]
             chunk = buf[: part.size]
