@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import engine_import
+import numpy as np
 import psutil
 
 engine_import.install()
@@ -168,13 +169,28 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
     return {k: pct(v)["p50"] for k, v in parts.items()}
 
 
+TIE = 1e-5  # equal cosines (the store holds identical sentences in several buckets)
+
+
+def _found(sims, ids, got: set[str], k: int, floor: float) -> float | None:
+    """Share of the exact top-k (members ≥ floor) that `got` holds. Identical vectors tie at the
+    k-th place; any of the tied ids counts, so ties split differently are not misses."""
+    best = np.argpartition(-sims, k)[:k]
+    kth = float(sims[best].min())
+    truth = [i for i in best if sims[i] >= floor]
+    if not truth:
+        return None
+    above = [i for i in truth if sims[i] > kth + TIE]
+    tied = {ids[i] for i in np.flatnonzero(np.abs(sims - kth) <= TIE)}
+    found = sum(ids[i] in got for i in above) + min(len(truth) - len(above), len(tied & got))
+    return found / len(truth)
+
+
 def pool_recall(engine, db: Path, qvecs) -> dict[str, float]:
     """How much of the EXACT visible top-50 (every active vector read from the file, the visibility
     rule restated here in SQL) the compact index's semantic() returns: mean and min over queries x
     speakers, and the same for the top-50 members at cosine ≥ 0.25 (what recall admits)."""
     import sqlite3  # noqa: PLC0415
-
-    import numpy as np  # noqa: PLC0415
 
     from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
 
@@ -196,15 +212,14 @@ def pool_recall(engine, db: Path, qvecs) -> dict[str, float]:
         mask = np.isin(scope, ["shared", "system"]) | ((scope == "room") & (area == speaker.area_id))
         mask |= (scope == "private") & (owner == speaker.person_id) & (speaker.person_id is not None)
         rows_v = np.flatnonzero(mask)
+        ids_v = [ids[r] for r in rows_v]
         for qi, vec in enumerate(qvecs):
             sims = exact[rows_v, qi]
-            best = np.argpartition(-sims, k)[:k]
-            truth = {ids[rows_v[i]] for i in best}
-            admitted = {ids[rows_v[i]] for i in best if sims[i] >= 0.25}
             got = {i for i, _ in engine.store.semantic(vec, vis, k)[0]}
-            top_all.append(len(truth & got) / k)
-            if admitted:
-                top_admitted.append(len(admitted & got) / len(admitted))
+            top_all.append(_found(sims, ids_v, got, k, -1.0))
+            share = _found(sims, ids_v, got, k, 0.25)
+            if share is not None:
+                top_admitted.append(share)
     return {"top50_mean": round(float(np.mean(top_all)), 5), "top50_min": round(float(np.min(top_all)), 3),
             "admitted_mean": round(float(np.mean(top_admitted)), 5),
             "admitted_min": round(float(np.min(top_admitted)), 3), "n": len(top_all)}  # fmt: skip

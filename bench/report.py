@@ -9,6 +9,8 @@ TARGET_RECALL_P50_MS = {10000: 5.0, 100000: 30.0}  # the issue's targets
 TARGET_EMBED_P50_MS = 5.0
 TARGET_TURN_ADDED_MS = 15.0
 TARGET_RSS_100K_MB = 300.0
+TARGET_STORE_RSS_100K_MB = 140.0  # the store's share that fits the 300 MB beside the fixed encoder
+TARGET_POOL_RECALL = 0.99  # compact index: share of the exact top-50 it must return
 
 
 def _k(size: int) -> str:
@@ -66,15 +68,23 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
             )
         )
     if 100000 in results:
-        rss = results[100000]["rss"]["loaded_after_recalls_mb"]
-        targets.append(
-            (
-                "process RSS with 100k memories loaded (engine + encoder)",
-                f"≤ {TARGET_RSS_100K_MB:g} MB",
-                f"{rss} MB",
-                rss <= TARGET_RSS_100K_MB,
-            )
-        )
+        r100 = results[100000]
+        rss = r100["rss"]["loaded_after_recalls_mb"]
+        store = r100["rss"]["store_delta_mb"]
+        targets.append(("process RSS with 100k memories loaded (whole process: interpreter + numpy + "
+                        "engine + store + USE-m3 encoder)", f"≤ {TARGET_RSS_100K_MB:g} MB", f"{rss} MB",
+                        rss <= TARGET_RSS_100K_MB))  # fmt: skip
+        targets.append(("… of which the store's share at 100k (index + metadata + SQLite, RSS delta of "
+                        "opening it)", f"≲ {TARGET_STORE_RSS_100K_MB:g} MB", f"{store} MB",
+                        store <= TARGET_STORE_RSS_100K_MB))  # fmt: skip
+        peak = r100["rss"]["peak_mb"]
+        targets.append(("peak RSS at 100k (ru_maxrss, incl. the remember runs)", f"≤ {TARGET_RSS_100K_MB:g} MB",
+                        f"{peak} MB", peak <= TARGET_RSS_100K_MB))  # fmt: skip
+        if "pool_recall" in r100:
+            pr = r100["pool_recall"]["top50_mean"]
+            targets.append(("compact index pool recall at 100k (exact visible top-50 returned, mean)",
+                            f"≥ {TARGET_POOL_RECALL:g}", f"{pr} (min {r100['pool_recall']['top50_min']})",
+                            pr >= TARGET_POOL_RECALL))  # fmt: skip
     lines += ["## Targets", "", "| target | limit | measured | |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {c} | {_pf(ok)} |" for a, b, c, ok in targets]
     lines += [""]
@@ -200,7 +210,14 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
               "store; every call commits with synchronous=FULL.",
               "- RSS: psutil in a fresh process per size that imports only the engine package (no Home "
               "Assistant): before opening, after the store (vectors loaded), after the encoder, and after "
-              "the recall runs (the figure held against the target).",
+              "the recall runs (the whole-process figure held against the 300 MB target). The store's share "
+              "is the RSS delta of opening the store; the encoder's is fixed (third-party USE-m3).",
+              "- Pool recall (compact index only, measured after every RSS figure): every active vector is "
+              "read from the file, the exact visible top-50 of each query × speaker computed with the "
+              "visibility rule restated in SQL terms, and compared with what `store.semantic` returns (a "
+              "tie at the 50th place — the store holds identical sentences in several buckets — counts as "
+              "found whichever tied copy is returned). In compact mode (≥ 50k vectors) store open reads the "
+              "vectors twice (PCA fit, then projection), hence its longer setup time.",
               ""]  # fmt: skip
     return "\n".join(lines)
 
