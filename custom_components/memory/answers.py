@@ -28,7 +28,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "about_me_ask": "Should I forget all {count} private things I know about you?",
         "about_me_done": "Done, I've forgotten {count} private things about you.",
         "know_nothing": "I don't know anything about that.",
-        "know_list": "Here's what I know: {items}.",
+        "know_list": "Here's what I know: {items}",
         "from_memory": "From memory: {items}",
     },
     "de": {
@@ -49,7 +49,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "about_me_ask": "Soll ich alle {count} privaten Dinge vergessen, die ich über dich weiß?",
         "about_me_done": "Erledigt, ich habe {count} private Dinge über dich vergessen.",
         "know_nothing": "Darüber weiß ich nichts.",
-        "know_list": "Das weiß ich: {items}.",
+        "know_list": "Das weiß ich: {items}",
         "from_memory": "Ich habe mir gemerkt: {items}",
     },
     "it": {
@@ -70,7 +70,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "about_me_ask": "Devo dimenticare tutte le {count} cose private che so su di te?",
         "about_me_done": "Fatto, ho dimenticato {count} cose private su di te.",
         "know_nothing": "Non ne so niente.",
-        "know_list": "Ecco cosa so: {items}.",
+        "know_list": "Ecco cosa so: {items}",
         "from_memory": "Ecco cosa ricordo: {items}",
     },
     "fr": {
@@ -91,7 +91,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "about_me_ask": "Dois-je oublier les {count} choses privées que je sais sur toi ?",
         "about_me_done": "C'est fait, j'ai oublié {count} choses privées sur toi.",
         "know_nothing": "Je n'en sais rien.",
-        "know_list": "Voici ce que je sais : {items}.",
+        "know_list": "Voici ce que je sais : {items}",
         "from_memory": "Voici ce dont je me souviens : {items}",
     },
     "es": {
@@ -112,7 +112,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "about_me_ask": "¿Debo olvidar las {count} cosas privadas que sé sobre ti?",
         "about_me_done": "Hecho, he olvidado {count} cosas privadas sobre ti.",
         "know_nothing": "No sé nada de eso.",
-        "know_list": "Esto es lo que sé: {items}.",
+        "know_list": "Esto es lo que sé: {items}",
         "from_memory": "Esto es lo que recuerdo: {items}",
     },
 }

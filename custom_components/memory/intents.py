@@ -371,10 +371,13 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         slots = self.async_validate_slots(intent_obj.slots)
         speaker = await self._speaker(intent_obj)
         hits = await async_recall(intent_obj.hass, self.data, str(slots[SLOT_QUERY]["value"]), speaker)
-        if not hits:
+        # The speaker's own memories ride along with every recall (C05); for "what do you know
+        # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
+        matches = [h for h in hits if "about_speaker" not in h.factors] or hits
+        if not matches:
             return self._respond(intent_obj, "know_nothing")
         return self._respond(
-            intent_obj, "know_list", items=quote_all([h.memory.content for h in hits[:KNOW_MAX_ITEMS]])
+            intent_obj, "know_list", items=quote_all([h.memory.content for h in matches[:KNOW_MAX_ITEMS]])
         )
 
 

@@ -223,6 +223,23 @@ async def test_c05_speaker_memories_shape_unrelated_answers(
     assert "short answers" not in anna_prompt
 
 
+async def test_what_do_you_know_lists_the_topic_not_the_speakers_own(
+    hass: Any, memory_entry: Any, julian: Resident, hall: Room
+) -> None:
+    """"What do you know about <topic>" names the topic's memories; the speaker's own unrelated
+    ones come only when nothing else matches ("… about me")."""
+    await async_say(hass, memory_entry, PRIVATE["en"][0], who=julian, room=hall)
+    await async_say(hass, memory_entry, "Remember: the spare key is in the blue tin.", who=julian, room=hall)
+
+    topic = speech(await async_say(hass, memory_entry, "What do you know about the spare key?", who=julian))
+    assert "blue tin" in topic
+    assert "short answers" not in topic
+    assert '.".' not in topic  # no doubled full stop after a quoted memory
+
+    me = speech(await async_say(hass, memory_entry, "What do you know about me?", who=julian))
+    assert "short answers" in me
+
+
 @pytest.mark.parametrize("language", list(ROOM))
 async def test_c06_room_stays_in_its_room(
     hass: Any, memory_entry: Any, *, anna: Resident, kitchen: Room, hall: Room, language: str
