@@ -115,9 +115,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         """The memory sentence of this turn; yes/no only counts while a forget is pending."""
         data = self._data
         conversation_id = user_input.conversation_id
-        pending = conversation_id is not None and (
-            conversation_id in data.pending_forget or conversation_id in data.pending_forget_person
-        )
+        pending = conversation_id is not None and conversation_id in data.pending_forget
         intents = await async_get_sentences(self.hass, user_input.language)
         match = match_sentence(intents, user_input.text) if intents is not None else None
         if match is not None and match.intent_type == INTENT_FORGET_CONFIRM:
@@ -164,7 +162,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             chat_log.async_add_assistant_content_without_tools(
                 conversation.AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech)
             )
-            waiting = conversation_id in data.pending_forget or conversation_id in data.pending_forget_person
+            waiting = conversation_id in data.pending_forget
             if waiting:  # a question is open: drop it when the chat session expires
                 session.async_on_cleanup(lambda: _drop_pending(data, conversation_id))
         return conversation.ConversationResult(
@@ -234,4 +232,3 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
 
 def _drop_pending(data: MemoryRuntimeData, conversation_id: str) -> None:
     data.pending_forget.pop(conversation_id, None)
-    data.pending_forget_person.pop(conversation_id, None)

@@ -28,8 +28,9 @@ from .answers import base_language, quote_all, reply
 from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput
 from .engine.models import Hit, Kind, Provenance, Scope, Source, Speaker
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
+from .runtime import MemoryConfigEntry, MemoryRuntimeData, PendingForget, async_recall, async_run
 from .speaker import async_resolve_speaker
+from .user_text import is_encodable, strip_invisible
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -56,15 +57,57 @@ FORGET_MAX_CANDIDATES = 3
 KNOW_MAX_ITEMS = 3  # "what do you know about …" reads out at most this many memories
 ABOUT_ME_LIST_LIMIT = 10_000  # enough to count a person's private memories
 
-# Words that make a memory about the speaker ("I", "my", …) per language.
+# First-person singular markers per language: a memory with one is about the speaker. Italian
+# and Spanish drop the pronoun ("sono allergico", "tengo cita"), so the common verb forms that
+# can only be "I" count too, plus reflexive/possessive and elided forms ("j'", "m'"). Curated
+# lists, not endings: "-o" would take "il cassetto" for a verb. Tokens keep a trailing
+# apostrophe ("j'ai" → "j'", "ai"). Wrongly private is a small harm, wrongly shared a leak
+# (docs/privacy.md), so doubtful forms lean private.
 _FIRST_PERSON: dict[str, frozenset[str]] = {
-    "en": frozenset({"i", "i'm", "i've", "i'd", "i'll", "my", "me", "mine", "myself"}),
-    "de": frozenset({"ich", "mein", "meine", "meinen", "meinem", "meiner", "meines", "mir", "mich"}),
-    "it": frozenset({"io", "mio", "mia", "miei", "mie", "mi", "me"}),
-    "fr": frozenset({"je", "moi", "mon", "ma", "mes", "me"}),
-    "es": frozenset({"yo", "mi", "mis", "me", "mío", "mía", "míos", "mías"}),
+    "en": frozenset({"i", "i'", "im", "my", "me", "mine", "myself"}),
+    "de": frozenset(
+        {"ich", "mir", "mich", "mein", "meine", "meinen", "meinem", "meiner", "meines", "meins"}
+        | {"bin", "hab", "hab'", "habe"}  # only "ich": "bin allergisch", "hab's im Keller"
+    ),
+    "it": frozenset(
+        {"io", "mi", "me", "m'", "mio", "mia", "miei", "mie"}
+        | {"ho", "sto", "vado", "faccio", "devo", "posso", "voglio", "preferisco", "abito", "mangio"}
+        | {"bevo", "adoro", "amo", "odio", "so", "conosco", "ero", "avevo", "sarò", "avrò", "soffro"}
+        | {"prendo", "parlo", "leggo", "dormo", "esco", "torno", "ricevo", "pago", "vorrei"}
+    ),
+    "fr": frozenset({"je", "j'", "moi", "me", "m'", "mon", "ma", "mes", "suis"}),
+    "es": frozenset(
+        {"yo", "mi", "mí", "mis", "me", "conmigo", "mío", "mía", "míos", "mías"}
+        | {"soy", "estoy", "tengo", "prefiero", "voy", "hago", "quiero", "necesito", "puedo", "debo"}
+        | {"sé", "conozco", "he", "estuve", "fui", "tuve", "odio", "adoro", "amo", "duermo", "salgo"}
+        | {"vuelvo", "bebo", "quisiera", "tomo"}
+    ),
 }
-_FIRST_PERSON_ELISIONS: dict[str, tuple[str, ...]] = {"fr": ("j'", "m'", "j\u2019", "m\u2019")}
+# Forms that are also a plural verb, a 3rd-person form or a noun ("le chiavi sono …", "il
+# lavoro", "el trabajo", "la casa era …"): first person only when no article or determiner
+# comes before them in the same clause.
+_FIRST_PERSON_UNLESS_AFTER_ARTICLE: dict[str, frozenset[str]] = {
+    "it": frozenset({"sono", "lavoro", "studio", "vivo", "corro", "gioco", "uso", "arrivo", "parto"}),
+    "es": frozenset(
+        {"vivo", "trabajo", "estudio", "juego", "pago", "uso", "era", "estaba", "tenía", "corro"}
+    ),
+}
+_ARTICLES: dict[str, frozenset[str]] = {
+    "it": frozenset(
+        {"il", "lo", "la", "i", "gli", "le", "l'", "un", "un'", "uno", "una", "del", "dello"}
+        | {"della", "dell'", "dei", "degli", "delle", "questo", "questa", "quest'", "questi"}
+        | {"queste", "quel", "quell'", "quello", "quella", "quei", "quegli", "quelle", "tuo", "tua"}
+        | {"suo", "sua", "loro", "nostro", "nostra", "nostri", "nostre", "ci"}  # "ci sono" = there are
+    ),
+    "es": frozenset(
+        {"el", "la", "los", "las", "un", "una", "unos", "unas", "del", "al", "este", "esta"}
+        | {"estos", "estas", "ese", "esa", "esos", "esas", "su", "sus", "tu", "tus", "nuestro", "nuestra"}
+    ),
+}
+_CLAUSE = re.compile(r"[,;:.!?()\n]+")
+_TOKEN = re.compile(r"\w+'?")
+
+_WORD = re.compile(r"\w+")  # apostrophes split words: "j'ai" → "j", "ai"; "l'ho" → "l", "ho"
 
 # Sentences that state a liking make a `preference`, everything else a `fact`.
 _PREFERENCE = {
@@ -80,6 +123,16 @@ _PREFERENCE = {
 }
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
+
+# A remember whose whole content only points at something ("Remember that.", "Merk dir das.")
+# has nothing to store: the agent asks what to remember instead.
+_FILLERS: dict[str, frozenset[str]] = {
+    "en": frozenset({"that", "this", "it", "something", "that one", "this one"}),
+    "de": frozenset({"das", "dies", "dieses", "es", "etwas", "das hier"}),
+    "it": frozenset({"questo", "quello", "ciò", "lo", "qualcosa", "questa cosa"}),
+    "fr": frozenset({"ça", "ca", "cela", "ceci", "le", "quelque chose"}),
+    "es": frozenset({"eso", "esto", "lo", "ello", "algo", "esa cosa"}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +209,34 @@ def match_sentence(intents: Intents, text: str) -> SentenceMatch | None:
 
 
 def is_about_speaker(content: str, language: str) -> bool:
-    """True when the memory is in the first person ("I …", "my …", "mein …")."""
+    """True when the memory is in the first person singular ("I …", "my …", "mein …",
+    and pronoun-less verb forms such as "sono …", "tengo …")."""
     lang = base_language(language)
-    words = {w.casefold() for w in _WORD.findall(content)}
-    if words & _FIRST_PERSON.get(lang, _FIRST_PERSON["en"]):
-        return True
-    elisions = _FIRST_PERSON_ELISIONS.get(lang, ())
-    return any(w.startswith(elisions) for w in words)
+    markers = _FIRST_PERSON.get(lang, _FIRST_PERSON["en"])
+    ambiguous = _FIRST_PERSON_UNLESS_AFTER_ARTICLE.get(lang, frozenset())
+    articles = _ARTICLES.get(lang, frozenset())
+    for clause in _CLAUSE.split(content.replace("\u2019", "'")):
+        words = [w.casefold() for w in _TOKEN.findall(clause)]
+        for index, word in enumerate(words):
+            if word in markers:
+                return True
+            if word in ambiguous and not articles.intersection(words[:index]):
+                return True
+    return False
+
+
+def is_filler(content: str, language: str) -> bool:
+    """True when `content` says nothing to remember: no words, or only a filler ("that", "das")."""
+    words = " ".join(w.casefold() for w in _WORD.findall(content))
+    return not words or words in _FILLERS.get(base_language(language), _FILLERS["en"])
+
+
+def asker_of(speaker: Speaker, intent_obj: intent.Intent) -> tuple[str, str]:
+    """Who asked a forget question (PendingForget.asker): the person, or for an unknown
+    speaker the satellite/device they spoke at."""
+    if speaker.person_id is not None:
+        return ("person", speaker.person_id)
+    return ("device", intent_obj.satellite_id or intent_obj.device_id or "")
 
 
 def infer_kind(content: str, language: str) -> Kind:
@@ -235,8 +309,13 @@ class RememberIntentHandler(_MemoryIntentHandler):
 
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
-        content = str(slots[SLOT_CONTENT]["value"]).strip()
+        raw = str(slots[SLOT_CONTENT]["value"])
+        if not is_encodable(raw):
+            return self._respond(intent_obj, "remember_invalid")
+        content = strip_invisible(raw)
         language = base_language(intent_obj.language)
+        if is_filler(content, language):
+            return self._respond(intent_obj, "remember_what")
         speaker = await self._speaker(intent_obj)
         scope = infer_scope(content, language, speaker, room=SLOT_SCOPE in slots)
         try:
@@ -274,18 +353,21 @@ class ForgetIntentHandler(_MemoryIntentHandler):
 
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
+        query = strip_invisible(str(slots[SLOT_QUERY]["value"]))
+        if not query or not is_encodable(query):
+            return self._respond(intent_obj, "forget_none")
         speaker = await self._speaker(intent_obj)
         try:
-            hits = await async_run(
-                intent_obj.hass, self.data.engine.find_to_forget, str(slots[SLOT_QUERY]["value"]), speaker
-            )
+            hits = await async_run(intent_obj.hass, self.data.engine.find_to_forget, query, speaker)
         except EngineError:
             return self._respond(intent_obj, "store_unavailable")
         candidates = forget_candidates(hits)
         if not candidates:
             return self._respond(intent_obj, "forget_none")
         if conversation_id := self._slot(intent_obj, SLOT_CONVERSATION_ID):
-            self.data.pending_forget[conversation_id] = [h.memory.id for h in candidates]
+            self.data.pending_forget[conversation_id] = PendingForget(
+                asker=asker_of(speaker, intent_obj), memory_ids=tuple(h.memory.id for h in candidates)
+            )
         return self._respond(
             intent_obj, "forget_ask", items=quote_all([h.memory.content for h in candidates])
         )
@@ -312,7 +394,9 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
         if not count:
             return self._respond(intent_obj, "about_me_none")
         if conversation_id := self._slot(intent_obj, SLOT_CONVERSATION_ID):
-            self.data.pending_forget_person[conversation_id] = str(speaker.person_id)
+            self.data.pending_forget[conversation_id] = PendingForget(
+                asker=asker_of(speaker, intent_obj), person_id=speaker.person_id
+            )
         return self._respond(intent_obj, "about_me_ask", count=count)
 
 
@@ -329,22 +413,22 @@ class ForgetConfirmIntentHandler(_MemoryIntentHandler):
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
         conversation_id = self._slot(intent_obj, SLOT_CONVERSATION_ID) or ""
-        person_id = self.data.pending_forget_person.pop(conversation_id, None)
-        memory_ids = self.data.pending_forget.pop(conversation_id, None)
-        if person_id is None and memory_ids is None:
+        pending = self.data.pending_forget.get(conversation_id)
+        if pending is None:
             return self._respond(intent_obj, "forget_nothing_pending")
+        speaker = await self._speaker(intent_obj)
+        if asker_of(speaker, intent_obj) != pending.asker:  # someone else's question stays open
+            return self._respond(intent_obj, "forget_not_yours")
+        del self.data.pending_forget[conversation_id]
         if slots[SLOT_ANSWER]["value"] != "yes":
             return self._respond(intent_obj, "forget_cancelled")
-        speaker = await self._speaker(intent_obj)
         hass = intent_obj.hass
         try:
-            if person_id is not None:
-                if speaker.person_id != person_id:  # only the person asked about may confirm
-                    return self._respond(intent_obj, "about_me_unknown")
-                count = await async_run(hass, self.data.engine.forget_person, person_id)
+            if pending.person_id is not None:
+                count = await async_run(hass, self.data.engine.forget_person, pending.person_id)
                 return self._respond(intent_obj, "about_me_done", count=count)
             forgotten = 0
-            for memory_id in memory_ids or []:
+            for memory_id in pending.memory_ids:
                 try:
                     await async_run(hass, self.data.engine.forget, memory_id, speaker)
                     forgotten += 1

@@ -21,9 +21,10 @@ from .answers import base_language
 from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
-from .intents import forget_candidates, infer_kind, infer_scope
+from .intents import forget_candidates, infer_kind, infer_scope, is_filler
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import async_resolve_speaker
+from .user_text import is_encodable, strip_invisible
 
 # How each provenance is labelled in a prompt (DESIGN.md §6).
 PROVENANCE_LABELS: dict[Provenance, str] = {
@@ -109,6 +110,25 @@ class _SpeakerTool(llm.Tool):
         self._data = data
         self._speaker = speaker
 
+    def _args(self, tool_input: llm.ToolInput) -> dict[str, Any]:
+        """The model's arguments checked against `parameters`.
+
+        HA's APIInstance.async_call_tool does not apply the schema; a made-up argument
+        ("scope": "public", a missing "query") raises vol.Invalid here, which the chat log
+        hands back to the model as the tool's error instead of ending the turn.
+        """
+        args: dict[str, Any] = self.parameters(dict(tool_input.tool_args))
+        return args
+
+
+def _text_error(text: str) -> str | None:
+    """The tool error for unusable text: invalid_text (lone surrogates), empty (nothing visible)."""
+    if not is_encodable(text):
+        return "invalid_text"
+    if not strip_invisible(text):
+        return "empty"
+    return None
+
 
 class RememberTool(_SpeakerTool):
     name = "remember"
@@ -128,9 +148,13 @@ class RememberTool(_SpeakerTool):
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> JsonObjectType:
-        args = tool_input.tool_args
-        content = str(args["content"]).strip()
+        args = self._args(tool_input)
         language = base_language(llm_context.language)
+        if error := _text_error(args["content"]):
+            return {"success": False, "error": error}
+        content = strip_invisible(args["content"])
+        if is_filler(content, language):  # "that": the model must pass the user's actual words
+            return {"success": False, "error": "empty"}
         scope = Scope(args["scope"]) if "scope" in args else infer_scope(content, language, self._speaker)
         if scope is Scope.PRIVATE and not self._speaker.known:
             return {"success": False, "error": "unknown_speaker"}
@@ -161,7 +185,8 @@ class RecallTool(_SpeakerTool):
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> JsonObjectType:
-        hits = await async_recall(hass, self._data, str(tool_input.tool_args["query"]), self._speaker)
+        query = self._args(tool_input)["query"]
+        hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
         return {"success": True, "memories": [_hit_json(hit) for hit in hits]}
 
 
@@ -176,10 +201,13 @@ class FindToForgetTool(_SpeakerTool):
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> JsonObjectType:
+        query = self._args(tool_input)["query"]
+        if not is_encodable(query):
+            return {"success": False, "error": "invalid_text"}
+        if not strip_invisible(query):
+            return {"success": True, "candidates": []}
         try:
-            hits = await async_run(
-                hass, self._data.engine.find_to_forget, str(tool_input.tool_args["query"]), self._speaker
-            )
+            hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
         return {"success": True, "candidates": [_hit_json(hit) for hit in forget_candidates(hits)]}
@@ -196,10 +224,11 @@ class ForgetTool(_SpeakerTool):
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> JsonObjectType:
+        memory_id = self._args(tool_input)["memory_id"]
+        if error := _text_error(memory_id):
+            return {"success": False, "error": error}
         try:
-            memory = await async_run(
-                hass, self._data.engine.forget, str(tool_input.tool_args["memory_id"]), self._speaker
-            )
+            memory = await async_run(hass, self._data.engine.forget, memory_id.strip(), self._speaker)
         except InvalidInput as err:
             return {"success": False, "error": err.reason}
         except EngineError:

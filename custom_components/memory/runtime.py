@@ -24,18 +24,33 @@ if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
 
 
+@dataclass(frozen=True, slots=True)
+class PendingForget:
+    """A forget question waiting for yes/no in one conversation.
+
+    asker: who asked — ("person", person id) for a recognised person, ("device", satellite or
+    device id, or "") for an unknown speaker; only the same asker may answer (anyone else's
+    "yes" in the same conversation must not forget someone else's memories).
+    memory_ids: the memories named in the question ("forget …").
+    person_id: set for "forget everything about me": whose private memories go.
+    """
+
+    asker: tuple[str, str]
+    memory_ids: tuple[str, ...] = ()
+    person_id: str | None = None
+
+
 @dataclass
 class MemoryRuntimeData:
     """entry.runtime_data: the open engine plus per-entry state.
 
-    pending_forget: conversation_id -> memory ids awaiting a yes/no (multi-turn forget).
+    pending_forget: conversation_id -> the open forget question (multi-turn forget).
     reembed: the background re-embed task holder (set by __init__.py).
     """
 
     engine: MemoryEngine
     options: dict[str, Any]
-    pending_forget: dict[str, list[str]] = field(default_factory=dict)
-    pending_forget_person: dict[str, str] = field(default_factory=dict)
+    pending_forget: dict[str, PendingForget] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
 
     def recall_options(self, **overrides: Any) -> RecallOptions:

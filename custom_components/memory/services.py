@@ -31,6 +31,7 @@ from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
+from .user_text import is_encodable, strip_invisible
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -124,7 +125,12 @@ async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
 
 
 def _text(call: ServiceCall, field: str, limit: int) -> str:
-    text = str(call.data[field]).strip()
+    """The field's text without invisible edges; invalid_text (lone surrogates), empty_content
+    (nothing visible: whitespace, zero-width and format characters only) or content_too_long."""
+    raw = str(call.data[field])
+    if not is_encodable(raw):
+        raise _invalid("invalid_text", field)
+    text = strip_invisible(raw)
     if not text:
         raise _invalid("empty_content", field)
     if len(text) > limit:
@@ -211,6 +217,8 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
 async def _async_recall(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
     data = _runtime(hass)
+    if not is_encodable(str(call.data[ATTR_QUERY])):
+        return {"memories": []}  # recall never fails on text (invariant 2); nothing can match it
     query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
     speaker = await _async_speaker(hass, call)
     overrides = {"limit": call.data[ATTR_LIMIT]} if ATTR_LIMIT in call.data else {}
@@ -236,6 +244,8 @@ async def _async_forget(call: ServiceCall) -> ServiceResponse:
     data = _runtime(hass)
     speaker = await _async_speaker(hass, call)
     memory_id = call.data[ATTR_MEMORY_ID].strip()
+    if not is_encodable(memory_id):
+        raise _invalid("invalid_text", ATTR_MEMORY_ID)
     try:
         memory = await async_run(hass, data.engine.forget, memory_id, speaker)
     except InvalidInput as err:

@@ -1,0 +1,38 @@
+"""Checks on text a person or a model hands us, shared by the services, intents and LLM tools.
+
+Whitespace alone is not the only "nothing": zero-width spaces, BOMs, word joiners and other
+format/control characters are invisible too, and a lone surrogate ("\\ud800") cannot be
+encoded at all (SQLite and the encoder would raise UnicodeEncodeError deep inside).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Unicode categories that show nothing: controls, format chars (ZWSP, BOM, ZWJ, word joiner),
+# the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zs", "Zl", "Zp"})
+
+
+def is_invisible(char: str) -> bool:
+    """True for a character that shows nothing (whitespace, format or control)."""
+    return char.isspace() or unicodedata.category(char) in INVISIBLE_CATEGORIES
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without invisible characters at either end (inner ones are kept as said)."""
+    start, end = 0, len(text)
+    while start < end and is_invisible(text[start]):
+        start += 1
+    while end > start and is_invisible(text[end - 1]):
+        end -= 1
+    return text[start:end]
+
+
+def is_encodable(text: str) -> bool:
+    """False when `text` holds lone surrogates (not valid UTF-8; cannot be stored or embedded)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
