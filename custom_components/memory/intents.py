@@ -128,10 +128,10 @@ _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 # has nothing to store: the agent asks what to remember instead.
 _FILLERS: dict[str, frozenset[str]] = {
     "en": frozenset({"that", "this", "it", "something", "that one", "this one"}),
-    "de": frozenset({"das", "dies", "dieses", "es", "etwas", "das hier"}),
-    "it": frozenset({"questo", "quello", "ciò", "lo", "qualcosa", "questa cosa"}),
-    "fr": frozenset({"ça", "ca", "cela", "ceci", "le", "quelque chose"}),
-    "es": frozenset({"eso", "esto", "lo", "ello", "algo", "esa cosa"}),
+    "de": frozenset({"das", "dies", "dieses", "es", "etwas", "das hier", "daran"}),
+    "it": frozenset({"questo", "quello", "ciò", "lo", "qualcosa", "di questo", "di quello", "di ciò"}),
+    "fr": frozenset({"ça", "ca", "cela", "ceci", "le", "de ça", "de ca", "de cela", "de ceci"}),
+    "es": frozenset({"eso", "esto", "lo", "ello", "algo", "de eso", "de esto"}),
 }
 
 

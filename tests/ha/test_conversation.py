@@ -226,7 +226,7 @@ async def test_c05_speaker_memories_shape_unrelated_answers(
 async def test_what_do_you_know_lists_the_topic_not_the_speakers_own(
     hass: Any, memory_entry: Any, julian: Resident, hall: Room
 ) -> None:
-    """"What do you know about <topic>" names the topic's memories; the speaker's own unrelated
+    """ "What do you know about <topic>" names the topic's memories; the speaker's own unrelated
     ones come only when nothing else matches ("… about me")."""
     await async_say(hass, memory_entry, PRIVATE["en"][0], who=julian, room=hall)
     await async_say(hass, memory_entry, "Remember: the spare key is in the blue tin.", who=julian, room=hall)
@@ -369,4 +369,118 @@ async def test_c01_c03_through_an_assist_pipeline(hass: Any, memory_entry: Any, 
         hass, memory_entry, "yes", room=hall, conversation_id=asked.conversation_id
     )
     assert done.speech == reply("en", "forgot")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+# C05 in the pro-drop languages: first person without "io"/"yo" (sentence, question, marker).
+PRIVATE_WITHOUT_PRONOUN = {
+    "it": ("Ricordati che sono allergico alle noci.", "Cosa sai delle noci?", "allergico alle noci"),
+    "es": ("Recuerda que soy alérgico a las nueces.", "Qué sabes de las nueces?", "alérgico a las nueces"),
+    "fr": (
+        "Souviens-toi que j'ai rendez-vous chez le cardiologue jeudi.",
+        "Que sais-tu sur le cardiologue ?",
+        "cardiologue",
+    ),
+    "de": ("Merk dir, bin allergisch gegen Nüsse.", "Was weißt du über Nüsse?", "allergisch"),
+}
+
+
+@pytest.mark.parametrize("language", list(PRIVATE_WITHOUT_PRONOUN))
+async def test_c05_first_person_without_pronoun_stays_private(
+    hass: Any,
+    memory_entry: Any,
+    *,
+    julian: Resident,
+    anna: Resident,
+    kitchen: Room,
+    hall: Room,
+    language: str,
+) -> None:
+    sentence, question, marker = PRIVATE_WITHOUT_PRONOUN[language]
+    said = await async_say(hass, memory_entry, sentence, language=language, who=julian, room=kitchen)
+    assert speech(said) == reply(language, "remembered_private")
+    (memory,) = await async_all_memories(hass, memory_entry)
+    assert (memory.scope, memory.owner_id) == (Scope.PRIVATE, julian.person_id)
+    for who in (anna, None):
+        other = await async_say(hass, memory_entry, question, language=language, who=who, room=hall)
+        assert marker not in speech(other)
+    own = await async_say(hass, memory_entry, question, language=language, who=julian, room=hall)
+    assert marker in speech(own)
+
+
+@pytest.mark.parametrize("who_answers", ["anna", "guest"])
+async def test_c03_only_the_asker_can_confirm(
+    hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room, who_answers: str
+) -> None:
+    """Julian asks to forget a shared memory; Anna's or a guest's "yes" in the same conversation
+    forgets nothing and leaves the question open for Julian."""
+    await async_say(hass, memory_entry, "Remember that the ladder is behind the shed.", room=kitchen)
+    asked = await async_say(hass, memory_entry, "Forget about the ladder.", who=julian, room=kitchen)
+    assert "ladder" in speech(asked)
+    other = anna if who_answers == "anna" else None
+    refused = await async_say(
+        hass, memory_entry, "yes", who=other, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert speech(refused) == reply("en", "forget_not_yours")
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+    done = await async_say(
+        hass, memory_entry, "yes", who=julian, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert speech(done) == reply("en", "forgot")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_c03_a_guest_confirms_at_the_same_satellite_only(
+    hass: Any, memory_entry: Any, kitchen: Room, hall: Room
+) -> None:
+    """Unknown speakers are told apart by the satellite they speak at."""
+    await async_say(hass, memory_entry, "Remember that the ladder is behind the shed.", room=kitchen)
+    asked = await async_say(hass, memory_entry, "Forget about the ladder.", room=kitchen)
+    elsewhere = await async_say(hass, memory_entry, "yes", room=hall, conversation_id=asked.conversation_id)
+    assert speech(elsewhere) == reply("en", "forget_not_yours")
+    done = await async_say(hass, memory_entry, "yes", room=kitchen, conversation_id=asked.conversation_id)
+    assert speech(done) == reply("en", "forgot")
+
+
+# C16 said in other words, by an unknown voice: refused in every language.
+ABOUT_ME_BY_A_GUEST = {
+    "en": "Forget everything you know about me.",
+    "de": "Vergiss alles, was du über mich weißt.",
+    "it": "Dimentica tutto quello che sai di me.",
+    "fr": "Oublie tout ce que tu sais de moi.",
+    "es": "Olvida todo sobre mi.",
+}
+
+
+@pytest.mark.parametrize("language", list(ABOUT_ME_BY_A_GUEST))
+async def test_c16_unknown_speaker_refused_in_other_words(
+    hass: Any, memory_entry: Any, julian: Resident, hall: Room, language: str
+) -> None:
+    await async_say(hass, memory_entry, "Remember that I like short answers.", who=julian, room=hall)
+    refused = await async_say(hass, memory_entry, ABOUT_ME_BY_A_GUEST[language], language=language, room=hall)
+    assert speech(refused) == reply(language, "about_me_unknown")
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+
+REMEMBER_A_FILLER = {
+    "en": "Remember that.",
+    "de": "Merk dir das.",
+    "it": "Ricorda questo.",
+    "fr": "Souviens-toi de ça.",
+    "es": "Recuerda eso.",
+}
+
+
+@pytest.mark.parametrize("language", list(REMEMBER_A_FILLER))
+async def test_remember_that_alone_asks_what(hass: Any, memory_entry: Any, hall: Room, language: str) -> None:
+    result = await async_say(hass, memory_entry, REMEMBER_A_FILLER[language], language=language, room=hall)
+    assert speech(result) == reply(language, "remember_what")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_broken_unicode_does_not_crash_the_turn(hass: Any, memory_entry: Any, hall: Room) -> None:
+    said = await async_say(hass, memory_entry, "Remember that the key \ud800 is in the tin.", room=hall)
+    assert speech(said) == reply("en", "remember_invalid")
+    asked = await async_say(hass, memory_entry, "Forget the key \ud800.", room=hall)
+    assert speech(asked) == reply("en", "forget_none")
     assert await async_all_memories(hass, memory_entry) == []

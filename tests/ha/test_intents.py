@@ -21,6 +21,7 @@ from custom_components.memory.intents import (
     _load_sentences,
     infer_kind,
     infer_scope,
+    is_about_speaker,
     match_sentence,
     verbatim,
 )
@@ -229,3 +230,112 @@ async def test_confirm_without_pending_question(hass: HomeAssistant, memory_entr
         hass, DOMAIN, INTENT_FORGET_CONFIRM, {"answer": {"value": "yes"}, "conversation_id": {"value": "x"}}
     )
     assert response.speech["plain"]["speech"] == reply("en", "forget_nothing_pending")
+
+
+# --- C05: first person without a pronoun (it/es drop it), and household facts that stay shared ---
+
+# (language, content): the speaker's own fact, no subject pronoun in it/es.
+ABOUT_THE_SPEAKER = [
+    ("en", "I'm allergic to nuts."),
+    ("en", "I\u2019ve got a dentist appointment on Tuesday."),
+    ("de", "bin allergisch gegen Nüsse."),
+    ("de", "hab den Zahnarzttermin am Dienstag."),
+    ("it", "sono allergico alle noci."),
+    ("it", "preferisco le risposte brevi."),
+    ("it", "ho appuntamento dal dentista martedì."),
+    ("it", "domani sono dal dentista."),
+    ("it", "lavoro di notte il martedì."),
+    ("it", "l'ho messo nel cassetto."),
+    ("fr", "j'ai rendez-vous chez le cardiologue jeudi."),
+    ("fr", "suis allergique aux noix."),
+    ("es", "soy alérgico a las nueces."),
+    ("es", "tengo cita con el dentista el martes."),
+    ("es", "prefiero las respuestas cortas."),
+    ("es", "trabajo de noche los martes."),
+]
+# (language, content): about the house or someone else; verb forms that could be "I" but are not.
+ABOUT_THE_HOUSEHOLD = [
+    ("en", "the spare key is in the blue tin."),
+    ("en", "Our home address is Lindenstraße 12."),
+    ("de", "Julian allergisch gegen Nüsse ist."),
+    ("de", "Der Ersatzschlüssel liegt in der blauen Dose."),
+    ("it", "le chiavi sono nel cassetto."),
+    ("it", "ci sono due chiavi di riserva."),
+    ("it", "il lavoro di Anna inizia alle otto."),
+    ("it", "la chiave di riserva della cantina è nella scatola blu."),
+    ("fr", "le code du portail est à côté de la boîte aux lettres."),
+    ("es", "la llave de repuesto del sótano está en la lata azul."),
+    ("es", "el trabajo de Anna empieza a las ocho."),
+    ("es", "la casa era azul."),
+]
+
+
+@pytest.mark.parametrize(("language", "content"), ABOUT_THE_SPEAKER)
+def test_c05_first_person_without_pronoun_is_about_the_speaker(language: str, content: str) -> None:
+    assert is_about_speaker(content, language)
+    assert infer_scope(content, language, Speaker(person_id="person.julian")) is Scope.PRIVATE
+    assert infer_scope(content, language, Speaker()) is Scope.SHARED  # nobody to own it
+
+
+@pytest.mark.parametrize(("language", "content"), ABOUT_THE_HOUSEHOLD)
+def test_c01_household_facts_stay_shared(language: str, content: str) -> None:
+    assert not is_about_speaker(content, language)
+    assert infer_scope(content, language, Speaker(person_id="person.julian")) is Scope.SHARED
+
+
+# --- C16: the common ways to say "forget everything about me" ---------------------------------
+
+ABOUT_ME_SENTENCES = [
+    ("en", "Forget everything you know about me."),
+    ("en", "Please delete all my data."),
+    ("en", "Forget everything I've told you."),
+    ("de", "Vergiss alles, was du über mich weißt."),
+    ("de", "Lösche alle meine Daten."),
+    ("it", "Dimentica tutto quello che sai di me."),
+    ("it", "Cancella tutto su di me."),
+    ("fr", "Oublie tout ce que tu sais de moi."),
+    ("fr", "Oublie tout me concernant."),
+    ("es", "Olvida todo sobre mi."),  # without the accent, as speech-to-text often writes it
+    ("es", "Olvídate de todo lo que sabes de mí."),
+]
+
+
+@pytest.mark.parametrize(("language", "text"), ABOUT_ME_SENTENCES)
+def test_c16_forget_about_me_variants(language: str, text: str) -> None:
+    match = match_sentence(_load_sentences(language), text)
+    assert match is not None
+    assert match.intent_type == INTENT_FORGET_ABOUT_ME
+
+
+# --- "Remember that." has nothing to remember ------------------------------------------------
+
+FILLERS = {"en": "that.", "de": "das.", "it": "questo.", "fr": "ça.", "es": "eso."}
+
+
+@pytest.mark.parametrize("language", list(FILLERS))
+async def test_remember_only_a_filler_asks_what(
+    hass: HomeAssistant, memory_entry: Any, language: str
+) -> None:
+    for content in (FILLERS[language], "...", "\u200b it \u200b" if language == "en" else FILLERS[language]):
+        response = await intent.async_handle(
+            hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": content}}, language=language
+        )
+        assert response.speech["plain"]["speech"] == reply(language, "remember_what")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_remember_intent_strips_invisible_edges_and_refuses_broken_text(
+    hass: HomeAssistant, memory_entry: Any
+) -> None:
+    broken = await intent.async_handle(
+        hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": "the key \ud800 is here"}}, language="en"
+    )
+    assert broken.speech["plain"]["speech"] == reply("en", "remember_invalid")
+    await intent.async_handle(
+        hass,
+        DOMAIN,
+        INTENT_REMEMBER,
+        {"content": {"value": "\ufeffThe key is in the tin.\u200b"}},
+        language="en",
+    )
+    assert [m.content for m in await async_all_memories(hass, memory_entry)] == ["The key is in the tin."]

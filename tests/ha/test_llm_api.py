@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
@@ -165,3 +167,77 @@ async def test_coexists_with_assist(hass: HomeAssistant, memory_entry: Any, juli
     assert not any(name.startswith("assist__Memory") for name in names)  # our intents stay off Assist
     result = await _call(merged, "memory__remember", content="I like short answers.")
     assert result["success"] is True
+
+
+# Made-up arguments: HA's APIInstance.async_call_tool does not apply a tool's schema; the tool
+# does, and raises vol.Invalid, which the chat log hands back to the model as the tool's error.
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("remember", {"content": "The key is in the tin.", "scope": "public"}),
+        ("remember", {"content": "The key is in the tin.", "scope": "system"}),
+        ("remember", {"content": "The key is in the tin.", "kind": "secret"}),
+        ("remember", {"text": "The key is in the tin."}),
+        ("remember", {"content": 12345}),
+        ("remember", {"content": ["a", "list"]}),
+        ("recall", {}),
+        ("find_to_forget", {"q": "key"}),
+        ("forget", {}),
+    ],
+)
+async def test_made_up_tool_arguments_are_a_tool_error(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, tool: str, args: dict[str, Any]
+) -> None:
+    instance = await _instance(hass, julian)
+    with pytest.raises(vol.Invalid):
+        await _call(instance, tool, **args)
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_made_up_arguments_do_not_end_the_chat_log_turn(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident
+) -> None:
+    """Through the real chat log: the invalid call becomes a tool result with an error."""
+    user_input = conversation.ConversationInput(
+        text="Remember the key.",
+        context=julian.context,
+        conversation_id=None,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id="test_llm",
+    )
+    with (
+        async_get_chat_session(hass, None) as session,
+        conversation.async_get_chat_log(hass, session, user_input) as chat_log,
+    ):
+        await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)
+        call = llm.ToolInput(tool_name="remember", tool_args={"content": "The key.", "scope": "system"})
+        results = [
+            content
+            async for content in chat_log.async_add_assistant_content(
+                conversation.AssistantContent(agent_id="test_llm", content=None, tool_calls=[call])
+            )
+        ]
+    assert "error" in results[0].tool_result
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+@pytest.mark.parametrize("content", ["\u200b", "\ufeff", "\u3000\u200b", "that", "key \ud800"])
+async def test_remember_tool_refuses_empty_or_broken_text(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, content: str
+) -> None:
+    result = await _call(await _instance(hass, julian), "remember", content=content)
+    assert result["success"] is False
+    assert result["error"] == ("invalid_text" if "\ud800" in content else "empty")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+@pytest.mark.parametrize("language", ["it", "es"])
+async def test_c05_remember_tool_first_person_without_pronoun_is_private(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, language: str
+) -> None:
+    content = {"it": "Sono allergico alle noci.", "es": "Soy alérgico a las nueces."}[language]
+    instance = await llm.async_get_api(hass, LLM_API_ID, _context(julian, None, language))
+    result = await _call(instance, "remember", content=content)
+    assert result["scope"] == Scope.PRIVATE.value

@@ -310,6 +310,11 @@ async def _assert_invalid(
     ("data", "expected"),
     [
         ({"content": "   "}, ("empty_content", "content")),
+        ({"content": "\u200b"}, ("empty_content", "content")),
+        ({"content": "\u200b\u200b\u2060"}, ("empty_content", "content")),
+        ({"content": "\ufeff"}, ("empty_content", "content")),
+        ({"content": "\u3000\u200b"}, ("empty_content", "content")),
+        ({"content": "key \ud800 here"}, ("invalid_text", "content")),
         ({"content": "x" * (MAX_CONTENT_CHARS + 1)}, ("content_too_long", "content")),
         ({"content": "A fact.", "person": "person.nobody"}, ("unknown_person", "person")),
         ({"content": "A fact.", "person": "light.kitchen"}, ("unknown_person", "person")),
@@ -394,3 +399,18 @@ async def test_forget_person_unknown(household: HomeAssistant, memory_entry, eng
     await _assert_invalid(
         household, engine, "forget_person", {"person": "person.nobody"}, ("unknown_person", "person")
     )
+
+
+async def test_invisible_edges_are_stripped(household: HomeAssistant, memory_entry) -> None:
+    written = await async_call(household, "remember", {"content": "\ufeff\u200bThe key is in the tin.\u3000"})
+    assert written["memory"]["content"] == "The key is in the tin."
+
+
+async def test_broken_unicode_in_queries(household: HomeAssistant, memory_entry, engine) -> None:
+    """find_to_forget names the field; recall finds nothing (recall never fails)."""
+    await async_call(household, "remember", {"content": "The key is in the drawer."})
+    await _assert_invalid(
+        household, engine, "find_to_forget", {"query": "key \ud800"}, ("invalid_text", "query")
+    )
+    await _assert_invalid(household, engine, "forget", {"memory_id": "\ud800"}, ("invalid_text", "memory_id"))
+    assert await async_call(household, "recall", {"query": "key \ud800"}) == {"memories": []}
