@@ -28,6 +28,7 @@ from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .answers import quote_all, reply
+from .cloud import agent_domain, async_is_cloud_domain, without_sensitive
 from .const import (
     AGENT_NAME,
     CONF_AGENT,
@@ -183,7 +184,14 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             options=data.options,
         )
         hits = await async_recall(hass, data, user_input.text, speaker)
-        block = format_memory_block(hits, data.recall_options())
+        agent_id = self._wrapped_agent_id()
+        # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
+        prompt_hits = (
+            without_sensitive(hits)
+            if await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
+            else hits
+        )
+        block = format_memory_block(prompt_hits, data.recall_options())
         extra_prompt = "\n\n".join(p for p in (block, user_input.extra_system_prompt) if p) or None
         result = await conversation.async_converse(
             hass,
@@ -191,7 +199,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             user_input.conversation_id,
             user_input.context,
             user_input.language,
-            agent_id=self._wrapped_agent_id(),
+            agent_id=agent_id,
             device_id=user_input.device_id,
             satellite_id=user_input.satellite_id,
             extra_system_prompt=extra_prompt,

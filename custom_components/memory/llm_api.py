@@ -18,6 +18,7 @@ from homeassistant.helpers import llm
 from homeassistant.util.json import JsonObjectType
 
 from .answers import base_language
+from .cloud import async_is_cloud_domain, without_sensitive
 from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
@@ -106,9 +107,13 @@ def _hit_json(hit: Hit) -> dict[str, Any]:
 class _SpeakerTool(llm.Tool):
     """A tool bound to one entry and one speaker (the model cannot choose who it is)."""
 
-    def __init__(self, data: MemoryRuntimeData, speaker: Speaker) -> None:
+    def __init__(self, data: MemoryRuntimeData, speaker: Speaker, *, cloud: bool) -> None:
         self._data = data
         self._speaker = speaker
+        self._cloud = cloud  # the model is a cloud service: it never sees a sensitive memory
+
+    def _visible(self, hits: list[Hit]) -> list[Hit]:
+        return without_sensitive(hits) if self._cloud else hits
 
     def _args(self, tool_input: llm.ToolInput) -> dict[str, Any]:
         """The model's arguments checked against `parameters`.
@@ -187,7 +192,7 @@ class RecallTool(_SpeakerTool):
     ) -> JsonObjectType:
         query = self._args(tool_input)["query"]
         hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
-        return {"success": True, "memories": [_hit_json(hit) for hit in hits]}
+        return {"success": True, "memories": [_hit_json(hit) for hit in self._visible(hits)]}
 
 
 class FindToForgetTool(_SpeakerTool):
@@ -210,7 +215,8 @@ class FindToForgetTool(_SpeakerTool):
             hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
-        return {"success": True, "candidates": [_hit_json(hit) for hit in forget_candidates(hits)]}
+        candidates = forget_candidates(self._visible(hits))
+        return {"success": True, "candidates": [_hit_json(hit) for hit in candidates]}
 
 
 class ForgetTool(_SpeakerTool):
@@ -233,6 +239,8 @@ class ForgetTool(_SpeakerTool):
             return {"success": False, "error": err.reason}
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
+        if memory.sensitive and self._cloud:
+            return {"success": True}
         return {"success": True, "forgotten": memory.content}
 
 
@@ -253,14 +261,18 @@ class MemoryAPI(llm.API):
             satellite_id=None,
             options=data.options,
         )
+        cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
         text = current_user_text()
         hits = await async_recall(self.hass, data, text, speaker) if text else []
-        block = format_memory_block(hits, data.recall_options())
+        block = format_memory_block(without_sensitive(hits) if cloud else hits, data.recall_options())
         return llm.APIInstance(
             api=self,
             api_prompt=f"{API_PROMPT}\n\n{block or NO_MEMORY_PROMPT}",
             llm_context=llm_context,
-            tools=[tool(data, speaker) for tool in (RememberTool, RecallTool, FindToForgetTool, ForgetTool)],
+            tools=[
+                tool(data, speaker, cloud=cloud)
+                for tool in (RememberTool, RecallTool, FindToForgetTool, ForgetTool)
+            ],
         )
 
 

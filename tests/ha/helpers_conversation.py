@@ -78,6 +78,7 @@ class RecordingAgent(conversation.AbstractConversationAgent):
     understood: bool = True
     inputs: list[conversation.ConversationInput] = field(default_factory=list)
     api_prompts: list[str] = field(default_factory=list)
+    platform: str = "test_llm"  # the LLM context's platform (integration domain)
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -93,7 +94,10 @@ class RecordingAgent(conversation.AbstractConversationAgent):
         ):
             if self.llm_api:
                 await chat_log.async_provide_llm_data(
-                    user_input.as_llm_context("test_llm"), self.llm_api, None, user_input.extra_system_prompt
+                    user_input.as_llm_context(self.platform),
+                    self.llm_api,
+                    None,
+                    user_input.extra_system_prompt,
                 )
                 assert chat_log.llm_api is not None
                 self.api_prompts.append(chat_log.llm_api.api_prompt)
@@ -113,12 +117,22 @@ class RecordingAgent(conversation.AbstractConversationAgent):
 
 
 async def async_wrap_recording_agent(
-    hass: HomeAssistant, entry: Any, *, with_memory_api: bool = False, understood: bool = True
+    hass: HomeAssistant,
+    entry: Any,
+    *,
+    with_memory_api: bool = False,
+    understood: bool = True,
+    domain: str = "test_llm",
 ) -> RecordingAgent:
-    """Register a RecordingAgent and make it the memory agent's wrapped agent (options, reload)."""
-    agent_entry = MockConfigEntry(domain="test_llm", title="Recording agent")
+    """Register a RecordingAgent and make it the memory agent's wrapped agent (options, reload).
+
+    domain: the integration the agent claims to belong to; a real one (e.g. "openai_conversation",
+    "ollama") makes its manifest's iot_class decide cloud vs local."""
+    agent_entry = MockConfigEntry(domain=domain, title="Recording agent")
     agent_entry.add_to_hass(hass)
-    agent = RecordingAgent(hass, llm_api=[LLM_API_ID] if with_memory_api else None, understood=understood)
+    agent = RecordingAgent(
+        hass, llm_api=[LLM_API_ID] if with_memory_api else None, understood=understood, platform=domain
+    )
     conversation.async_set_agent(hass, agent_entry, agent)
     hass.config_entries.async_update_entry(entry, options={**entry.options, CONF_AGENT: agent_entry.entry_id})
     await hass.config_entries.async_reload(entry.entry_id)

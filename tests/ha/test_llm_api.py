@@ -114,7 +114,7 @@ async def test_find_to_forget_then_forget(
 ) -> None:
     """Anna cannot forget Julian's private memory even with its id; Julian can."""
     julian_api = await _instance(hass, julian)
-    await _call(julian_api, "remember", content="My bike lock code is in the drawer.")
+    await _call(julian_api, "remember", content="My bike lock key is in the drawer.")
     found = await _call(julian_api, "find_to_forget", query="bike lock")
     (candidate,) = found["candidates"]
 
@@ -123,7 +123,7 @@ async def test_find_to_forget_then_forget(
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
     done = await _call(julian_api, "forget", memory_id=candidate["id"])
-    assert done == {"success": True, "forgotten": "My bike lock code is in the drawer."}
+    assert done == {"success": True, "forgotten": "My bike lock key is in the drawer."}
     assert await async_all_memories(hass, memory_entry) == []
 
 

@@ -1,0 +1,54 @@
+"""Which conversation agents and LLM platforms are cloud services, decided by manifest.
+
+A memory flagged sensitive (credentials and codes, payment, health) is never sent to a cloud
+model: not in the memory block of a prompt, not in an LLM tool's result. Whether a model is
+"cloud" comes from its integration's manifest `iot_class` (cloud_polling / cloud_push).
+"""
+
+from __future__ import annotations
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.loader import IntegrationNotFound, async_get_integration
+
+from .engine.models import Hit
+
+# HA's own agent and the conversation component run in-process.
+LOCAL_DOMAINS = frozenset({conversation.DOMAIN, "homeassistant"})
+
+
+async def async_is_cloud_domain(hass: HomeAssistant, domain: str | None) -> bool:
+    """True when integration `domain` reaches a cloud service (manifest iot_class cloud_*).
+
+    Unknown integrations, and custom ones that declare no iot_class, count as cloud: when in
+    doubt a secret stays home.
+    """
+    if not domain:
+        return True
+    if domain in LOCAL_DOMAINS:
+        return False
+    try:
+        integration = await async_get_integration(hass, domain)
+    except IntegrationNotFound:
+        return True
+    iot_class = integration.iot_class
+    if iot_class is None:
+        return not integration.is_built_in
+    return iot_class.startswith("cloud")
+
+
+def agent_domain(hass: HomeAssistant, agent_id: str) -> str | None:
+    """The integration behind a conversation agent id (an entity id or a config entry id)."""
+    if agent_id == conversation.HOME_ASSISTANT_AGENT:
+        return conversation.DOMAIN
+    if (entity := er.async_get(hass).async_get(agent_id)) is not None:
+        return entity.platform
+    if (entry := hass.config_entries.async_get_entry(agent_id)) is not None:
+        return entry.domain
+    return None
+
+
+def without_sensitive(hits: list[Hit]) -> list[Hit]:
+    """The hits a cloud model may see: sensitive memories left out."""
+    return [hit for hit in hits if not hit.memory.sensitive]
