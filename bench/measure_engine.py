@@ -195,7 +195,9 @@ def pool_recall(engine, db: Path, qvecs) -> dict[str, float]:
     from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute("SELECT id, embedding, scope, owner_id, area_id FROM memories WHERE status = 'active'")
+    rows = conn.execute(
+        "SELECT id, embedding, scope, owner_id, area_id FROM memories WHERE status = 'active'"
+    )
     ids, scope, owner, area, chunks = [], [], [], [], []
     for mid, blob, sc, ow, ar in rows:
         ids.append(mid), scope.append(sc), owner.append(ow), area.append(ar)

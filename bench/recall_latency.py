@@ -58,7 +58,9 @@ def machine() -> dict[str, object]:
         ]
     except ImportError:
         blas = [{"threadpoolctl": "not installed"}]
-    git = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    git = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
+    )
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": cpu,
@@ -72,7 +74,9 @@ def machine() -> dict[str, object]:
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
-    proc = subprocess.run(cmd, cwd=REPO, env={**os.environ, **(env or {})}, capture_output=True, text=True)
+    proc = subprocess.run(
+        cmd, cwd=REPO, env={**os.environ, **(env or {})}, capture_output=True, text=True, check=False
+    )
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
         raise SystemExit(f"failed: {' '.join(cmd)}")

@@ -227,7 +227,7 @@ def _turn(turn: dict[str, Any]) -> dict[str, float]:
     dflt = sorted(x / 1e6 for x in turn["default_ns"])
 
     def p95(v: list[float]) -> float:
-        return v[min(len(v) - 1, int(round(0.95 * (len(v) - 1))))]
+        return v[min(len(v) - 1, round(0.95 * (len(v) - 1)))]
 
     m, d = statistics.median(mem), statistics.median(dflt)
     return {"memory": m, "default": d, "memory95": p95(mem), "default95": p95(dflt), "added": m - d,

@@ -19,7 +19,9 @@ FASTEMBED_REQUIREMENT: Final = "fastembed==0.9.1"
 
 # Options (options flow)
 CONF_AGENT: Final = "agent_id"  # the conversation agent the memory agent wraps; empty = HA's default agent
-CONF_DEVICE_PERSONS: Final = "device_persons"  # list of {"device_id": ..., "person": ...} for personal devices
+CONF_DEVICE_PERSONS: Final = (
+    "device_persons"  # list of {"device_id": ..., "person": ...} for personal devices
+)
 CONF_TOP_K: Final = "top_k"
 CONF_MAX_CHARS: Final = "max_chars"
 CONF_MIN_SIMILARITY: Final = "min_similarity"

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.person import ATTR_USER_ID
-from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
+from homeassistant.components.person.const import DOMAIN as PERSON_DOMAIN
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
