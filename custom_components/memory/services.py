@@ -67,7 +67,7 @@ _REASON_KEYS = {
 }
 
 # Empty strings count as "not given" (UI forms and blueprint inputs send them).
-_SPEAKER_FIELDS = {
+_SPEAKER_FIELDS: dict[vol.Marker, Any] = {
     vol.Optional(ATTR_PERSON): vol.Any(None, cv.string),
     vol.Optional(ATTR_AREA): vol.Any(None, cv.string),
 }
