@@ -28,9 +28,9 @@ from .answers import base_language, quote_all, reply
 from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput
 from .engine.models import Hit, Kind, Provenance, Scope, Source, Speaker
+from .engine.text import is_encodable, strip_invisible
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, PendingForget, async_recall, async_run
 from .speaker import async_resolve_speaker
-from .user_text import is_encodable, strip_invisible
 
 _LOGGER = logging.getLogger(__name__)
 

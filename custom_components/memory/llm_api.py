@@ -22,10 +22,10 @@ from .cloud import async_is_cloud_domain, without_sensitive
 from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope, is_filler
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import async_resolve_speaker
-from .user_text import is_encodable, strip_invisible
 
 # How each provenance is labelled in a prompt (DESIGN.md §6).
 PROVENANCE_LABELS: dict[Provenance, str] = {

@@ -29,9 +29,9 @@ from homeassistant.helpers import config_validation as cv
 from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .engine.text import is_encodable, strip_invisible
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
-from .user_text import is_encodable, strip_invisible
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"

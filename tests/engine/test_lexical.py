@@ -8,7 +8,9 @@ from custom_components.memory.engine.lexical import (
     Anchor,
     AnchorKind,
     conflicts,
+    fts_phrases,
     matched_anchors,
+    normal_identifier,
     query_anchors,
     shape,
     tokens,
@@ -47,7 +49,7 @@ def test_anchor_kinds() -> None:
         ["The ticket HX-4471 is open."] + [f"Ticket {n} for the plan." for n in range(200)]
     )
     anchors = query_anchors("What's the status of ticket HX-4471 and the Zwirbel plan 42?", corpus)
-    assert Anchor("hx-4471", AnchorKind.IDENTIFIER) in anchors
+    assert Anchor("hx4471", AnchorKind.IDENTIFIER) in anchors  # normal form
     assert Anchor("42", AnchorKind.NUMBER) in anchors
     assert all(a.token not in ("ticket", "plan", "status", "what", "the") for a in anchors)  # common / stop
     assert Anchor("zwirbel", AnchorKind.RARE_WORD) not in anchors  # df 0: nothing to anchor to
@@ -66,8 +68,37 @@ def test_rare_word_anchor_multilingual(lang_query: str) -> None:
 def test_matching_is_exact_on_our_tokens() -> None:
     anchors = [Anchor("hx-4471", AnchorKind.IDENTIFIER)]
     assert matched_anchors("The boiler ticket is HX-4471, waiting.", anchors) == anchors
-    assert matched_anchors("Ticket HX 4471 and hx/4471", anchors) == []
+    assert matched_anchors("Ticket hx/4471 and HX4471", anchors) == anchors  # one identifier
+    assert matched_anchors("Ticket HX 44 71 and hx-447", anchors) == []
     assert matched_anchors("Ticket HX-4478 was the dishwasher.", anchors) == []
     assert conflicts("Ticket HX-4478 was the dishwasher.", anchors)
     assert not conflicts("The boiler ticket is HX-4471.", anchors)
     assert not conflicts("The dishwasher is fixed.", anchors)
+
+
+@pytest.mark.parametrize("spelling", ["HX-4471", "hx4471", "HX:4471", "Hx/4471", "hx.4471"])
+def test_c07_identifier_spellings_are_one_identifier(spelling: str) -> None:
+    assert normal_identifier(tokens(spelling)[0]) == "hx4471"
+    (anchor,) = query_anchors(f"status of {spelling}", FakeFrequencies(["Ticket HX-4471 is open."]))
+    assert anchor == Anchor("hx4471", AnchorKind.IDENTIFIER)
+    assert matched_anchors("The boiler ticket is HX-4471.", [anchor]) == [anchor]
+    assert conflicts("Ticket HX-4478 was the dishwasher.", [anchor])
+    # FTS5 splits "HX-4471" into two tokens but keeps "hx4471" whole: both are searched
+    assert fts_phrases([anchor]) == ["hx 4471", "hx4471"]
+
+
+def test_c07_values_keep_their_separators() -> None:
+    assert normal_identifier("12.5") == "12.5" and normal_identifier("10:30") == "10:30"
+    assert normal_identifier("de-20931") == "de20931" and normal_identifier("4471-hx") == "4471hx"
+
+
+@pytest.mark.parametrize(
+    "query", ["ticket 4471", "HX 4471", "Wie ist der Stand von 4471?", "Lo stato di 4471?"]
+)
+def test_c07_bare_number_matches_the_identifiers_digits(query: str) -> None:
+    (anchor,) = [a for a in query_anchors(query, FakeFrequencies(["x"])) if a.kind is AnchorKind.NUMBER]
+    assert anchor.token == "4471"
+    assert matched_anchors("The boiler ticket is HX-4471.", [anchor]) == [anchor]
+    assert conflicts("Ticket HX-4478 was the dishwasher.", [anchor])  # same digit shape, not ours
+    assert not conflicts("The boiler ticket is HX-4471.", [anchor])
+    assert not conflicts("Ticket HX-44 was the fridge.", [anchor])  # another shape: not a rival

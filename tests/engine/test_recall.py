@@ -105,6 +105,29 @@ def test_c07_exact_identifier(engine: MemoryEngine, lang: str) -> None:
     assert top.factors["lexical"] > 0  # entered through the exact anchor
 
 
+ASK_ABOUT = {
+    "en": ["What's the status of {}?", "status of {}", "ticket {}"],
+    "de": ["Wie ist der Stand von {}?", "Stand von {}"],
+    "it": ["Qual è lo stato di {}?", "stato di {}"],
+    "fr": ["Où en est {} ?", "statut de {}"],
+    "es": ["¿Cuál es el estado de {}?", "estado de {}"],
+}
+SPELLINGS = ["HX 4471", "hx4471", "HX:4471", "4471"]  # speech-to-text and typing variants of HX-4471
+
+
+@pytest.mark.parametrize("lang", list(TICKETS))
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_c07_identifier_written_differently(engine: MemoryEngine, lang: str, spelling: str) -> None:
+    """The boiler ticket is found however HX-4471 is written; HX-4478 never comes along."""
+    boiler, dishwasher, _ = TICKETS[lang]
+    _seed(engine, [boiler, dishwasher, *DISTRACTORS[lang]], lang)
+    for template in ASK_ABOUT[lang]:
+        hits = engine.recall(template.format(spelling), GUEST)
+        assert _texts(hits)[:1] == [boiler], template
+        assert hits[0].factors["lexical"] > 0
+        assert dishwasher not in _texts(hits), template
+
+
 @pytest.mark.parametrize(("number", "other"), [("HX-4478", "HX-4471"), ("AB-17", "AB-19")])
 def test_c07_other_identifiers(engine: MemoryEngine, number: str, other: str) -> None:
     _seed(engine, [f"Order {number} is the new sofa.", f"Order {other} is the old sofa, returned."])

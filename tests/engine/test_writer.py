@@ -146,12 +146,101 @@ def test_dedup_only_within_the_same_owner_and_scope(engine: MemoryEngine) -> Non
     assert engine.stats().memories == 4
 
 
-def test_different_facts_are_not_merged(engine: MemoryEngine) -> None:
-    engine.remember(
-        "The boiler service ticket is HX-4471, waiting for a part.", speaker=GUEST, scope=Scope.SHARED
+# Pairs that USE-m3 embeds ≥ 0.92 apart from one token: never one memory (data loss otherwise)
+DIFFERENT_FACTS = {
+    "en": [
+        (
+            "The boiler service ticket is HX-4471, waiting for a part.",
+            "Ticket HX-4478 was the dishwasher, closed.",
+        ),
+        ("Ticket HX-4471 is open.", "Ticket HX-4478 is open."),
+        ("The garage code is 4711.", "The garage code is 4712."),
+        ("Julian's birthday is on 3 May.", "Anna's birthday is on 3 May."),
+        ("Locker 12 has the tools.", "Locker 14 has the tools."),
+        ("I like tea.", "I don't like tea."),
+    ],
+    "de": [
+        ("Der Müll wird am Montag abgeholt.", "Der Müll wird am Dienstag abgeholt."),
+        ("Der Torcode ist 4711.", "Der Torcode ist 4712."),
+    ],
+    "it": [
+        ("La riunione è alle 9.", "La riunione è alle 10."),
+        ("Il codice del cancello è 4711.", "Il codice del cancello è 4712."),
+    ],
+    "fr": [
+        ("Le rendez-vous chez le dentiste est mardi.", "Le rendez-vous chez le dentiste est jeudi."),
+        ("Le code du portail est 4711.", "Le code du portail est 4712."),
+    ],
+    "es": [
+        ("La llave está en el cajón azul.", "La llave está en el cajón rojo."),
+        ("El código de la puerta es 4711.", "El código de la puerta es 4712."),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"), [(lang, *pair) for lang, pairs in DIFFERENT_FACTS.items() for pair in pairs]
+)
+def test_different_facts_are_not_merged(engine: MemoryEngine, lang: str, first: str, second: str) -> None:
+    a = engine.remember(first, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    b = engine.remember(second, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    assert (a.action, b.action) == (WriteAction.CREATED, WriteAction.CREATED)
+    stored = sorted(m.content for m in engine.list_memories(Speaker.administrator()))
+    assert stored == sorted([first, second])  # the older text is never overwritten
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "again"),
+    [
+        ("en", "The spare key is in the blue tin.", "the spare key is in the blue tin"),
+        ("de", "Der Schlüssel liegt im Flur.", "der schlüssel liegt im flur"),
+        ("it", "La chiave è nel cassetto.", "la chiave è nel cassetto!"),
+        ("fr", "La clé est dans le tiroir.", "La clé est dans le tiroir"),
+        ("es", "La llave está en el cajón.", "  la llave  está en el cajón.  "),
+    ],
+)
+def test_c11_same_fact_twice_case_punctuation_whitespace(
+    engine: MemoryEngine, lang: str, text: str, again: str
+) -> None:
+    first = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    second = engine.remember(again, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    assert (second.action, second.memory.id) == (WriteAction.MERGED, first.memory.id)
+    assert engine.stats().memories == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["\u200b\u200b\u2060\ufeff", " \u00a0\u2028 ", "\u200b \t"],
+    ids=["zero-width", "nbsp-ls", "mixed"],
+)
+def test_invisible_only_content_is_empty(engine: MemoryEngine, content: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        engine.remember(content, speaker=GUEST, scope=Scope.SHARED)
+    assert (err.value.field, err.value.reason) == ("content", "empty")
+    assert engine.find_to_forget(content, GUEST) == [] and engine.recall(content, GUEST) == []
+    assert engine.stats().memories == 0
+
+
+def test_invisible_edges_are_trimmed(engine: MemoryEngine) -> None:
+    stored = engine.remember(
+        "\ufeff\u200bThe bins go out on Thursday.\u200b", speaker=GUEST, scope=Scope.SHARED
     )
-    result = engine.remember("Ticket HX-4478 was the dishwasher, closed.", speaker=GUEST, scope=Scope.SHARED)
-    assert result.action is WriteAction.CREATED
+    assert stored.memory.content == "The bins go out on Thursday."
+
+
+@pytest.mark.parametrize("text", ["key \ud800 here", "\udfff", "Schlüssel \udc80"])
+def test_lone_surrogate_is_invalid_text(
+    engine: MemoryEngine, text: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Text that cannot be encoded (a lone surrogate from JSON) is refused before SQLite or the
+    encoder see it; queries with one find nothing, without an error in the log."""
+    engine.remember("The spare key is here.", speaker=GUEST, scope=Scope.SHARED)
+    with pytest.raises(InvalidInput) as err:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    assert (err.value.field, err.value.reason) == ("content", "invalid_text")
+    assert engine.recall(text, GUEST) == [] and engine.find_to_forget(text, GUEST) == []
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    assert engine.stats().memories == 1
 
 
 def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> None:

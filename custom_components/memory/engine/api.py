@@ -48,8 +48,8 @@ class WriteAction(StrEnum):
     """What remember() did."""
 
     CREATED = "created"  # a new memory row
-    MERGED = "merged"  # a near-duplicate (>= DEDUP_SIMILARITY, same owner) existed; it was
-    #                    confirmed/updated instead of adding a row
+    MERGED = "merged"  # the same wording (case/punctuation/whitespace aside) existed in the
+    #                    same scope/owner/area; it was confirmed/updated instead of adding a row
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +112,12 @@ class MemoryEngineAPI(Protocol):
 
         owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to
         speaker.area_id for ROOM. PRIVATE without an owner, ROOM without an area,
-        empty or over-long content raise InvalidInput (nothing written). Flags
-        sensitive content (credentials/codes, payment, health) and stores it
-        flagged. Dedup >= 0.92 with same owner/scope merges. An explicit
+        empty (also: only invisible characters) or over-long content raise
+        InvalidInput (nothing written); text with lone surrogates raises
+        InvalidInput("content", "invalid_text"). Flags sensitive content
+        (credentials/codes, payment, health) and stores it flagged. The same
+        wording (case, punctuation, whitespace aside) in the same scope/owner/area
+        merges; different facts, however similar, get their own row. An explicit
         (CONFIRMED) remember lifts tombstones >= 0.85 similar in that scope.
         """
         ...
@@ -134,7 +137,8 @@ class MemoryEngineAPI(Protocol):
         ...
 
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
-        """Candidates to forget: active memories visible to speaker matching query."""
+        """Candidates to forget: active memories visible to speaker matching query.
+        An empty, invisible-only or non-encodable query gives []."""
         ...
 
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:

@@ -19,6 +19,7 @@ from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
 from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .store.base import MemoryStore, Visibility
+from .text import visible_text
 
 _LOGGER = logging.getLogger(__name__)
 REEMBED_BATCH = 256
@@ -119,8 +120,8 @@ class MemoryEngine:
         """
         try:
             self._require_open()
-            if not query or not query.strip():
-                return []
+            if not query or visible_text(query) is None:
+                return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
             qvec = self.embedder.embed([query])[0] if vector is None else self._checked(vector)
             hits = recall_mod.recall(

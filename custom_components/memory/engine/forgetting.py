@@ -15,6 +15,7 @@ from .embedding.base import Embedder, Vectors
 from .models import Hit, Memory, Scope, Speaker
 from .recall import recall
 from .store.base import Bucket, MemoryStore, Visibility
+from .text import visible_text
 from .writer import TOMBSTONE_SIMILARITY, embedding_text
 
 
@@ -28,8 +29,9 @@ def find_to_forget(
     limit: int,
     now: datetime,
 ) -> list[Hit]:
-    """Active memories visible to speaker that match query, best first (no speaker extras)."""
-    if not query.strip() or limit <= 0:
+    """Active memories visible to speaker that match query, best first (no speaker extras);
+    [] for an empty, invisible-only or non-encodable query."""
+    if not query or visible_text(query) is None or limit <= 0:
         return []
     options = RecallOptions(limit=limit, max_chars=10**9, include_about_speaker=False)
     return recall(

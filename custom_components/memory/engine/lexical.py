@@ -6,6 +6,10 @@ or a rare word (by document frequency). Common words never pull memories in, so 
 query ("ticket plan") cannot drag in everything sharing a word (case C07).
 FTS5's tokenizer splits "HX-4471" into "hx" and "4471"; identifiers are therefore
 re-checked here on our own whole tokens.
+Identifiers are compared in a normal form (C07 written differently): a separator between a
+letter group and a digit group is dropped, so "HX-4471", "hx4471" and "HX:4471" are one
+identifier, and a bare number matches a digit group of an identifier ("4471" in "HX-4471";
+"HX 4471" said with a space is the word "hx" and that number).
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ TOKEN_RE = re.compile(r"\w+(?:[-/.:]\w+)*")  # hyphen/slash/dot/colon-joined run
 RARE_DF_FRACTION = 0.01  # a word in ≤ 1 % of memories is rare (at least 1 memory)
 RARE_MIN_LENGTH = 4  # shorter words are function words in the supported languages
 IDENTIFIER_MIN_LENGTH = 3  # "HX-4471", "A12"; shorter alnum bits ("3d") are not identifiers
+CONFLICT_MIN_LENGTH = 3  # shorter numbers ("9", "10") differ between facts too often to exclude them
+# a separator between letters and digits (either order): dropped in the normal form
+_LETTER_DIGIT_SEPARATOR = re.compile(r"(?<=[^\W\d_])[-/.:](?=\d)|(?<=\d)[-/.:](?=[^\W\d_])")
+_DIGIT_GROUP = re.compile(r"\d+")
+_GROUP = re.compile(r"[^\W\d_]+|\d+")
 
 # Frequent words of ≥ RARE_MIN_LENGTH letters in en/de/it/fr/es: never anchors, even in
 # a tiny store where every word is "rare" by count.
@@ -86,6 +95,44 @@ def shape(token: str) -> str:
     return "".join("a" if c.isalpha() else "9" if c.isdigit() else c for c in token)
 
 
+def normal_identifier(token: str) -> str:
+    """The identifier without separators between letter and digit groups: hx-4471 → hx4471
+    (12.5 and 10:30 keep theirs: between digits a separator is part of the value)."""
+    return _LETTER_DIGIT_SEPARATOR.sub("", token)
+
+
+def fts_phrases(anchors: list[Anchor]) -> list[str]:
+    """FTS5 phrases finding every spelling of the anchors: FTS5 splits "HX-4471" into
+    "hx 4471" but keeps "hx4471" whole, so an identifier is searched both ways."""
+    out: list[str] = []
+    for a in anchors:
+        if a.kind is AnchorKind.IDENTIFIER:
+            out.extend(dict.fromkeys([" ".join(_GROUP.findall(a.token)), a.token]))
+        else:
+            out.append(a.token)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Carried:
+    """What a text carries for exact matching: tokens, normal identifiers, digit groups."""
+
+    tokens: frozenset[str]
+    identifiers: frozenset[str]
+    digit_groups: frozenset[str]
+    parts: frozenset[str]
+
+    @classmethod
+    def of(cls, content: str) -> _Carried:
+        toks = frozenset(tokens(content))
+        return cls(
+            tokens=toks,
+            identifiers=frozenset(normal_identifier(t) for t in toks if is_identifier(t)),
+            digit_groups=frozenset(d for t in toks for d in _DIGIT_GROUP.findall(t)),
+            parts=frozenset(p for t in toks for p in re.split(r"[-/.:]", t)),
+        )
+
+
 def exact_kind(token: str) -> AnchorKind | None:
     """IDENTIFIER or NUMBER for tokens that anchor regardless of frequency, else None."""
     if is_identifier(token):
@@ -106,7 +153,9 @@ def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
             continue
         seen.add(tok)
         kind = exact_kind(tok)
-        if kind is not None:
+        if kind is AnchorKind.IDENTIFIER:
+            anchors.append(Anchor(normal_identifier(tok), kind))
+        elif kind is not None:
             anchors.append(Anchor(tok, kind))
         elif tok.isalpha() and len(tok) >= RARE_MIN_LENGTH and tok not in STOPWORDS:
             df = store.doc_frequency(tok, rare_cap + 1)
@@ -116,31 +165,37 @@ def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
 
 
 def matched_anchors(content: str, anchors: list[Anchor]) -> list[Anchor]:
-    """Anchors the content really contains: identifiers/numbers as whole tokens of our own
-    tokenizer (so HX-4471 ≠ HX-4478 and ≠ "hx … 4471"), rare words as tokens or token parts."""
-    toks = set(tokens(content))
-    parts = {p for t in toks for p in re.split(r"[-/.:]", t)}
+    """Anchors the content really contains, on our own tokens: identifiers in normal form (so
+    HX-4471 = hx4471 ≠ HX-4478), numbers as a token or a digit group of one (4471 in HX-4471),
+    rare words as tokens or token parts."""
+    carried = _Carried.of(content)
     out = []
     for a in anchors:
         if a.kind is AnchorKind.RARE_WORD:
-            if a.token in toks or a.token in parts:
-                out.append(a)
-        elif a.token in toks:
+            found = a.token in carried.tokens or a.token in carried.parts
+        elif a.kind is AnchorKind.IDENTIFIER:
+            found = normal_identifier(a.token) in carried.identifiers
+        else:
+            found = a.token in carried.tokens or a.token in carried.digit_groups
+        if found:
             out.append(a)
     return out
 
 
 def conflicts(content: str, anchors: list[Anchor]) -> bool:
-    """True when the content carries an identifier of the same shape as a query identifier
-    but not that one (C07: "HX-4478" when asked about "HX-4471")."""
-    wanted = [a.token for a in anchors if a.kind is not AnchorKind.RARE_WORD and len(a.token) >= 3]
+    """True when the content carries an identifier/number of the same shape as one the query
+    asks about but not that one (C07: "HX-4478" when asked about "HX-4471" or "4471")."""
+    wanted = [a for a in anchors if a.kind is not AnchorKind.RARE_WORD]
+    wanted = [a for a in wanted if len(a.token) >= CONFLICT_MIN_LENGTH]
     if not wanted:
         return False
-    toks = set(tokens(content))
-    for w in wanted:
-        if w in toks:
-            continue
-        ws = shape(w)
-        if any(shape(t) == ws for t in toks):
+    carried = _Carried.of(content)
+    for a in wanted:
+        token = normal_identifier(a.token)
+        if a.kind is AnchorKind.IDENTIFIER:
+            have = carried.identifiers
+        else:
+            have = carried.tokens | carried.digit_groups
+        if token not in have and any(shape(t) == shape(token) for t in have):
             return True
     return False

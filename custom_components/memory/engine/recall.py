@@ -23,7 +23,7 @@ import numpy as np
 from .api import RecallOptions
 from .calibration import Hubness
 from .embedding.base import Vectors
-from .lexical import Anchor, AnchorKind, conflicts, matched_anchors, query_anchors
+from .lexical import Anchor, AnchorKind, conflicts, fts_phrases, matched_anchors, query_anchors
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
 
@@ -125,7 +125,7 @@ def gather(
     anchors = query_anchors(query, store)
     lexical: dict[str, tuple[float, float]] = {}  # id -> (anchor weight, bm25)
     if anchors:
-        for row in store.lexical([a.token for a in anchors], vis, LEXICAL_POOL):
+        for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL):
             matched = matched_anchors(row.content, anchors)
             if matched:
                 exact = any(a.kind is not AnchorKind.RARE_WORD for a in matched)

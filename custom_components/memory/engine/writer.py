@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from dataclasses import replace
 from datetime import datetime
@@ -12,10 +13,13 @@ from .embedding.base import Embedder, Vectors
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
+from .text import is_encodable, strip_invisible
 
 _WORDS = re.compile(r"\w+")
-DEDUP_NEIGHBOURS = 3  # nearest memories checked for a textual duplicate below the cosine bar
-DEDUP_SIMILARITY = 0.92  # merge instead of duplicate (DESIGN.md §6)
+# Nearest memories of the bucket checked for the same wording. A copy differing only in case and
+# punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
+# near-identical facts ("HX-4471" / "HX-4478" score ≥ 0.92) sitting in front of it.
+DEDUP_NEIGHBOURS = 8
 TOMBSTONE_SIMILARITY = 0.85  # a tombstone this close blocks extraction; a confirmed remember lifts it (§6)
 
 
@@ -37,8 +41,14 @@ def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id
 
 
 def clean_content(content: str) -> str:
-    """Trimmed content; raises InvalidInput("content", "empty" | "too_long")."""
-    text = " ".join(content.split()) if content else ""
+    """Trimmed content (whitespace runs collapsed, invisible characters trimmed from the ends).
+
+    Raises InvalidInput("content", "invalid_text") for text that cannot be encoded (lone
+    surrogates), ("content", "empty") when nothing visible is left, ("content", "too_long").
+    """
+    if content and not is_encodable(content):
+        raise InvalidInput("content", "invalid_text")
+    text = strip_invisible(" ".join(content.split())) if content else ""
     if not text:
         raise InvalidInput("content", "empty")
     if len(text) > MAX_CONTENT_CHARS:
@@ -50,7 +60,7 @@ def embedding_text(text: str) -> str:
     """The form a memory is embedded in: first letter capitalised, ending punctuated.
 
     USE-m3 is sensitive to both (the same sentence lower-cased without its full stop scores
-    0.885, under DEDUP_SIMILARITY); speech-to-text output often lacks them.
+    0.885); speech-to-text output often lacks them.
     """
     text = " ".join(text.split())
     if not text:
@@ -59,13 +69,25 @@ def embedding_text(text: str) -> str:
     return text if text[-1] in ".!?…。" else text + "."
 
 
+def wording(text: str) -> list[str]:
+    """The words of `text`, case-folded and NFC-normalised: what stays of it when case,
+    whitespace and punctuation are ignored."""
+    return _WORDS.findall(unicodedata.normalize("NFC", text).casefold())
+
+
 def same_text(a: str, b: str) -> bool:
-    """Equal up to case, whitespace and punctuation: "identical text again" (case C11)."""
-    return _WORDS.findall(a.casefold()) == _WORDS.findall(b.casefold())
+    """Equal up to case, whitespace and punctuation: "identical text again" (case C11).
+
+    The only write-time duplicate: similarity cannot tell "HX-4471" from "HX-4478", "4711" from
+    "4712" or "Montag" from "Dienstag" (≥ 0.92 for USE-m3), and merging keeps one text.
+    Paraphrases (C12) are left to consolidation, which keeps history.
+    """
+    return wording(a) == wording(b)
 
 
 def _merge(existing: Memory, new: Memory) -> Memory:
-    """The stronger provenance wins; on a tie the newer text. The other is confirmed (updated_at)."""
+    """The stronger provenance wins; on a tie the newer text (the same words: only case and
+    punctuation can change). The other is confirmed (updated_at)."""
     if new.provenance.rank <= existing.provenance.rank:
         winner = replace(
             existing,
@@ -143,15 +165,15 @@ def remember(
 
 
 def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, text: str) -> Memory | None:
-    """The current memory of this bucket that `text` duplicates: cosine ≥ DEDUP_SIMILARITY,
-    or the same words among the DEDUP_NEIGHBOURS nearest. None when there is none."""
+    """The current memory of this bucket with the same wording as `text` (same_text) among its
+    DEDUP_NEIGHBOURS nearest, else None."""
     nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
     if not nearest:
         return None
     found = store.get_many([i for i, _ in nearest], _bucket_view(bucket))
-    for mid, sim in nearest:
+    for mid, _ in nearest:
         memory = found.get(mid)
-        if memory is not None and (sim >= DEDUP_SIMILARITY or same_text(memory.content, text)):
+        if memory is not None and same_text(memory.content, text):
             return memory
     return None
 

@@ -1,4 +1,5 @@
-"""Checks on text a person or a model hands us, shared by the services, intents and LLM tools.
+"""Checks on text a person or a model hands us: the engine's writer/recall and, through them,
+the services, intents and LLM tools (one implementation, no Home Assistant imports).
 
 Whitespace alone is not the only "nothing": zero-width spaces, BOMs, word joiners and other
 format/control characters are invisible too, and a lone surrogate ("\\ud800") cannot be
@@ -36,3 +37,11 @@ def is_encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def visible_text(text: str) -> str | None:
+    """`text` with invisible characters trimmed from both ends, or None when nothing usable
+    is left (only invisible characters, or not encodable)."""
+    if not is_encodable(text):
+        return None
+    return strip_invisible(text) or None
