@@ -1,0 +1,474 @@
+"""Learning from conversations: the AI Task's answer → candidates → checked, stored memories.
+
+HA-free. The HA side (extraction_job.py) picks the user's own words with `select_user_text`,
+asks an AI Task entity for EXTRACTION_SCHEMA, and hands the raw answer to `parse_candidates`
+(never raises, case C21) and the result to `apply_candidates`, which runs every candidate
+through the rules of DESIGN.md §6 in this order:
+
+1. confidence < MIN_CONFIDENCE → rejected; a device command (C20) → rejected;
+2. ≥ TOMBSTONE_SIMILARITY to a tombstone the speaker could see → skipped_forgotten (C04).
+   Checked BEFORE the sensitive filter: a forgotten gate code is both, and "you told me to
+   forget it" is the reason that matters to the user;
+3. sensitive (credentials/codes, payment, health) → skipped_sensitive (invariant 7);
+4. the same fact already stored (same wording, or ≥ DEDUP_SIMILARITY with the same numbers) in
+   the target bucket or shared → merged: the existing memory is confirmed, no new row (C13);
+5. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
+
+The conversation's summary becomes an `episode` under the same rules, and is left out entirely
+when any candidate of that conversation was skipped as forgotten (C04).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from .api import InvalidInput, WriteAction
+from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
+from .sensitive import is_sensitive
+from .store.base import Bucket, Visibility
+from .writer import embedding_text, same_text
+
+if TYPE_CHECKING:
+    from .engine import MemoryEngine
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_CANDIDATES = 5  # "at most 5 candidates" (issue: learning from conversations)
+MIN_CONFIDENCE = 0.6  # candidates under this are dropped (same issue)
+MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skipped (DESIGN.md §6)
+# A candidate without a confidence is taken at the threshold: kept (the schema asks for one, a
+# model that forgets it should not lose the fact) but flagged as a problem and ranked last.
+MISSING_CONFIDENCE = MIN_CONFIDENCE
+DEDUP_SIMILARITY = 0.92  # "≥ 0.92 with the same owner merges" (DESIGN.md §6 Dedup)
+DEDUP_NEIGHBOURS = 4  # nearest memories of a bucket checked for a paraphrase of the candidate
+SCOPE_HINTS = frozenset({"private", "shared", "room"})
+
+# The structure an AI Task must return; the HA side turns it into its `structure` selector.
+CANDIDATE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "content": {"type": "string", "description": "The fact, in the conversation's language."},
+        "kind": {"type": "string", "enum": [k.value for k in Kind if k is not Kind.EPISODE]},
+        "subject": {"type": ["string", "null"], "description": "Who or what it is about."},
+        "predicate": {"type": ["string", "null"], "description": "Which property (e.g. likes)."},
+        "scope_hint": {"type": "string", "enum": sorted(SCOPE_HINTS)},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    },
+    "required": ["content", "kind", "confidence"],
+}
+EXTRACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "memories": {"type": "array", "maxItems": MAX_CANDIDATES, "items": CANDIDATE_SCHEMA},
+        "summary": {"type": ["string", "null"], "description": "One or two sentences, or null."},
+    },
+    "required": ["memories"],
+}
+
+# Device commands (C20) in en/de/it/fr/es: an imperative at the start of the text (after an
+# optional "please"/"can you"), or a third-person report of one ("the user asked to turn on …").
+_POLITE = (
+    r"(?:(?:please|bitte|per favore|s'il (?:te|vous) pla[iî]t|por favor|hey|ok)[,\s]+)?"
+    r"(?:(?:can|could|would) you\s+|kannst du\s+|puoi\s+|peux-tu\s+|tu peux\s+|puedes\s+)?"
+)
+_IMPERATIVES = (
+    r"turn\s+(?:on|off|up|down)|turn\s+.{1,40}?\s+(?:on|off|up|down)|switch\s+(?:on|off)"
+    r"|switch\s+.{1,40}?\s+(?:on|off)|set\s+.{1,40}?\s+to|dim|brighten|open|close|lock|unlock"
+    r"|start|stop|pause|play|activate|deactivate|toggle"
+    r"|schalte?|mach(?:e)?\s+.{1,40}?\s+(?:an|aus|auf|zu|heller|dunkler)|stell(?:e)?|öffne|schlie(?:ß|ss)e"
+    r"|dimme|sperre?|aktiviere|deaktiviere"
+    r"|accendi|spegni|imposta|apri|chiudi|alza|abbassa|metti|attiva|disattiva"
+    r"|allume|éteins|éteint|mets|règle|ouvre|ferme|monte|baisse|active|désactive"
+    r"|enciende|apaga|pon|ajusta|abre|cierra|sube|baja|activa|desactiva"
+)
+_COMMAND_RE = re.compile(rf"^\s*{_POLITE}(?:{_IMPERATIVES})(?!\w)", re.IGNORECASE)
+_REPORTED_RE = re.compile(
+    r"\b(?:asked|asks|wants|wanted|requested)\b.{0,30}?\bto\s+(?:turn|switch|set|dim|open|close|lock"
+    r"|unlock|start|stop|play|toggle)\b",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_USER_ROLES = frozenset({"user", "human"})
+
+
+def is_device_command(text: str) -> bool:
+    """True when `text` is (or reports) a device command such as "turn on the kitchen light",
+    "Schalte das Licht aus", "accendi la luce" — an action, not something to remember (C20)."""
+    return bool(_COMMAND_RE.search(text) or _REPORTED_RE.search(text))
+
+
+def select_user_text(turns: Iterable[object]) -> str | None:
+    """The user's own words of a conversation, turns joined by newlines; None when fewer than
+    MIN_USER_CHARS visible characters are left.
+
+    turns: (role, text) pairs, or mappings with "role" and "text"/"content", or objects with
+    .role and .text/.content. Only role "user" counts: assistant replies, system prompts (which
+    carry recalled memories, C13) and tool results are left out, and so are user turns that are
+    device commands (C20). Anything unreadable is skipped, never raised.
+    """
+    said: list[str] = []
+    for turn in turns:
+        role, text = _role_and_text(turn)
+        if role in _USER_ROLES and text and not is_device_command(text):
+            said.append(text.strip())
+    joined = "\n".join(t for t in said if t)
+    return joined if len("".join(joined.split())) >= MIN_USER_CHARS else None
+
+
+def _role_and_text(turn: object) -> tuple[str | None, str | None]:
+    if isinstance(turn, tuple | list) and len(turn) == 2:
+        role, text = turn
+    elif isinstance(turn, Mapping):
+        role, text = turn.get("role"), turn.get("text", turn.get("content"))
+    else:
+        role = getattr(turn, "role", None)
+        text = getattr(turn, "text", getattr(turn, "content", None))
+    return (
+        str(role).casefold() if role is not None else None,
+        text if isinstance(text, str) else None,
+    )
+
+
+# ---------------------------------------------------------------------------- parsing (C21)
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One proposed memory. confidence in [0, 1]; scope_hint "private" | "shared" | "room" | None."""
+
+    content: str
+    kind: Kind = Kind.FACT
+    subject: str | None = None
+    predicate: str | None = None
+    scope_hint: str | None = None
+    confidence: float = MISSING_CONFIDENCE
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """What could be read from an AI Task answer. problems: stable, text-free keys such as
+    "empty", "not_json", "schema_echo", "missing_content", "too_many" (for logs/repairs)."""
+
+    candidates: list[Candidate]
+    summary: str | None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """Nothing usable and something went wrong: the HA side counts these for a repair issue."""
+        return not self.candidates and self.summary is None and bool(self.problems)
+
+
+def parse_candidates(raw: object) -> ParseResult:
+    """Read an AI Task answer into at most MAX_CANDIDATES candidates (best confidence first) and
+    a summary. Accepts {"memories": [...], "summary": ...}, a bare list, a single candidate
+    object, JSON text (also code-fenced or with prose around it). Never raises: what cannot be
+    read is reported in `problems`."""
+    problems: list[str] = []
+    try:
+        return _parse(raw, problems)
+    except Exception:  # the last guard of "never a crash" (C21)
+        _LOGGER.exception("Unreadable extraction answer")
+        return ParseResult([], None, [*problems, "unreadable"])
+
+
+def _parse(raw: object, problems: list[str]) -> ParseResult:
+    data = _decode(raw, problems)
+    if data is None:
+        return ParseResult([], None, problems)
+    summary: str | None = None
+    items: list[object]
+    if isinstance(data, Mapping):
+        if _is_schema_echo(data):
+            problems.append("schema_echo")
+            return ParseResult([], None, problems)
+        summary = _text(data.get("summary"))
+        found = next((data[k] for k in ("memories", "candidates", "facts", "items") if k in data), None)
+        if found is None:
+            items = [data] if "content" in data else []
+            if not items and summary is None:
+                problems.append("no_memories")
+        elif isinstance(found, list):
+            items = found
+        elif isinstance(found, Mapping):
+            items = [found]
+        else:
+            problems.append("wrong_type")
+            items = []
+    elif isinstance(data, list):
+        items = data
+    else:
+        problems.append("wrong_type")
+        return ParseResult([], None, problems)
+    candidates = [c for c in (_candidate(item, problems) for item in items) if c is not None]
+    if len(candidates) > MAX_CANDIDATES:
+        problems.append("too_many")
+    candidates.sort(key=lambda c: c.confidence, reverse=True)  # stable: the model's order on ties
+    return ParseResult(candidates[:MAX_CANDIDATES], summary, problems)
+
+
+def _decode(raw: object, problems: list[str]) -> object:
+    """The JSON value inside `raw`, or None (with a problem) when there is none."""
+    if raw is None:
+        problems.append("empty")
+        return None
+    if isinstance(raw, BaseException):
+        problems.append("failed")
+        return None
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip()
+    if not text:
+        problems.append("empty")
+        return None
+    for chunk in [*_FENCE.findall(text), text]:
+        try:
+            return json.loads(chunk)
+        except ValueError:
+            pass
+    found = _embedded_json(text)
+    if found is None:
+        problems.append("not_json")
+    return found
+
+
+def _embedded_json(text: str) -> object:
+    """The first complete JSON object or array in prose ("Here you go: {...} Hope it helps")."""
+    decoder = json.JSONDecoder()
+    for i, ch in enumerate(text):
+        if ch in "[{":
+            try:
+                return decoder.raw_decode(text, i)[0]
+            except ValueError:
+                continue
+    return None
+
+
+def _is_schema_echo(data: Mapping[Any, Any]) -> bool:
+    """The schema handed back instead of an answer: JSON-schema keywords, no content."""
+    return "content" not in data and ("properties" in data or data.get("type") in {"object", "array"})
+
+
+def _text(value: object) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def _candidate(item: object, problems: list[str]) -> Candidate | None:
+    if isinstance(item, str):  # a bare sentence in a list: the content, nothing else known
+        item = {"content": item}
+    if not isinstance(item, Mapping):
+        problems.append("wrong_type")
+        return None
+    content = _text(item.get("content") or item.get("text") or item.get("fact"))
+    if content is None:
+        problems.append("missing_content")
+        return None
+    try:
+        kind = Kind(str(item.get("kind") or Kind.FACT).strip().casefold())
+    except ValueError:
+        problems.append("unknown_kind")
+        kind = Kind.FACT
+    hint = _text(item.get("scope_hint") or item.get("scope"))
+    hint = hint.casefold() if hint else None
+    if hint is not None and hint not in SCOPE_HINTS:
+        problems.append("unknown_scope_hint")
+        hint = None
+    return Candidate(
+        content=content,
+        kind=kind,
+        subject=_text(item.get("subject")),
+        predicate=_text(item.get("predicate")),
+        scope_hint=hint,
+        confidence=_confidence(item.get("confidence"), problems),
+    )
+
+
+def _confidence(value: object, problems: list[str]) -> float:
+    """A number in [0, 1]; "0.8" and percentages (85) are read; missing → MISSING_CONFIDENCE."""
+    if value is None:
+        problems.append("missing_confidence")
+        return MISSING_CONFIDENCE
+    try:
+        number = float(str(value).strip().rstrip("%")) if not isinstance(value, bool) else float("nan")
+    except ValueError:
+        number = float("nan")
+    if math.isnan(number):
+        problems.append("bad_confidence")
+        return MISSING_CONFIDENCE
+    if 1.0 < number <= 100.0:
+        number /= 100.0
+    return min(1.0, max(0.0, number))
+
+
+# ---------------------------------------------------------------------------- applying
+@dataclass(slots=True)
+class LearnResult:
+    """Counts of one conversation's extraction (the `memory_learned` event's data) and the ids
+    of memories written or confirmed. The summary counts like a candidate. pending: the stored
+    ones await review (review mode)."""
+
+    stored: int = 0
+    merged: int = 0
+    skipped_forgotten: int = 0
+    skipped_sensitive: int = 0
+    rejected: int = 0
+    ids: list[str] = field(default_factory=list)
+    pending: bool = False
+
+    def counts(self) -> dict[str, int]:
+        """The event's counts, text-free."""
+        return {
+            "stored": self.stored,
+            "merged": self.merged,
+            "skipped_forgotten": self.skipped_forgotten,
+            "skipped_sensitive": self.skipped_sensitive,
+            "rejected": self.rejected,
+        }
+
+
+def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
+    """Where a candidate goes: ROOM only when hinted and the speaker's area is known; SHARED when
+    hinted or the speaker is unknown (DESIGN.md §5); else PRIVATE to the recognised speaker."""
+    if scope_hint == "room" and speaker.area_id:
+        return Bucket(Scope.ROOM, None, speaker.area_id)
+    if scope_hint == "shared" or not speaker.known:
+        return Bucket(Scope.SHARED, None, None)
+    return Bucket(Scope.PRIVATE, speaker.person_id, None)
+
+
+def _visible_buckets(speaker: Speaker, target: Bucket) -> list[Bucket]:
+    """The target and every other bucket the speaker sees: a fact forgotten or stored in any of
+    them counts (a shared gate code forgotten must not come back as Julian's private one)."""
+    buckets = [target, Bucket(Scope.SHARED, None, None)]
+    if speaker.person_id:
+        buckets.append(Bucket(Scope.PRIVATE, speaker.person_id, None))
+    if speaker.area_id:
+        buckets.append(Bucket(Scope.ROOM, None, speaker.area_id))
+    return list(dict.fromkeys(buckets))
+
+
+def apply_candidates(
+    engine: MemoryEngine,
+    candidates: Iterable[Candidate],
+    *,
+    speaker: Speaker,
+    language: str,
+    summary: str | None = None,
+    review: bool = False,
+    conversation_id: str | None = None,
+) -> LearnResult:
+    """Check and store one conversation's candidates (module docstring for the rules and their
+    order); the summary becomes an `episode` unless a candidate was skipped as forgotten.
+
+    Blocking (embeds and writes); run it in an executor. Raises only the engine's own errors
+    (StoreUnavailable); a candidate the writer refuses (InvalidInput) counts as rejected.
+    """
+    result = LearnResult(pending=review)
+    context: dict[str, Any] = {
+        "speaker": speaker,
+        "language": language,
+        "review": review,
+        "conversation_id": conversation_id,
+        "result": result,
+    }
+    for candidate in list(candidates)[:MAX_CANDIDATES]:
+        _apply_one(engine, candidate, **context)
+    if summary is not None and not result.skipped_forgotten:
+        episode = Candidate(content=summary, kind=Kind.EPISODE, confidence=1.0)
+        _apply_one(engine, episode, **context)
+    return result
+
+
+def _apply_one(
+    engine: MemoryEngine,
+    candidate: Candidate,
+    *,
+    speaker: Speaker,
+    language: str,
+    review: bool,
+    conversation_id: str | None,
+    result: LearnResult,
+) -> None:
+    text = " ".join(candidate.content.split())
+    if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
+        result.rejected += 1
+        return
+    target = target_bucket(speaker, candidate.scope_hint)
+    buckets = _visible_buckets(speaker, target)
+    vector = engine.embedder.embed([embedding_text(text)])[0]
+    if any(
+        engine.is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id) for b in buckets
+    ):
+        result.skipped_forgotten += 1
+        return
+    if is_sensitive(text):
+        result.skipped_sensitive += 1
+        return
+    known = _known_fact(engine, vector, text, buckets)
+    if known is not None:
+        _confirm(engine, known)
+        result.merged += 1
+        result.ids.append(known.id)
+        return
+    try:
+        written = engine.remember(
+            text,
+            speaker=speaker,
+            scope=target.scope,
+            kind=candidate.kind,
+            language=language,
+            provenance=Provenance.EXTRACTED,
+            source=Source.EXTRACTION,
+            source_ref=conversation_id,
+            owner_id=target.owner_id,
+            area_id=target.area_id,
+            subject=candidate.subject,
+            predicate=candidate.predicate,
+        )
+    except InvalidInput as err:
+        _LOGGER.debug("Extraction candidate refused by the writer: %s", err.reason)
+        result.rejected += 1
+        return
+    if written.action is WriteAction.MERGED:
+        result.merged += 1
+    else:
+        result.stored += 1
+        if review:
+            # engine.remember has no status yet: set it right after the write (see the report).
+            engine.store.set_status(written.memory.id, Status.PENDING, None)
+    result.ids.append(written.memory.id)
+
+
+def _known_fact(engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket]) -> Memory | None:
+    """An existing memory (any status but superseded/archived) in the buckets that says the
+    same: the same wording, or ≥ DEDUP_SIMILARITY with the same numbers ("4711" ≠ "4712" score
+    above 0.92, so numbers must agree; C13 recalled memories paraphrased by the model)."""
+    digits = _DIGITS.findall(text)
+    for bucket in buckets:
+        nearest = engine.store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
+        if not nearest:
+            continue
+        view = Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
+        found = engine.store.get_many([mid for mid, _ in nearest], view)
+        for mid, similarity in nearest:
+            memory = found.get(mid)
+            if memory is None or memory.status not in {Status.ACTIVE, Status.PENDING}:
+                continue
+            if same_text(memory.content, text) or (
+                similarity >= DEDUP_SIMILARITY and _DIGITS.findall(memory.content) == digits
+            ):
+                return memory
+    return None
+
+
+def _confirm(engine: MemoryEngine, memory: Memory) -> None:
+    """Hearing a known fact again confirms it (updated_at); text, provenance and status stay."""
+    engine.store.update(replace(memory, updated_at=datetime.now(UTC)), None)
