@@ -9,10 +9,21 @@ the event loop. The engine is thread-safe (one writer at a time).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from .models import EmbeddingIdentity, Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .models import (
+    EmbeddingIdentity,
+    Hit,
+    Kind,
+    Memory,
+    Provenance,
+    Scope,
+    Source,
+    Speaker,
+    TranscriptTurn,
+)
 
 if TYPE_CHECKING:
     from .embedding.base import Vectors
@@ -159,6 +170,21 @@ class MemoryEngineAPI(Protocol):
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
+        ...
+
+    def record_turns(self, turns: list[TranscriptTurn]) -> None:
+        """Store verbatim conversation turns before any interpretation, committed.
+        A (conversation_id, turn) already stored raises StoreUnavailable (nothing written).
+        Transcripts are independent of memories: forget() never deletes them."""
+        ...
+
+    def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
+        """One conversation's stored turns, ordered by turn ([] when none or purged)."""
+        ...
+
+    def purge_transcripts(self, now: datetime, retention_days: int) -> int:
+        """Delete turns created more than retention_days days before now (aware UTC);
+        returns how many. retention_days < 1 raises InvalidInput."""
         ...
 
     def stats(self) -> EngineStats:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from . import recall as recall_mod
 from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
-from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, TranscriptTurn
 from .store.base import MemoryStore, Visibility
 from .text import visible_text
 
@@ -200,6 +200,29 @@ class MemoryEngine:
         return forgetting.is_tombstoned(
             self.store, self.embedder, text_or_vector, scope=scope, owner_id=owner_id, area_id=area_id
         )
+
+    # ------------------------------------------------------------------ transcripts
+    def record_turns(self, turns: list[TranscriptTurn]) -> None:
+        """Store verbatim turns, committed. Empty text is stored as said (a turn is a fact of
+        the conversation, not a memory); a turn index already stored raises StoreUnavailable."""
+        self._require_open()
+        for t in turns:
+            if t.turn < 0:
+                raise InvalidInput("turn", "negative")
+        self.store.add_turns(turns)
+
+    def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
+        """The stored turns of one conversation, in order ([] when none or purged)."""
+        self._require_open()
+        return self.store.turns(conversation_id)
+
+    def purge_transcripts(self, now: datetime, retention_days: int) -> int:
+        """Delete turns older than `retention_days` days before `now` (UTC-aware); returns how
+        many. retention_days < 1 raises InvalidInput("retention_days", "too_small")."""
+        self._require_open()
+        if retention_days < 1:
+            raise InvalidInput("retention_days", "too_small")
+        return self.store.purge_turns(now - timedelta(days=retention_days))
 
     # ------------------------------------------------------------------ maintenance
     def stats(self) -> EngineStats:

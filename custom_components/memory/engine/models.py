@@ -1,4 +1,4 @@
-"""Records of the memory engine: memories, tombstones, speakers and recall hits.
+"""Records of the memory engine: memories, tombstones, speakers, recall hits and transcript turns.
 
 Everything here is a frozen dataclass or a string enum; the engine never imports
 Home Assistant. Ids are opaque strings (uuid4 hex).
@@ -152,3 +152,30 @@ class Hit:
     score: float
     similarity: float
     factors: dict[str, float] = field(default_factory=dict)
+
+
+class Role(StrEnum):
+    """Who said a transcript turn."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptTurn:
+    """One verbatim conversation turn, stored before any interpretation (docs/learning.md).
+
+    turn: 0-based index within the conversation; (conversation_id, turn) is unique.
+    speaker_id: the recognised person's id, or None. area_id: the satellite's area, or None.
+    created_at: timezone-aware UTC. Forgetting a memory never touches transcripts; they go
+    only by the retention purge.
+    """
+
+    conversation_id: str
+    turn: int
+    role: Role
+    text: str
+    language: str
+    created_at: datetime
+    speaker_id: str | None = None
+    area_id: str | None = None

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol
 
 from ..embedding.base import Vectors
-from ..models import EmbeddingIdentity, Memory, Scope, Speaker, Status, Tombstone
+from ..models import EmbeddingIdentity, Memory, Scope, Speaker, Status, Tombstone, TranscriptTurn
 
 ALWAYS_VISIBLE: tuple[Scope, ...] = (Scope.SHARED, Scope.SYSTEM)
 
@@ -115,6 +115,11 @@ class MemoryStore(Protocol):
         self, vector: Vectors, bucket: Bucket, threshold: float
     ) -> list[tuple[Tombstone, float]]: ...
     def lift_tombstones(self, ids: list[str], at: datetime) -> None: ...
+
+    # transcripts (verbatim turns; independent of memories and forgetting)
+    def add_turns(self, turns: list[TranscriptTurn]) -> None: ...
+    def turns(self, conversation_id: str) -> list[TranscriptTurn]: ...
+    def purge_turns(self, older_than: datetime) -> int: ...
 
     # re-embedding and diagnostics
     def stale(self, limit: int) -> list[tuple[str, str]]: ...

@@ -71,7 +71,25 @@ def _v2_fulltext(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO memories_fts(rowid, content) SELECT rowid, content FROM memories")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_fulltext]
+def _v3_transcripts(conn: sqlite3.Connection) -> None:
+    """Verbatim conversation turns (docs/learning.md); purged by age, never by forgetting."""
+    conn.execute(
+        """CREATE TABLE transcript_turns (
+            conversation_id TEXT NOT NULL,
+            turn INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            speaker_id TEXT,
+            area_id TEXT,
+            language TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (conversation_id, turn)
+        )"""
+    )
+    conn.execute("CREATE INDEX transcript_turns_created ON transcript_turns(created_at)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_fulltext, _v3_transcripts]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

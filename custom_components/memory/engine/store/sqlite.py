@@ -31,10 +31,12 @@ from ..models import (
     Kind,
     Memory,
     Provenance,
+    Role,
     Scope,
     Source,
     Status,
     Tombstone,
+    TranscriptTurn,
 )
 from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
@@ -600,6 +602,43 @@ class SqliteStore:
             return
         with self._tx() as conn:
             conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(_ts(at), i) for i in ids])
+
+    # ---------------------------------------------------------------- transcripts
+    def add_turns(self, turns: list[TranscriptTurn]) -> None:
+        """Insert verbatim turns; committed. A (conversation_id, turn) already stored raises
+        StoreUnavailable (nothing of the batch written)."""
+        if not turns:
+            return
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT INTO transcript_turns (conversation_id, turn, role, text, speaker_id, area_id, "
+                "language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (t.conversation_id, t.turn, t.role.value, t.text, t.speaker_id, t.area_id,
+                     t.language, _ts(t.created_at))
+                    for t in turns
+                ],
+            )  # fmt: skip
+
+    def turns(self, conversation_id: str) -> list[TranscriptTurn]:
+        """The conversation's turns in order ([] when unknown or purged)."""
+        rows = self._read(
+            "SELECT conversation_id, turn, role, text, speaker_id, area_id, language, created_at "
+            "FROM transcript_turns WHERE conversation_id = ? ORDER BY turn",
+            (conversation_id,),
+        )
+        return [
+            TranscriptTurn(conversation_id=r[0], turn=int(r[1]), role=Role(r[2]), text=r[3],
+                           speaker_id=r[4], area_id=r[5], language=r[6],
+                           created_at=datetime.fromisoformat(r[7]))
+            for r in rows
+        ]  # fmt: skip
+
+    def purge_turns(self, older_than: datetime) -> int:
+        """Delete turns created before `older_than` (secure_delete zeroes them); returns how many."""
+        with self._tx() as conn:
+            cur = conn.execute("DELETE FROM transcript_turns WHERE created_at < ?", (_ts(older_than),))
+            return int(cur.rowcount)
 
     # ---------------------------------------------------------------- re-embedding, stats
     def stale(self, limit: int) -> list[tuple[str, str]]:
