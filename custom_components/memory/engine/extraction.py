@@ -107,7 +107,7 @@ def is_device_command(text: str) -> bool:
 
 def select_user_text(turns: Iterable[object]) -> str | None:
     """The user's own words of a conversation, turns joined by newlines; None when fewer than
-    MIN_USER_CHARS visible characters are left.
+    MIN_USER_CHARS characters are left (whitespace runs counted as one space).
 
     turns: (role, text) pairs, or mappings with "role" and "text"/"content", or objects with
     .role and .text/.content. Only role "user" counts: assistant replies, system prompts (which
@@ -120,7 +120,7 @@ def select_user_text(turns: Iterable[object]) -> str | None:
         if role in _USER_ROLES and text and not is_device_command(text):
             said.append(text.strip())
     joined = "\n".join(t for t in said if t)
-    return joined if len("".join(joined.split())) >= MIN_USER_CHARS else None
+    return joined if len(" ".join(joined.split())) >= MIN_USER_CHARS else None
 
 
 def _role_and_text(turn: object) -> tuple[str | None, str | None]:
