@@ -33,6 +33,7 @@ from .engine.api import EncoderUnavailable, StoreUnavailable
 from .engine.factory import build_engine
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
 from .services import async_setup_services
+from .transcripts import async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     entry.async_on_unload(async_register_llm_api(hass, entry))
     entry.async_on_unload(async_register_intents(hass, entry))
     entry.async_on_unload(_async_listen_person_removal(hass, entry))
+    await async_purge_transcripts(hass, entry)  # once at set-up, then daily (retention option)
+    entry.async_on_unload(async_track_purge(hass, entry))
 
     reembed = _Reembed(hass, entry)
     entry.runtime_data.reembed = reembed

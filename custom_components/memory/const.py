@@ -27,11 +27,21 @@ CONF_MAX_CHARS: Final = "max_chars"
 CONF_MIN_SIMILARITY: Final = "min_similarity"
 CONF_ANSWER_SIMILARITY: Final = "answer_similarity"
 
+CONF_LEARNING: Final = "learning"  # learn from conversations (consent); off until the user turns it on
+CONF_LEARNING_OPT_OUT_AREAS: Final = (
+    "learning_opt_out_areas"  # areas whose conversations are never learned from
+)
+CONF_TRANSCRIPT_RETENTION_DAYS: Final = "transcript_retention_days"
+
 DEFAULT_TOP_K: Final = 5  # memories per prompt block (DESIGN.md §6 "cap the slate")
 DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
 DEFAULT_MIN_SIMILARITY: Final = 0.25  # semantic recall threshold (DESIGN.md §6)
 # A hit this strong answers a question the wrapped agent did not understand (no-LLM fallback).
 DEFAULT_ANSWER_SIMILARITY: Final = 0.35
+
+DEFAULT_LEARNING: Final = False  # consent first (docs/learning.md)
+DEFAULT_TRANSCRIPT_RETENTION_DAYS: Final = 365  # transcripts older than this are purged daily (issue text)
+TRANSCRIPT_RETENTION_RANGE: Final = (1, 3650)  # one day to ten years
 
 LLM_API_ID: Final = "memory"
 LLM_API_NAME: Final = "Memory"

@@ -17,6 +17,7 @@ conversation id, so this agent must not hold one open while delegating.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Literal
 
 from homeassistant.components import conversation
@@ -36,7 +37,7 @@ from .const import (
     DEFAULT_ANSWER_SIMILARITY,
     DOMAIN,
 )
-from .engine.models import Hit
+from .engine.models import Hit, Role, Speaker
 from .intents import (
     INTENT_FORGET_CONFIRM,
     SLOT_CONVERSATION_ID,
@@ -47,6 +48,7 @@ from .intents import (
 from .llm_api import format_memory_block
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall
 from .speaker import async_resolve_speaker
+from .transcripts import async_record_turn
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -107,10 +109,42 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     async def async_process(
         self, user_input: conversation.ConversationInput
     ) -> conversation.ConversationResult:
-        """One turn: a memory sentence, or recall + the wrapped agent (+ the no-LLM answer)."""
+        """One turn: a memory sentence, or recall + the wrapped agent (+ the no-LLM answer).
+
+        The user's words are recorded verbatim before anything interprets them, the reply after.
+        """
+        with async_get_chat_session(self.hass, user_input.conversation_id) as session:
+            pass  # fixes the conversation id now (a new one when none was given) for the transcript
+        user_input = replace(user_input, conversation_id=session.conversation_id)
+        speaker = await async_resolve_speaker(
+            self.hass,
+            context=user_input.context,
+            device_id=user_input.device_id,
+            satellite_id=user_input.satellite_id,
+            options=self._data.options,
+        )
+        await self._async_record(user_input, Role.USER, user_input.text, speaker)
         if (match := await self._async_match(user_input)) is not None:
-            return await self._async_handle_sentence(user_input, match)
-        return await self._async_delegate(user_input)
+            result = await self._async_handle_sentence(user_input, match)
+        else:
+            result = await self._async_delegate(user_input)
+        reply_text = result.response.speech.get("plain", {}).get("speech", "")
+        await self._async_record(user_input, Role.ASSISTANT, reply_text, speaker)
+        return result
+
+    async def _async_record(
+        self, user_input: conversation.ConversationInput, role: Role, text: str, speaker: Speaker
+    ) -> None:
+        assert user_input.conversation_id is not None
+        await async_record_turn(
+            self.hass,
+            self._entry,
+            user_input.conversation_id,
+            role,
+            text,
+            speaker=speaker,
+            language=user_input.language,
+        )
 
     async def _async_match(self, user_input: conversation.ConversationInput) -> SentenceMatch | None:
         """The memory sentence of this turn; yes/no only counts while a forget is pending."""

@@ -21,11 +21,12 @@ from .answers import base_language
 from .cloud import async_is_cloud_domain, without_sensitive
 from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, RecallOptions
-from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope, is_filler
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import async_resolve_speaker
+from .transcripts import async_record_turn
 
 # How each provenance is labelled in a prompt (DESIGN.md §6).
 PROVENANCE_LABELS: dict[Provenance, str] = {
@@ -263,6 +264,16 @@ class MemoryAPI(llm.API):
         )
         cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
         text = current_user_text()
+        if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
+            await async_record_turn(
+                self.hass,
+                self._entry,
+                chat_log.conversation_id,
+                Role.USER,
+                text,
+                speaker=speaker,
+                language=llm_context.language or self.hass.config.language,
+            )
         hits = await async_recall(self.hass, data, text, speaker) if text else []
         block = format_memory_block(without_sensitive(hits) if cloud else hits, data.recall_options())
         return llm.APIInstance(

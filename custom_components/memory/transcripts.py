@@ -1,0 +1,102 @@
+"""The transcript recorder: every turn through the memory agent or the Memory LLM API, verbatim.
+
+A user turn is recorded before anything interprets it; the memory agent also records its
+reply. A turn that passes through both doors (the memory agent wrapping an LLM agent that
+uses the Memory API) is recorded once: a user turn whose text equals the conversation's
+last stored turn, itself a user turn, is that same turn. Recording runs in the executor and
+never breaks an answer (errors are logged). Transcripts are kept regardless of the learning
+consent (only learning reads them for a model); the retention purge is the only deletion
+(docs/learning.md, docs/privacy.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers.event import async_track_time_interval
+from homeassistant.util import dt as dt_util
+
+from .const import (
+    CONF_LEARNING,
+    CONF_LEARNING_OPT_OUT_AREAS,
+    CONF_TRANSCRIPT_RETENTION_DAYS,
+    DEFAULT_LEARNING,
+    DEFAULT_TRANSCRIPT_RETENTION_DAYS,
+)
+from .engine.engine import MemoryEngine
+from .engine.models import Role, Speaker, TranscriptTurn
+from .runtime import MemoryConfigEntry, async_run
+
+_LOGGER = logging.getLogger(__name__)
+
+PURGE_INTERVAL = timedelta(days=1)
+
+
+def learning_allowed(options: Mapping[str, Any], area_id: str | None) -> bool:
+    """True when the user consented to learning and the turn's area did not opt out."""
+    if not options.get(CONF_LEARNING, DEFAULT_LEARNING):
+        return False
+    return area_id is None or area_id not in (options.get(CONF_LEARNING_OPT_OUT_AREAS) or [])
+
+
+def retention_days(options: Mapping[str, Any]) -> int:
+    """The transcript retention option in days (default 365)."""
+    return int(options.get(CONF_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TRANSCRIPT_RETENTION_DAYS))
+
+
+def _append(engine: MemoryEngine, said: TranscriptTurn) -> bool:
+    """Append `said` after the conversation's last turn (blocking; its `turn` is assigned here);
+    False when it repeats the last turn (the same user turn seen through the other door)."""
+    turns = engine.conversation(said.conversation_id)
+    last = turns[-1] if turns else None
+    if last is not None and said.role is Role.USER and last.role is Role.USER and last.text == said.text:
+        return False
+    engine.record_turns([replace(said, turn=0 if last is None else last.turn + 1)])
+    return True
+
+
+async def async_record_turn(
+    hass: HomeAssistant,
+    entry: MemoryConfigEntry,
+    conversation_id: str,
+    role: Role,
+    text: str,
+    *,
+    speaker: Speaker,
+    language: str,
+) -> None:
+    """Record one verbatim turn; never raises (a failed recording must not break the answer)."""
+    try:
+        await async_run(
+            hass, _append, entry.runtime_data.engine, conversation_id, role, text, speaker, language
+        )
+    except Exception:
+        _LOGGER.exception("Could not record a %s turn of conversation %s", role.value, conversation_id)
+
+
+async def async_purge_transcripts(hass: HomeAssistant, entry: MemoryConfigEntry) -> int:
+    """Delete turns older than the retention option; returns how many (0 and logged on failure)."""
+    days = retention_days(entry.options)
+    try:
+        count = await async_run(hass, entry.runtime_data.engine.purge_transcripts, dt_util.utcnow(), days)
+    except Exception:
+        _LOGGER.exception("Purging transcripts older than %d days failed", days)
+        return 0
+    if count:
+        _LOGGER.info("Purged %d transcript turns older than %d days", count, days)
+    return count
+
+
+@callback
+def async_track_purge(hass: HomeAssistant, entry: MemoryConfigEntry) -> Callable[[], None]:
+    """Purge once a day; returns the callable that stops it (entry.async_on_unload)."""
+
+    async def _purge(_now: Any) -> None:
+        await async_purge_transcripts(hass, entry)
+
+    return async_track_time_interval(hass, _purge, PURGE_INTERVAL, name=f"{entry.domain} transcript purge")
