@@ -1,4 +1,5 @@
-"""Config flow (storage + encoder), reconfigure, and options (agent, personal devices, recall tunables)."""
+"""Config flow (storage + encoder), reconfigure, and options (agent, personal devices, recall
+tunables, learning consent, transcript retention)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from homeassistant.config_entries import (
     OptionsFlowWithReload,
 )
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
@@ -27,19 +29,25 @@ from .const import (
     CONF_DB_PATH,
     CONF_DEVICE_PERSONS,
     CONF_ENCODER,
+    CONF_LEARNING,
+    CONF_LEARNING_OPT_OUT_AREAS,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_STORAGE,
     CONF_TOP_K,
+    CONF_TRANSCRIPT_RETENTION_DAYS,
     DEFAULT_ANSWER_SIMILARITY,
     DEFAULT_DB_PATH,
+    DEFAULT_LEARNING,
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
+    DEFAULT_TRANSCRIPT_RETENTION_DAYS,
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
     STORAGE_SQLITE,
+    TRANSCRIPT_RETENTION_RANGE,
 )
 from .speaker import is_person
 
@@ -170,6 +178,22 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
             vol.Required(
                 CONF_ANSWER_SIMILARITY, default=options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY)
             ): _number(0, 1, 0.01),
+            # suggested, not defaulted: an option left unset keeps following the documented default
+            vol.Optional(
+                CONF_LEARNING, description={"suggested_value": options.get(CONF_LEARNING, DEFAULT_LEARNING)}
+            ): selector.BooleanSelector(),
+            vol.Optional(
+                CONF_LEARNING_OPT_OUT_AREAS,
+                description={"suggested_value": list(options.get(CONF_LEARNING_OPT_OUT_AREAS) or [])},
+            ): selector.AreaSelector(selector.AreaSelectorConfig(multiple=True)),
+            vol.Optional(
+                CONF_TRANSCRIPT_RETENTION_DAYS,
+                description={
+                    "suggested_value": options.get(
+                        CONF_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TRANSCRIPT_RETENTION_DAYS
+                    )
+                },
+            ): _number(*TRANSCRIPT_RETENTION_RANGE, 1),
         }
     )
 
@@ -202,17 +226,23 @@ def _validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[s
             errors[CONF_DEVICE_PERSONS] = "invalid_device_person"
             break
         seen.add(device_id)
+    areas = ar.async_get(hass)
+    if any(areas.async_get_area(a) is None for a in user_input.get(CONF_LEARNING_OPT_OUT_AREAS) or []):
+        errors[CONF_LEARNING_OPT_OUT_AREAS] = "invalid_area"
     return errors
 
 
 class MemoryOptionsFlow(OptionsFlowWithReload):
-    """Options: the wrapped agent, personal devices, recall tunables. Saving reloads the entry."""
+    """Options: the wrapped agent, personal devices, recall tunables, learning consent and
+    transcript retention. Saving reloads the entry."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         if user_input is not None and not (errors := _validate_options(self.hass, user_input)):
             user_input[CONF_TOP_K] = int(user_input[CONF_TOP_K])
             user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
+            if CONF_TRANSCRIPT_RETENTION_DAYS in user_input:
+                user_input[CONF_TRANSCRIPT_RETENTION_DAYS] = int(user_input[CONF_TRANSCRIPT_RETENTION_DAYS])
             user_input[CONF_DEVICE_PERSONS] = [
                 {"device_id": p["device_id"], "person": p["person"]}
                 for p in user_input.get(CONF_DEVICE_PERSONS) or []
