@@ -71,10 +71,18 @@ async def async_record_turn(
     language: str,
 ) -> None:
     """Record one verbatim turn; never raises (a failed recording must not break the answer)."""
+    said = TranscriptTurn(
+        conversation_id=conversation_id,
+        turn=0,  # assigned in _append
+        role=role,
+        text=text,
+        language=language,
+        created_at=dt_util.utcnow(),
+        speaker_id=speaker.person_id,
+        area_id=speaker.area_id,
+    )
     try:
-        await async_run(
-            hass, _append, entry.runtime_data.engine, conversation_id, role, text, speaker, language
-        )
+        await async_run(hass, _append, entry.runtime_data.engine, said)
     except Exception:
         _LOGGER.exception("Could not record a %s turn of conversation %s", role.value, conversation_id)
 
