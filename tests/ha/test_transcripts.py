@@ -12,6 +12,7 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType, InvalidData
 from homeassistant.helpers.chat_session import async_get_chat_session
+from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.memory.const import (
@@ -134,14 +135,14 @@ async def test_daily_purge_removes_old_turns_and_keeps_new_ones(
     assert len(await _conversation(household, entry, old.conversation_id or "")) == 2
 
     freezer.tick(timedelta(days=2, seconds=1))  # the old turns are now more than 2 days old
-    async_fire_time_changed(household)  # the daily timer fires
-    await household.async_block_till_done()
+    async_fire_time_changed(household, dt_util.utcnow() + PURGE_INTERVAL)  # the daily timer is due
+    await household.async_block_till_done(wait_background_tasks=True)  # interval jobs run in background
     assert await _conversation(household, entry, old.conversation_id or "") == []
 
     new = await async_say(household, entry, "A new question", who=julian)
     freezer.tick(PURGE_INTERVAL)
-    async_fire_time_changed(household)
-    await household.async_block_till_done()
+    async_fire_time_changed(household, dt_util.utcnow() + PURGE_INTERVAL)
+    await household.async_block_till_done(wait_background_tasks=True)
     assert [t.text for t in await _conversation(household, entry, new.conversation_id or "")] == [
         "A new question",
         "ok",
