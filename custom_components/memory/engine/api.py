@@ -22,6 +22,7 @@ from .models import (
     Scope,
     Source,
     Speaker,
+    Status,
     TranscriptTurn,
 )
 
@@ -118,8 +119,10 @@ class MemoryEngineAPI(Protocol):
         subject: str | None = None,
         predicate: str | None = None,
         importance: float = 0.5,
+        status: Status = Status.ACTIVE,
     ) -> RememberResult:
-        """Store a memory, committed before returning.
+        """Store a memory, committed before returning. status: ACTIVE, or PENDING for a memory
+        awaiting review (applies to a new row; a merge keeps the existing status).
 
         owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to
         speaker.area_id for ROOM. PRIVATE without an owner, ROOM without an area,

@@ -17,7 +17,7 @@ from . import recall as recall_mod
 from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
-from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, TranscriptTurn
+from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status, TranscriptTurn
 from .store.base import MemoryStore, Visibility
 from .text import visible_text
 
@@ -81,6 +81,7 @@ class MemoryEngine:
         subject: str | None = None,
         predicate: str | None = None,
         importance: float = 0.5,
+        status: Status = Status.ACTIVE,
     ) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
@@ -101,6 +102,7 @@ class MemoryEngine:
             subject=subject,
             predicate=predicate,
             importance=importance,
+            status=Status(status),
         )
 
     # ------------------------------------------------------------------ reading

@@ -432,6 +432,7 @@ def _apply_one(
             area_id=target.area_id,
             subject=candidate.subject,
             predicate=candidate.predicate,
+            status=Status.PENDING if review else Status.ACTIVE,
         )
     except InvalidInput as err:
         _LOGGER.debug("Extraction candidate refused by the writer: %s", err.reason)
@@ -441,9 +442,6 @@ def _apply_one(
         result.merged += 1
     else:
         result.stored += 1
-        if review:
-            # engine.remember has no status yet: set it right after the write (see the report).
-            engine.store.set_status(written.memory.id, Status.PENDING, None)
     result.ids.append(written.memory.id)
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from .api import MAX_CONTENT_CHARS, InvalidInput, RememberResult, WriteAction
 from .embedding.base import Embedder, Vectors
-from .models import Kind, Memory, Provenance, Scope, Source, Speaker
+from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import is_encodable, strip_invisible
@@ -129,8 +129,12 @@ def remember(
     subject: str | None,
     predicate: str | None,
     importance: float,
+    status: Status = Status.ACTIVE,
 ) -> RememberResult:
-    """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember."""
+    """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember.
+
+    status applies to a new row only (PENDING: awaiting review, never recalled); a merge keeps
+    the existing memory's status."""
     text = clean_content(content)
     bucket = resolve_bucket(scope, speaker, owner_id, area_id)
     vector: Vectors = embedder.embed([embedding_text(text)])[0]
@@ -150,6 +154,7 @@ def remember(
         predicate=predicate,
         importance=min(1.0, max(0.0, importance)),
         sensitive=sensitive,
+        status=status,
         source=source,
         source_ref=source_ref,
     )
