@@ -29,7 +29,7 @@ from .const import (
     ENCODER_FASTEMBED,
     FASTEMBED_REQUIREMENT,
 )
-from .engine.api import EncoderUnavailable, StoreUnavailable
+from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
 from .services import async_setup_services
@@ -55,7 +55,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     engine = await _async_build_engine(hass, db_path, entry.data.get(CONF_ENCODER, ENCODER_BUNDLED))
     try:
         await async_run(hass, engine.open)
-    except StoreUnavailable as err:
+    except EngineError as err:  # StoreUnavailable, or the encoder failing to load
         await async_run(hass, engine.close)
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,
