@@ -1,7 +1,7 @@
 """Household Memory: set-up and unload of the config entry.
 
 The engine (engine/) is blocking and HA-free; everything here runs it in the executor, and
-everything registered is unregistered through entry.async_on_unload (STYLE.md).
+everything registered is unregistered through entry.async_on_unload.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def _cache_dir(hass: HomeAssistant) -> str:
 
 @callback
 def _async_listen_person_removal(hass: HomeAssistant, entry: MemoryConfigEntry):  # type: ignore[no-untyped-def]
-    """Deleting a person deletes their private memories (DESIGN.md §6).
+    """Deleting a person deletes their private memories (docs/design.md §6).
 
     A person deleted in the UI (or dropped from YAML on reload) leaves the entity registry;
     the person's entity id is the engine's owner id (speaker.py).

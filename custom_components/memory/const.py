@@ -33,9 +33,9 @@ CONF_LEARNING_OPT_OUT_AREAS: Final = (
 )
 CONF_TRANSCRIPT_RETENTION_DAYS: Final = "transcript_retention_days"
 
-DEFAULT_TOP_K: Final = 5  # memories per prompt block (DESIGN.md §6 "cap the slate")
+DEFAULT_TOP_K: Final = 5  # memories per prompt block (docs/design.md §6 "cap the slate")
 DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
-DEFAULT_MIN_SIMILARITY: Final = 0.25  # semantic recall threshold (DESIGN.md §6)
+DEFAULT_MIN_SIMILARITY: Final = 0.25  # semantic recall threshold (docs/design.md §6)
 # A hit this strong answers a question the wrapped agent did not understand (no-LLM fallback).
 DEFAULT_ANSWER_SIMILARITY: Final = 0.35
 

@@ -28,7 +28,7 @@ from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_r
 from .speaker import async_resolve_speaker
 from .transcripts import async_record_turn
 
-# How each provenance is labelled in a prompt (DESIGN.md §6).
+# How each provenance is labelled in a prompt (docs/design.md §6).
 PROVENANCE_LABELS: dict[Provenance, str] = {
     Provenance.CONFIRMED: "confirmed",
     Provenance.OBSERVED: "observed",

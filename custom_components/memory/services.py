@@ -1,6 +1,6 @@
 """The memory.* services (actions) for automations, scripts and the developer tools.
 
-Who is speaking (the visibility rule's input, DESIGN.md §5):
+Who is speaking (the visibility rule's input, docs/design.md §5):
 - person: the `person` field (a person entity id) when given, else the caller's HA user's person
   (context.user_id), else unknown. A non-admin user may only speak as their own person.
 - area: the `area` field (an area id) when given, else none.

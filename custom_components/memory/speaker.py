@@ -1,4 +1,4 @@
-"""Who is speaking, and in which room: HA concepts → the engine's Speaker (DESIGN.md §5).
+"""Who is speaking, and in which room: HA concepts → the engine's Speaker (docs/design.md §5).
 
 Person ids: the engine's owner_id/person_id is the person's ENTITY id (e.g. "person.julian")
 everywhere — readable in services and diagnostics, and the same id the person registry removes.

@@ -1,4 +1,4 @@
-"""The cases the demo plays (CASES.md C01, C02, C05, C06, C03), as turns at satellites and
+"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03), as turns at satellites and
 service calls, each with the checks a person listening would make."""
 
 from __future__ import annotations

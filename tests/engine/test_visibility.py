@@ -47,7 +47,7 @@ speaker_spec = st.builds(
 
 
 def _allowed(memory: Memory, speaker: Speaker) -> bool:
-    """The rule restated independently of the store (DESIGN.md §5)."""
+    """The rule restated independently of the store (docs/design.md §5)."""
     if memory.scope in (Scope.SHARED, Scope.SYSTEM):
         return True
     if memory.scope is Scope.ROOM:

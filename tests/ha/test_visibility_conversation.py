@@ -1,5 +1,5 @@
 """Property: whatever the household stores, the conversation and LLM doors show a memory to a
-speaker in a room exactly when the visibility rule allows it (DESIGN.md §5, invariant 1)."""
+speaker in a room exactly when the visibility rule allows it (docs/design.md §5, invariant 1)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ memory_specs = st.lists(
 
 
 def _visible(scope: str, owner: str | None, area: str, viewer: str | None, room: str) -> bool:
-    """DESIGN.md §5, written independently of the engine."""
+    """docs/design.md §5, written independently of the engine."""
     if scope == "shared":
         return True
     if scope == "room":

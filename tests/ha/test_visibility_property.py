@@ -1,4 +1,4 @@
-"""The visibility rule (DESIGN.md §5) as a property, through the services.
+"""The visibility rule (docs/design.md §5) as a property, through the services.
 
 For any memory written by memory.remember (any scope, owner, area) and any reader (Julian, Anna,
 an unknown speaker; in the kitchen, the hall or nowhere): memory.recall with the memory's exact
@@ -36,7 +36,7 @@ AREAS = ["kitchen", "hall", None]
 
 
 def visible(memory: dict[str, Any], person: str | None, area: str | None) -> bool:
-    """DESIGN.md §5, written independently of the engine's implementation."""
+    """docs/design.md §5, written independently of the engine's implementation."""
     scope = memory["scope"]
     if scope in ("shared", "system"):
         return True

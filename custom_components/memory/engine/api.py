@@ -74,12 +74,12 @@ class RememberResult:
 
 @dataclass(frozen=True, slots=True)
 class RecallOptions:
-    """Recall tunables; defaults are the documented ones (DESIGN.md §6)."""
+    """Recall tunables; defaults are the documented ones (docs/design.md §6)."""
 
     limit: int = 5  # top-k
     max_chars: int = 1200  # cap on the summed content length of the slate
     max_chars_per_memory: int = 300  # a longer memory is cut with an ellipsis in prompt blocks
-    min_similarity: float = 0.25  # semantic leg threshold (DESIGN.md §6)
+    min_similarity: float = 0.25  # semantic leg threshold (docs/design.md §6)
     include_about_speaker: bool = True  # add memories owned by/about the recognised speaker
 
 

@@ -3,7 +3,7 @@
 HA-free. The HA side (extraction_job.py) picks the user's own words with `select_user_text`,
 asks an AI Task entity for EXTRACTION_SCHEMA, and hands the raw answer to `parse_candidates`
 (never raises, case C21) and the result to `apply_candidates`, which runs every candidate
-through the rules of DESIGN.md §6 in this order:
+through the rules of docs/design.md §6 in this order:
 
 1. confidence < MIN_CONFIDENCE → rejected; a device command (C20) → rejected;
 2. ≥ TOMBSTONE_SIMILARITY to a tombstone the speaker could see → skipped_forgotten (C04).
@@ -42,11 +42,11 @@ _LOGGER = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 5  # "at most 5 candidates" (issue: learning from conversations)
 MIN_CONFIDENCE = 0.6  # candidates under this are dropped (same issue)
-MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skipped (DESIGN.md §6)
+MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skipped (docs/design.md §6)
 # A candidate without a confidence is taken at the threshold: kept (the schema asks for one, a
 # model that forgets it should not lose the fact) but flagged as a problem and ranked last.
 MISSING_CONFIDENCE = MIN_CONFIDENCE
-DEDUP_SIMILARITY = 0.92  # "≥ 0.92 with the same owner merges" (DESIGN.md §6 Dedup)
+DEDUP_SIMILARITY = 0.92  # "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup)
 DEDUP_NEIGHBOURS = 4  # nearest memories of a bucket checked for a paraphrase of the candidate
 SCOPE_HINTS = frozenset({"private", "shared", "room"})
 
@@ -336,7 +336,7 @@ class LearnResult:
 
 def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
     """Where a candidate goes: ROOM only when hinted and the speaker's area is known; SHARED when
-    hinted or the speaker is unknown (DESIGN.md §5); else PRIVATE to the recognised speaker."""
+    hinted or the speaker is unknown (docs/design.md §5); else PRIVATE to the recognised speaker."""
     if scope_hint == "room" and speaker.area_id:
         return Bucket(Scope.ROOM, None, speaker.area_id)
     if scope_hint == "shared" or not speaker.known:

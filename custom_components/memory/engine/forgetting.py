@@ -1,4 +1,4 @@
-"""Forgetting: find candidates, delete text leaving tombstones, and tombstone checks (DESIGN.md §6).
+"""Forgetting: find candidates, delete text leaving tombstones, and tombstone checks (docs/design.md §6).
 
 A tombstone keeps the forgotten memory's vector, scope, owner and area — never its text.
 Extraction drops candidates ≥ TOMBSTONE_SIMILARITY to an unlifted tombstone of the same

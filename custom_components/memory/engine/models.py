@@ -12,7 +12,7 @@ from enum import StrEnum
 
 
 class Kind(StrEnum):
-    """What sort of memory a record is (DESIGN.md §4)."""
+    """What sort of memory a record is (docs/design.md §4)."""
 
     FACT = "fact"
     PREFERENCE = "preference"
@@ -22,7 +22,7 @@ class Kind(StrEnum):
 
 
 class Provenance(StrEnum):
-    """How a memory came to be known, strongest first (DESIGN.md §4)."""
+    """How a memory came to be known, strongest first (docs/design.md §4)."""
 
     CONFIRMED = "confirmed"  # said or confirmed explicitly
     OBSERVED = "observed"  # by sensors or automations
@@ -36,7 +36,7 @@ class Provenance(StrEnum):
 
 
 class Scope(StrEnum):
-    """Who may see a memory (DESIGN.md §5)."""
+    """Who may see a memory (docs/design.md §5)."""
 
     PRIVATE = "private"  # only its owner person
     ROOM = "room"  # anyone in its area
@@ -77,7 +77,7 @@ class EmbeddingIdentity:
 
 @dataclass(frozen=True, slots=True)
 class Speaker:
-    """Who is asking and where: the input of the visibility rule (DESIGN.md §5).
+    """Who is asking and where: the input of the visibility rule (docs/design.md §5).
 
     person_id: a recognised person's id, or None for an unknown speaker.
     area_id: the area of the satellite/device, or None when not known.
@@ -101,7 +101,7 @@ class Speaker:
 
 @dataclass(frozen=True, slots=True)
 class Memory:
-    """One stored memory (DESIGN.md §4). Times are timezone-aware UTC datetimes."""
+    """One stored memory (docs/design.md §4). Times are timezone-aware UTC datetimes."""
 
     id: str
     content: str

@@ -1,4 +1,4 @@
-"""Hybrid recall: semantic + exact-anchor lexical, ranked with a factor breakdown (DESIGN.md §6).
+"""Hybrid recall: semantic + exact-anchor lexical, ranked with a factor breakdown (docs/design.md §6).
 
 Pipeline for one query and speaker (visibility and "current only" are applied by the store):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,

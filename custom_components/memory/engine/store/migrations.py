@@ -14,7 +14,7 @@ FTS_TOKENIZER = "unicode61 remove_diacritics 0"  # keep ß/ä/é: Python tokens 
 
 
 def _v1_initial(conn: sqlite3.Connection) -> None:
-    """memories and tombstones (DESIGN.md §4)."""
+    """memories and tombstones (docs/design.md §4)."""
     conn.execute(
         """CREATE TABLE memories (
             id TEXT PRIMARY KEY,
