@@ -31,6 +31,7 @@ from .const import (
 )
 from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
+from .extraction_job import async_start_job, job_of
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
 from .services import async_setup_services
 from .transcripts import async_purge_transcripts, async_track_purge
@@ -76,6 +77,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     entry.async_on_unload(_async_listen_person_removal(hass, entry))
     await async_purge_transcripts(hass, entry)  # once at set-up, then daily (retention option)
     entry.async_on_unload(async_track_purge(hass, entry))
+    entry.async_on_unload(await async_start_job(hass, entry))  # learning from conversations
 
     reembed = _Reembed(hass, entry)
     entry.runtime_data.reembed = reembed
@@ -90,6 +92,8 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
     data = entry.runtime_data
     if data.reembed is not None:
         await data.reembed.async_stop()
+    if (job := job_of(hass, entry)) is not None:  # before the engine closes under it
+        await job.async_stop()
     await async_run(hass, data.engine.close)
     return True
 

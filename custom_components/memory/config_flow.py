@@ -26,26 +26,34 @@ from .const import (
     AGENT_NAME,
     CONF_AGENT,
     CONF_ANSWER_SIMILARITY,
+    CONF_CLOUD_PERSONAL,
     CONF_DB_PATH,
     CONF_DEVICE_PERSONS,
     CONF_ENCODER,
+    CONF_EXTRACTION_ENTITY,
+    CONF_IDLE_MINUTES,
     CONF_LEARNING,
     CONF_LEARNING_OPT_OUT_AREAS,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
+    CONF_REVIEW,
     CONF_STORAGE,
     CONF_TOP_K,
     CONF_TRANSCRIPT_RETENTION_DAYS,
     DEFAULT_ANSWER_SIMILARITY,
+    DEFAULT_CLOUD_PERSONAL,
     DEFAULT_DB_PATH,
+    DEFAULT_IDLE_MINUTES,
     DEFAULT_LEARNING,
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
+    DEFAULT_REVIEW,
     DEFAULT_TOP_K,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
+    IDLE_MINUTES_RANGE,
     STORAGE_SQLITE,
     TRANSCRIPT_RETENTION_RANGE,
 )
@@ -194,8 +202,27 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
                     )
                 },
             ): _number(*TRANSCRIPT_RETENTION_RANGE, 1),
+            vol.Optional(CONF_EXTRACTION_ENTITY, description=_suggested(options, CONF_EXTRACTION_ENTITY)): (
+                selector.EntitySelector(selector.EntitySelectorConfig(domain="ai_task"))
+            ),
+            vol.Optional(CONF_REVIEW, description=_suggested(options, CONF_REVIEW, DEFAULT_REVIEW)): (
+                selector.BooleanSelector()
+            ),
+            vol.Optional(
+                CONF_IDLE_MINUTES, description=_suggested(options, CONF_IDLE_MINUTES, DEFAULT_IDLE_MINUTES)
+            ): _number(*IDLE_MINUTES_RANGE, 1),
+            vol.Optional(
+                CONF_CLOUD_PERSONAL,
+                description=_suggested(options, CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL),
+            ): selector.BooleanSelector(),
         }
     )
+
+
+def _suggested(options: Mapping[str, Any], key: str, default: Any = None) -> dict[str, Any] | None:
+    """A suggested (not defaulted) value: an unset option keeps following the documented default."""
+    value = options.get(key, default)
+    return None if value is None else {"suggested_value": value}
 
 
 @callback
@@ -243,6 +270,8 @@ class MemoryOptionsFlow(OptionsFlowWithReload):
             user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
             if CONF_TRANSCRIPT_RETENTION_DAYS in user_input:
                 user_input[CONF_TRANSCRIPT_RETENTION_DAYS] = int(user_input[CONF_TRANSCRIPT_RETENTION_DAYS])
+            if CONF_IDLE_MINUTES in user_input:
+                user_input[CONF_IDLE_MINUTES] = int(user_input[CONF_IDLE_MINUTES])
             user_input[CONF_DEVICE_PERSONS] = [
                 {"device_id": p["device_id"], "person": p["person"]}
                 for p in user_input.get(CONF_DEVICE_PERSONS) or []

@@ -32,6 +32,10 @@ CONF_LEARNING_OPT_OUT_AREAS: Final = (
     "learning_opt_out_areas"  # areas whose conversations are never learned from
 )
 CONF_TRANSCRIPT_RETENTION_DAYS: Final = "transcript_retention_days"
+CONF_EXTRACTION_ENTITY: Final = "extraction_entity"  # the AI Task entity (ai_task.*) that extracts
+CONF_REVIEW: Final = "review_extracted"  # extracted memories land pending until memory.approve
+CONF_IDLE_MINUTES: Final = "idle_minutes"  # a conversation without a turn this long has ended
+CONF_CLOUD_PERSONAL: Final = "cloud_personal"  # a recognised speaker's words may go to a cloud model
 
 DEFAULT_TOP_K: Final = 5  # memories per prompt block (docs/design.md §6 "cap the slate")
 DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
@@ -42,6 +46,11 @@ DEFAULT_ANSWER_SIMILARITY: Final = 0.35
 DEFAULT_LEARNING: Final = False  # consent first (docs/learning.md)
 DEFAULT_TRANSCRIPT_RETENTION_DAYS: Final = 365  # transcripts older than this are purged daily (issue text)
 TRANSCRIPT_RETENTION_RANGE: Final = (1, 3650)  # one day to ten years
+DEFAULT_REVIEW: Final = False
+DEFAULT_IDLE_MINUTES: Final = 10  # "no turn for a configurable idle time" (issue), 10 by default
+IDLE_MINUTES_RANGE: Final = (1, 1440)
+DEFAULT_CLOUD_PERSONAL: Final = False  # private by default (docs/privacy.md)
+EVENT_MEMORY_LEARNED: Final = "memory_learned"
 
 LLM_API_ID: Final = "memory"
 LLM_API_NAME: Final = "Memory"

@@ -38,6 +38,7 @@ from .const import (
     DOMAIN,
 )
 from .engine.models import Hit, Role, Speaker
+from .extraction_job import async_note_turn
 from .intents import (
     INTENT_FORGET_CONFIRM,
     SLOT_CONVERSATION_ID,
@@ -130,6 +131,14 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             result = await self._async_delegate(user_input)
         reply_text = result.response.speech.get("plain", {}).get("speech", "")
         await self._async_record(user_input, Role.ASSISTANT, reply_text, speaker)
+        async_note_turn(  # learning: the conversation ends later (idle or chat session end)
+            self.hass,
+            self._entry,
+            session.conversation_id,
+            speaker=speaker,
+            language=user_input.language,
+            session=session,
+        )
         return result
 
     async def _async_record(

@@ -12,6 +12,7 @@ made only after every check passed). Responses are documented in docs/services.m
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import voluptuous as vol
@@ -28,7 +29,7 @@ from homeassistant.helpers import config_validation as cv
 
 from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
-from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
@@ -38,6 +39,8 @@ SERVICE_RECALL = "recall"
 SERVICE_FIND_TO_FORGET = "find_to_forget"
 SERVICE_FORGET = "forget"
 SERVICE_FORGET_PERSON = "forget_person"
+SERVICE_APPROVE = "approve"  # review mode: a pending extracted memory becomes active
+SERVICE_REJECT = "reject"  # review mode: a pending extracted memory is forgotten (tombstone)
 
 ATTR_CONTENT = "content"
 ATTR_KIND = "kind"
@@ -268,6 +271,50 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
     return {"person": speaker.person_id, "forgotten": count}
 
 
+def _approve(data: MemoryRuntimeData, memory_id: str, speaker: Speaker) -> Memory:
+    """Blocking: the pending memory `memory_id` (visible to speaker) becomes active."""
+    engine = data.engine
+    memory = engine.get(memory_id, speaker)
+    if memory is None or memory.status is not Status.PENDING:
+        raise InvalidInput(ATTR_MEMORY_ID, "unknown_memory")
+    engine.store.set_status(memory_id, Status.ACTIVE, None)
+    return replace(memory, status=Status.ACTIVE)
+
+
+async def _async_pending_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, Speaker]:
+    data = _runtime(call.hass)
+    speaker = await _async_speaker(call.hass, call)
+    memory_id = call.data[ATTR_MEMORY_ID].strip()
+    if not is_encodable(memory_id):
+        raise _invalid("invalid_text", ATTR_MEMORY_ID)
+    return data, memory_id, speaker
+
+
+async def _async_approve(call: ServiceCall) -> ServiceResponse:
+    data, memory_id, speaker = await _async_pending_id(call)
+    try:
+        memory = await async_run(call.hass, _approve, data, memory_id, speaker)
+    except InvalidInput as err:
+        raise _map_invalid(err) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"approved": memory_dict(memory)}
+
+
+async def _async_reject(call: ServiceCall) -> ServiceResponse:
+    data, memory_id, speaker = await _async_pending_id(call)
+    try:
+        memory = await async_run(call.hass, data.engine.get, memory_id, speaker)
+        if memory is None or memory.status is not Status.PENDING:
+            raise InvalidInput(ATTR_MEMORY_ID, "unknown_memory")
+        forgotten = await async_run(call.hass, data.engine.forget, memory_id, speaker)
+    except InvalidInput as err:
+        raise _map_invalid(err) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"rejected": memory_dict(forgotten)}
+
+
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
     """Register the memory.* services (once, from async_setup)."""
@@ -277,5 +324,7 @@ def async_setup_services(hass: HomeAssistant) -> None:
         (SERVICE_FIND_TO_FORGET, _async_find_to_forget, RECALL_SCHEMA, SupportsResponse.ONLY),
         (SERVICE_FORGET, _async_forget, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_FORGET_PERSON, _async_forget_person, FORGET_PERSON_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_APPROVE, _async_approve, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_REJECT, _async_reject, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)

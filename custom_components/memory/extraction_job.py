@@ -1,0 +1,322 @@
+"""Learning from conversations, HA side: when a conversation ends, ask an AI Task for memories.
+
+The memory agent notes every turn (`ExtractionJob.note_turn`). A conversation ends when its
+chat session is cleaned up (HA drops a session 5 minutes after its last use) or when no turn
+came for the idle option (default 10 minutes), whichever is first; it is then extracted once,
+in a background task, never on the answer path.
+
+Nothing reaches a model unless every rule holds (docs/learning.md, docs/privacy.md):
+consent on, the area not opted out, an AI Task entity chosen; for a cloud entity (its
+integration's manifest iot_class, cloud.py) a recognised speaker's conversation is sent only
+with the "personal memories to cloud" option; user turns the sensitive detector flags are
+never sent (to any model). Only the user's own words are sent (engine.extraction).
+
+The answer goes through parse_candidates (never raises, C21) and apply_candidates (executor);
+`memory_learned` is fired with the counts. EXTRACTION_FAILURES_FOR_REPAIR failed answers in a
+row raise a repair issue, the next good one deletes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import voluptuous as vol
+from homeassistant.components import ai_task
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import selector
+from homeassistant.helpers.chat_session import ChatSession
+from homeassistant.helpers.event import async_track_time_interval
+from homeassistant.util import dt as dt_util
+from homeassistant.util.hass_dict import HassKey
+
+from .cloud import async_is_cloud_domain
+from .const import (
+    CONF_CLOUD_PERSONAL,
+    CONF_EXTRACTION_ENTITY,
+    CONF_IDLE_MINUTES,
+    CONF_REVIEW,
+    DEFAULT_CLOUD_PERSONAL,
+    DEFAULT_IDLE_MINUTES,
+    DEFAULT_REVIEW,
+    DOMAIN,
+    EVENT_MEMORY_LEARNED,
+)
+from .engine.extraction import (
+    MAX_CANDIDATES,
+    SCOPE_HINTS,
+    LearnResult,
+    apply_candidates,
+    parse_candidates,
+    select_user_text,
+)
+from .engine.models import Kind, Role, Speaker, TranscriptTurn
+from .engine.sensitive import is_sensitive
+from .runtime import MemoryConfigEntry, async_run
+from .transcripts import learning_allowed
+
+_LOGGER = logging.getLogger(__name__)
+
+IDLE_CHECK_INTERVAL = timedelta(minutes=1)  # idle ends are found within a minute of the option
+EXTRACTION_FAILURES_FOR_REPAIR = 3  # "when it keeps happening" (issue): three failed answers in a row
+ISSUE_EXTRACTION_FAILING = "extraction_failing"
+TASK_NAME = "Household Memory: learn from a conversation"
+DATA_JOBS: HassKey[dict[str, ExtractionJob]] = HassKey(f"{DOMAIN}_extraction_jobs")
+
+# The AI Task `structure`: EXTRACTION_SCHEMA (engine/extraction.py) as HA selectors.
+EXTRACTION_STRUCTURE = vol.Schema(
+    {
+        vol.Required("memories", description="At most 5 facts worth remembering"): selector.ObjectSelector(
+            selector.ObjectSelectorConfig(
+                multiple=True,
+                fields={
+                    "content": {"required": True, "selector": {"text": {}}},
+                    "kind": {
+                        "required": True,
+                        "selector": {"select": {"options": [k.value for k in Kind if k is not Kind.EPISODE]}},
+                    },
+                    "subject": {"required": False, "selector": {"text": {}}},
+                    "predicate": {"required": False, "selector": {"text": {}}},
+                    "scope_hint": {
+                        "required": False,
+                        "selector": {"select": {"options": sorted(SCOPE_HINTS)}},
+                    },
+                    "confidence": {
+                        "required": True,
+                        "selector": {"number": {"min": 0, "max": 1, "step": 0.01}},
+                    },
+                },
+            )
+        ),
+        vol.Optional("summary", description="One or two sentences, or empty"): selector.TextSelector(),
+    }
+)
+
+
+def instructions(user_text: str, language: str) -> str:
+    """The AI Task's instructions: the rules, then the user's own words (nothing else)."""
+    return (
+        "Below is what one person said to a home assistant in one conversation (only their own "
+        "words; the assistant's replies are not included).\n"
+        f"Extract at most {MAX_CANDIDATES} facts worth remembering about the household, its people, "
+        "their preferences, plans and where things are. Rules:\n"
+        f"- write each fact in the conversation's language ({language}), as a short statement;\n"
+        "- do not include device commands (turning things on or off, setting, opening, playing);\n"
+        "- do not include questions, greetings or anything the assistant said;\n"
+        "- do not include passwords, codes, payment or health details;\n"
+        "- give a confidence between 0 and 1; return no memories when there is nothing to keep;\n"
+        "- summary: one or two sentences about the conversation, or empty.\n\n"
+        f"What the person said:\n{user_text}"
+    )
+
+
+@dataclass(slots=True)
+class _Seen:
+    """A conversation the memory agent answered: when its last turn was, who spoke where."""
+
+    last_turn: datetime
+    speaker: Speaker
+    language: str
+
+
+class ExtractionJob:
+    """Ends conversations and extracts each once (module docstring). One per config entry."""
+
+    def __init__(self, hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
+        self.hass = hass
+        self.entry = entry
+        self.conversations: dict[str, _Seen] = {}
+        self.failures = 0  # failed answers in a row (repair issue)
+        self.skipped_cloud = 0  # conversations not sent because the entity is cloud (diagnostics)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._unsub: Callable[[], None] | None = None
+        self._stopped = False
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.entry.runtime_data.options
+
+    @callback
+    def start(self) -> None:
+        """Start the idle check (every IDLE_CHECK_INTERVAL)."""
+        self._unsub = async_track_time_interval(
+            self.hass, self._async_check_idle, IDLE_CHECK_INTERVAL, name=f"{DOMAIN} conversation idle"
+        )
+
+    async def async_stop(self) -> None:
+        """Stop the idle check and cancel running extractions (unload)."""
+        self._stopped = True
+        if self._unsub is not None:
+            self._unsub()
+            self._unsub = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.conversations.clear()
+
+    @callback
+    def note_turn(
+        self, conversation_id: str, speaker: Speaker, language: str, session: ChatSession | None = None
+    ) -> None:
+        """A turn of `conversation_id` was answered; the first one hooks the chat session's end."""
+        first = conversation_id not in self.conversations
+        self.conversations[conversation_id] = _Seen(dt_util.utcnow(), speaker, language)
+        if first and session is not None:
+            session.async_on_cleanup(lambda: self.async_end(conversation_id))
+
+    @callback
+    def async_end(self, conversation_id: str) -> None:
+        """The conversation ended: extract it once in the background (a second end is a no-op)."""
+        if self._stopped or (seen := self.conversations.pop(conversation_id, None)) is None:
+            return
+        task = self.entry.async_create_background_task(
+            self.hass, self.async_extract(conversation_id, seen), f"{DOMAIN} extraction {conversation_id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _async_check_idle(self, now: datetime) -> None:
+        idle = timedelta(minutes=float(self.options.get(CONF_IDLE_MINUTES, DEFAULT_IDLE_MINUTES)))
+        for conversation_id, seen in list(self.conversations.items()):
+            if now - seen.last_turn >= idle:
+                self.async_end(conversation_id)
+
+    async def async_extract(self, conversation_id: str, seen: _Seen) -> LearnResult | None:
+        """Extract one ended conversation; None when a rule said no (nothing was sent)."""
+        options = self.options
+        entity_id = options.get(CONF_EXTRACTION_ENTITY)
+        if not learning_allowed(options, seen.speaker.area_id) or not entity_id:
+            return None
+        if seen.speaker.known and not options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
+            entity = er.async_get(self.hass).async_get(entity_id)
+            if await async_is_cloud_domain(self.hass, entity.platform if entity else None):
+                self.skipped_cloud += 1
+                _LOGGER.info(
+                    "Not learning from conversation %s: %s is a cloud model and personal memories "
+                    "may not go to the cloud (option)",
+                    conversation_id,
+                    entity_id,
+                )
+                return None
+        engine = self.entry.runtime_data.engine
+        try:
+            turns: list[TranscriptTurn] = await async_run(self.hass, engine.conversation, conversation_id)
+        except Exception:
+            _LOGGER.exception("Could not read the transcript of conversation %s", conversation_id)
+            return None
+        said = [
+            (t.role.value, t.text) for t in turns if t.role is Role.USER and not is_sensitive(t.text)
+        ]  # a sensitive turn is never sent, to any model (invariant 7)
+        if (user_text := select_user_text(said)) is None:
+            return None
+        try:
+            answer = await ai_task.async_generate_data(
+                self.hass,
+                task_name=TASK_NAME,
+                entity_id=entity_id,
+                instructions=instructions(user_text, seen.language),
+                structure=EXTRACTION_STRUCTURE,
+            )
+            raw: object = answer.data
+        except HomeAssistantError as err:
+            _LOGGER.warning(
+                "Extraction with %s failed for conversation %s: %s", entity_id, conversation_id, err
+            )
+            raw = err
+        parsed = parse_candidates(raw)
+        if parsed.problems:
+            _LOGGER.warning(
+                "Extraction answer of %s for conversation %s: problems %s (%d candidates read)",
+                entity_id,
+                conversation_id,
+                ", ".join(parsed.problems),
+                len(parsed.candidates),
+            )
+        self._count_failure(parsed.failed, entity_id)
+        if parsed.failed:
+            return None
+        review = bool(options.get(CONF_REVIEW, DEFAULT_REVIEW))
+        result = await async_run(
+            self.hass,
+            lambda: apply_candidates(
+                engine,
+                parsed.candidates,
+                speaker=seen.speaker,
+                language=seen.language,
+                summary=parsed.summary,
+                review=review,
+                conversation_id=conversation_id,
+            ),
+        )
+        self.hass.bus.async_fire(
+            EVENT_MEMORY_LEARNED,
+            {
+                **result.counts(),
+                "conversation_id": conversation_id,
+                "pending": review and result.stored > 0,  # new memories await memory.approve
+                "memory_ids": list(result.ids),
+            },
+        )
+        return result
+
+    def _count_failure(self, failed: bool, entity_id: str) -> None:
+        """Count failed answers in a row; the repair issue comes at the threshold, goes on success."""
+        if not failed:
+            if self.failures >= EXTRACTION_FAILURES_FOR_REPAIR:
+                ir.async_delete_issue(self.hass, DOMAIN, ISSUE_EXTRACTION_FAILING)
+            self.failures = 0
+            return
+        self.failures += 1
+        if self.failures >= EXTRACTION_FAILURES_FOR_REPAIR:
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                ISSUE_EXTRACTION_FAILING,
+                is_fixable=False,
+                severity=ir.IssueSeverity.WARNING,
+                translation_key=ISSUE_EXTRACTION_FAILING,
+                translation_placeholders={"entity_id": entity_id, "count": str(self.failures)},
+            )
+
+
+async def async_start_job(
+    hass: HomeAssistant, entry: MemoryConfigEntry
+) -> Callable[[], Coroutine[Any, Any, None]]:
+    """Start the entry's job; returns the (awaitable) stop for entry.async_on_unload."""
+    job = ExtractionJob(hass, entry)
+    hass.data.setdefault(DATA_JOBS, {})[entry.entry_id] = job
+    job.start()
+
+    async def _async_stop() -> None:
+        hass.data.get(DATA_JOBS, {}).pop(entry.entry_id, None)
+        await job.async_stop()
+
+    return _async_stop
+
+
+def job_of(hass: HomeAssistant, entry: MemoryConfigEntry) -> ExtractionJob | None:
+    """The entry's running job, if any."""
+    return hass.data.get(DATA_JOBS, {}).get(entry.entry_id)
+
+
+@callback
+def async_note_turn(
+    hass: HomeAssistant,
+    entry: MemoryConfigEntry,
+    conversation_id: str,
+    *,
+    speaker: Speaker,
+    language: str,
+    session: ChatSession | None = None,
+) -> None:
+    """The memory agent answered a turn of `conversation_id` (conversation.py's hook)."""
+    if (job := job_of(hass, entry)) is not None:
+        job.note_turn(conversation_id, speaker, language, session)
