@@ -4,14 +4,18 @@ records every task it gets, so what reaches a model is asserted, not assumed."""
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from freezegun.api import FrozenDateTimeFactory
+from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_capture_events, async_fire_time_changed
 
 from custom_components.memory.const import (
@@ -34,6 +38,7 @@ from tests.conftest import Resident, Room, async_call, setup_memory
 from .ai_task_helpers import ScriptedAITask, async_add_ai_task
 from .helpers_conversation import async_all_memories, async_say, async_wrap_recording_agent
 
+REVIEW_BLUEPRINT = Path(__file__).parents[2] / "blueprints" / "automation" / "memory" / "notify_review.yaml"
 CHAT = "My sister Clara visits us every Sunday afternoon with her dog."
 
 
@@ -309,3 +314,27 @@ async def _status(hass: HomeAssistant, entry: Any, memory_id: str) -> Status | N
     engine = entry.runtime_data.engine
     memory = await hass.async_add_executor_job(engine.get, memory_id, Speaker.administrator())
     return None if memory is None else memory.status
+
+
+async def test_notify_review_blueprint_tells_someone(
+    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
+) -> None:
+    """The blueprint, imported into HA, notifies when learned memories await review."""
+    entry, task = await _learning(household, **{CONF_REVIEW: True})
+    target = Path(household.config.path("blueprints", "automation", "memory"))
+
+    def install() -> None:
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REVIEW_BLUEPRINT, target / REVIEW_BLUEPRINT.name)
+
+    await household.async_add_executor_job(install)
+    assert await async_setup_component(household, persistent_notification.DOMAIN, {})
+    automation = {"id": "review", "alias": "Review", "use_blueprint": {"path": "memory/notify_review.yaml"}}
+    assert await async_setup_component(household, "automation", {"automation": automation})
+    await household.async_block_till_done()
+    task.script.append({"memories": [fact("Clara visits on Sundays", scope_hint="shared")]})
+    await async_say(household, entry, CHAT, who=julian, room=kitchen)
+    await _end_conversations(household, freezer)
+    await household.async_block_till_done()
+    notifications = persistent_notification._async_get_or_create_notifications(household)
+    assert notifications["memory_review"]["message"] == "1 new memory awaits review."
