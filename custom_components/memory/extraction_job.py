@@ -28,7 +28,6 @@ from typing import Any
 import voluptuous as vol
 from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import selector
@@ -49,6 +48,7 @@ from .const import (
     DOMAIN,
     EVENT_MEMORY_LEARNED,
 )
+from .engine.api import EngineError
 from .engine.extraction import (
     MAX_CANDIDATES,
     SCOPE_HINTS,
@@ -226,7 +226,7 @@ class ExtractionJob:
                 structure=EXTRACTION_STRUCTURE,
             )
             raw: object = answer.data
-        except HomeAssistantError as err:
+        except Exception as err:  # any AI Task failure is a failed answer (C21), never a crash
             _LOGGER.warning(
                 "Extraction with %s failed for conversation %s: %s", entity_id, conversation_id, err
             )
@@ -244,18 +244,22 @@ class ExtractionJob:
         if parsed.failed:
             return None
         review = bool(options.get(CONF_REVIEW, DEFAULT_REVIEW))
-        result = await async_run(
-            self.hass,
-            lambda: apply_candidates(
-                engine,
-                parsed.candidates,
-                speaker=seen.speaker,
-                language=seen.language,
-                summary=parsed.summary,
-                review=review,
-                conversation_id=conversation_id,
-            ),
-        )
+        try:
+            result = await async_run(
+                self.hass,
+                lambda: apply_candidates(
+                    engine,
+                    parsed.candidates,
+                    speaker=seen.speaker,
+                    language=seen.language,
+                    summary=parsed.summary,
+                    review=review,
+                    conversation_id=conversation_id,
+                ),
+            )
+        except EngineError:
+            _LOGGER.exception("Could not store what was learned from conversation %s", conversation_id)
+            return None
         self.hass.bus.async_fire(
             EVENT_MEMORY_LEARNED,
             {
