@@ -13,6 +13,7 @@ import pytest
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
@@ -36,7 +37,12 @@ from custom_components.memory.extraction_job import (
 from tests.conftest import Resident, Room, async_call, setup_memory
 
 from .ai_task_helpers import ScriptedAITask, async_add_ai_task
-from .helpers_conversation import async_all_memories, async_say, async_wrap_recording_agent
+from .helpers_conversation import (
+    RecordingAgent,
+    async_all_memories,
+    async_say,
+    async_wrap_recording_agent,
+)
 
 REVIEW_BLUEPRINT = Path(__file__).parents[2] / "blueprints" / "automation" / "memory" / "notify_review.yaml"
 CHAT = "My sister Clara visits us every Sunday afternoon with her dog."
@@ -48,16 +54,16 @@ def fact(content: str, confidence: float = 0.9, **extra: Any) -> dict[str, Any]:
 
 async def _learning(
     hass: HomeAssistant, *, cloud: bool = False, **options: Any
-) -> tuple[Any, ScriptedAITask]:
+) -> tuple[Any, ScriptedAITask, RecordingAgent]:
     """Memory set up wrapping a recording agent, a scripted AI Task, learning on (overridable)."""
     entry = await setup_memory(hass)
-    await async_wrap_recording_agent(hass, entry)
+    agent = await async_wrap_recording_agent(hass, entry)
     task, entity_id = await async_add_ai_task(hass, cloud=cloud)
     settings = {CONF_LEARNING: True, CONF_EXTRACTION_ENTITY: entity_id, **options}
     hass.config_entries.async_update_entry(entry, options={**entry.options, **settings})
     await hass.config_entries.async_reload(entry.entry_id)
     await hass.async_block_till_done()
-    return entry, task
+    return entry, task, agent
 
 
 async def _end_conversations(hass: HomeAssistant, freezer: FrozenDateTimeFactory, minutes: int = 11) -> None:
@@ -75,7 +81,7 @@ async def test_consent_off_never_calls_the_model(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
     """Invariant 6: with learning off, the transcript never reaches a model."""
-    entry, task = await _learning(household, **{CONF_LEARNING: False})
+    entry, task, _ = await _learning(household, **{CONF_LEARNING: False})
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
     await _end_conversations(household, freezer)
     await _end_conversations(household, freezer)
@@ -85,7 +91,7 @@ async def test_consent_off_never_calls_the_model(
 async def test_opted_out_area_never_calls_the_model(
     household: HomeAssistant, julian: Resident, kitchen: Room, hall: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household, **{CONF_LEARNING_OPT_OUT_AREAS: [kitchen.area_id]})
+    entry, task, _ = await _learning(household, **{CONF_LEARNING_OPT_OUT_AREAS: [kitchen.area_id]})
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
     await _end_conversations(household, freezer)
     assert task.calls == []
@@ -94,32 +100,105 @@ async def test_opted_out_area_never_calls_the_model(
     assert len(task.calls) == 1
 
 
+# Per language: a recalled memory, a question that recalls it, and more of the user's words.
+IDLE_TURNS = {
+    "en": ("The bins go out on Tuesday", "When do the bins go out?", CHAT),
+    "de": (
+        "Der Müll wird am Dienstag rausgestellt",
+        "Wann wird der Müll rausgestellt?",
+        "Meine Schwester Clara besucht uns jeden Sonntagnachmittag mit ihrem Hund.",
+    ),
+    "it": (
+        "La spazzatura si porta fuori il martedì",
+        "Quando si porta fuori la spazzatura?",
+        "Mia sorella Clara ci viene a trovare ogni domenica pomeriggio con il suo cane.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(IDLE_TURNS))
 async def test_idle_end_extracts_once_with_the_users_words_only(
-    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
+    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory, language: str
 ) -> None:
-    entry, task = await _learning(household, **{CONF_IDLE_MINUTES: 1})
+    entry, task, agent = await _learning(household, **{CONF_IDLE_MINUTES: 1})
+    memory, question, chat = IDLE_TURNS[language]
     await async_call(
-        household, "remember", {"content": "The bins go out on Tuesday", "person": julian.person_id}
+        household, "remember", {"content": memory, "person": julian.person_id, "language": language}
     )
-    first = await async_say(household, entry, "When do the bins go out?", who=julian, room=kitchen)
-    await async_say(household, entry, CHAT, who=julian, room=kitchen, conversation_id=first.conversation_id)
+    first = await async_say(household, entry, question, language=language, who=julian, room=kitchen)
+    await async_say(
+        household,
+        entry,
+        chat,
+        language=language,
+        who=julian,
+        room=kitchen,
+        conversation_id=first.conversation_id,
+    )
+    assert memory in agent.extra_prompts[0]  # the wrapped agent got the recalled memory …
     # the idle option (1 minute) ends it, before HA's 5-minute chat session end
     await _end_conversations(household, freezer, minutes=2)
     assert len(task.calls) == 1
     sent = task.calls[0].instructions
-    assert "When do the bins go out?" in sent and CHAT in sent
-    assert "Tuesday" not in sent  # the recalled memory (in the wrapped agent's prompt) is not sent
+    assert question in sent and chat in sent and f"({language})" in sent
+    assert memory not in sent  # … but it is not sent for extraction
     assert "\nok" not in sent  # nor the reply
     assert task.calls[0].structure is not None
     await _end_conversations(household, freezer)  # the chat session's end later changes nothing
     assert len(task.calls) == 1
 
 
+async def test_chat_session_end_extracts_before_the_idle_time(
+    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
+) -> None:
+    entry, task, _ = await _learning(household, **{CONF_IDLE_MINUTES: 60})
+    await async_say(household, entry, CHAT, who=julian, room=kitchen)
+    await _end_conversations(household, freezer, minutes=6)  # HA drops the chat session after 5
+    assert len(task.calls) == 1
+
+
+async def test_unload_stops_learning(
+    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
+) -> None:
+    entry, task, _ = await _learning(household)
+    await async_say(household, entry, CHAT, who=julian, room=kitchen)
+    assert await household.config_entries.async_unload(entry.entry_id)
+    await _end_conversations(household, freezer)
+    assert task.calls == []
+
+
+async def test_options_choose_the_ai_task_review_and_idle_time(
+    household: HomeAssistant, memory_entry: Any
+) -> None:
+    _, entity_id = await async_add_ai_task(household)
+    result = await household.config_entries.options.async_init(memory_entry.entry_id)
+    result = await household.config_entries.options.async_configure(
+        result["flow_id"],
+        {
+            "top_k": 5,
+            "max_chars": 1200,
+            "min_similarity": 0.25,
+            "answer_similarity": 0.35,
+            CONF_LEARNING: True,
+            CONF_EXTRACTION_ENTITY: entity_id,
+            CONF_REVIEW: True,
+            CONF_IDLE_MINUTES: 15.0,
+        },
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY, result
+    options = memory_entry.options
+    assert (options[CONF_EXTRACTION_ENTITY], options[CONF_REVIEW], options[CONF_IDLE_MINUTES]) == (
+        entity_id,
+        True,
+        15,
+    )
+
+
 async def test_extracted_memory_is_stored_and_recalled_in_another_language(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
     fact_text, question = "The spare key is under the blue flower pot.", "Wo ist der Ersatzschlüssel?"
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     task.script.append({"memories": [fact(fact_text, scope_hint="shared")], "summary": None})
     said = await async_say(
@@ -143,7 +222,7 @@ async def test_extracted_memory_is_stored_and_recalled_in_another_language(
 async def test_c04_forgotten_fact_is_not_learned_again(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     said = await async_say(household, entry, "Remember that the gate code is 4711", who=julian, room=kitchen)
     await async_say(
@@ -177,7 +256,7 @@ async def test_c04_forgotten_fact_is_not_learned_again(
 async def test_c13_recalled_memory_proposed_again_is_merged(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     await async_call(household, "remember", {"content": "The bins go out on Tuesday"})
     task.script.append({"memories": [fact("The bins go out on Tuesday", scope_hint="shared")]})
@@ -190,7 +269,7 @@ async def test_c13_recalled_memory_proposed_again_is_merged(
 async def test_c20_device_commands_are_not_sent_and_not_stored(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     task.script.append({"memories": [fact("The user asked to turn on the kitchen light")]})
     said = await async_say(household, entry, "Turn on the kitchen light", who=julian, room=kitchen)
@@ -220,7 +299,7 @@ async def test_c21_messy_answers_never_crash(
     case: tuple[Any, bool],
 ) -> None:
     answer, failed = case
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     task.script.append(answer)
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
     await _end_conversations(household, freezer)
@@ -232,7 +311,7 @@ async def test_c21_messy_answers_never_crash(
 async def test_c21_repeated_failures_raise_a_repair_issue(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     issues = ir.async_get(household)
     for _ in range(EXTRACTION_FAILURES_FOR_REPAIR):
         assert issues.async_get_issue(DOMAIN, ISSUE_EXTRACTION_FAILING) is None
@@ -249,7 +328,7 @@ async def test_c21_repeated_failures_raise_a_repair_issue(
 async def test_review_mode_pending_until_approved(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household, **{CONF_REVIEW: True})
+    entry, task, _ = await _learning(household, **{CONF_REVIEW: True})
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     task.script.append({"memories": [fact("Clara visits on Sundays", scope_hint="shared")]})
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
@@ -271,7 +350,7 @@ async def test_review_mode_pending_until_approved(
 async def test_review_mode_reject_forgets(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household, **{CONF_REVIEW: True})
+    entry, task, _ = await _learning(household, **{CONF_REVIEW: True})
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     task.script.append({"memories": [fact("Clara visits on Sundays", scope_hint="shared")]})
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
@@ -289,7 +368,7 @@ async def test_review_mode_reject_forgets(
 async def test_cloud_model_gets_a_residents_words_only_when_allowed(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory, allowed: bool
 ) -> None:
-    entry, task = await _learning(household, cloud=True, **{CONF_CLOUD_PERSONAL: allowed})
+    entry, task, _ = await _learning(household, cloud=True, **{CONF_CLOUD_PERSONAL: allowed})
     await async_say(household, entry, CHAT, who=julian, room=kitchen)
     await _end_conversations(household, freezer)
     assert len(task.calls) == (1 if allowed else 0)
@@ -301,7 +380,7 @@ async def test_cloud_model_gets_a_residents_words_only_when_allowed(
 async def test_sensitive_turn_is_never_sent(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
-    entry, task = await _learning(household)
+    entry, task, _ = await _learning(household)
     said = await async_say(household, entry, "My bank PIN is 4711 by the way", who=julian, room=kitchen)
     await async_say(household, entry, CHAT, who=julian, room=kitchen, conversation_id=said.conversation_id)
     await _end_conversations(household, freezer)
@@ -320,7 +399,7 @@ async def test_notify_review_blueprint_tells_someone(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
     """The blueprint, imported into HA, notifies when learned memories await review."""
-    entry, task = await _learning(household, **{CONF_REVIEW: True})
+    entry, task, _ = await _learning(household, **{CONF_REVIEW: True})
     target = Path(household.config.path("blueprints", "automation", "memory"))
 
     def install() -> None:
