@@ -195,25 +195,28 @@ class ExtractionJob:
         entity_id = options.get(CONF_EXTRACTION_ENTITY)
         if not learning_allowed(options, seen.speaker.area_id) or not entity_id:
             return None
-        if seen.speaker.known and not options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
-            entity = er.async_get(self.hass).async_get(entity_id)
-            if await async_is_cloud_domain(self.hass, entity.platform if entity else None):
-                self.skipped_cloud += 1
-                _LOGGER.info(
-                    "Not learning from conversation %s: %s is a cloud model and personal memories "
-                    "may not go to the cloud (option)",
-                    conversation_id,
-                    entity_id,
-                )
-                return None
         engine = self.entry.runtime_data.engine
         try:
             turns: list[TranscriptTurn] = await async_run(self.hass, engine.conversation, conversation_id)
         except Exception:
             _LOGGER.exception("Could not read the transcript of conversation %s", conversation_id)
             return None
+        user_turns = [t for t in turns if t.role is Role.USER]
+        # every turn counts: a conversation that moved rooms or speakers is judged by all of them
+        if not all(learning_allowed(options, t.area_id) for t in user_turns):
+            return None
+        personal = seen.speaker.known or any(t.speaker_id for t in user_turns)
+        if personal and await self._is_cloud_without_consent(entity_id):
+            self.skipped_cloud += 1
+            _LOGGER.info(
+                "Not learning from conversation %s: %s is a cloud model and personal memories "
+                "may not go to the cloud (option)",
+                conversation_id,
+                entity_id,
+            )
+            return None
         said = [
-            (t.role.value, t.text) for t in turns if t.role is Role.USER and not is_sensitive(t.text)
+            (t.role.value, t.text) for t in user_turns if not is_sensitive(t.text)
         ]  # a sensitive turn is never sent, to any model (invariant 7)
         if (user_text := select_user_text(said)) is None:
             return None
@@ -270,6 +273,14 @@ class ExtractionJob:
             },
         )
         return result
+
+    async def _is_cloud_without_consent(self, entity_id: str) -> bool:
+        """True when the AI Task is a cloud model (manifest iot_class) and personal memories may
+        not go to the cloud (option, off by default)."""
+        if self.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
+            return False
+        entity = er.async_get(self.hass).async_get(entity_id)
+        return await async_is_cloud_domain(self.hass, entity.platform if entity else None)
 
     def _count_failure(self, failed: bool, entity_id: str) -> None:
         """Count failed answers in a row; the repair issue comes at the threshold, goes on success."""
