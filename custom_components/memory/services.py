@@ -12,7 +12,6 @@ made only after every check passed). Responses are documented in docs/services.m
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 import voluptuous as vol
@@ -271,16 +270,6 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
     return {"person": speaker.person_id, "forgotten": count}
 
 
-def _approve(data: MemoryRuntimeData, memory_id: str, speaker: Speaker) -> Memory:
-    """Blocking: the pending memory `memory_id` (visible to speaker) becomes active."""
-    engine = data.engine
-    memory = engine.get(memory_id, speaker)
-    if memory is None or memory.status is not Status.PENDING:
-        raise InvalidInput(ATTR_MEMORY_ID, "unknown_memory")
-    engine.store.set_status(memory_id, Status.ACTIVE, None)
-    return replace(memory, status=Status.ACTIVE)
-
-
 async def _async_pending_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, Speaker]:
     data = _runtime(call.hass)
     speaker = await _async_speaker(call.hass, call)
@@ -293,7 +282,7 @@ async def _async_pending_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, 
 async def _async_approve(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_pending_id(call)
     try:
-        memory = await async_run(call.hass, _approve, data, memory_id, speaker)
+        memory = await async_run(call.hass, data.engine.approve, memory_id, speaker)
     except InvalidInput as err:
         raise _map_invalid(err) from err
     except EngineError as err:

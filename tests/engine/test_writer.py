@@ -6,7 +6,7 @@ import pytest
 
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput, WriteAction
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import Provenance, Scope, Speaker
+from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.sensitive import Sensitivity, classify, iban_valid, luhn_valid
 
 from .conftest import ANNA, JULIAN, KITCHEN
@@ -257,3 +257,27 @@ def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> Non
     assert again.lifted_tombstones == 2 and again.action is WriteAction.CREATED
     assert not engine.is_tombstoned(gate, scope=Scope.SHARED)
     assert engine.recall("What is the garden gate code?", GUEST)[0].memory.content == gate
+
+
+def test_pending_memory_is_recalled_only_after_approval(
+    engine: MemoryEngine, julian_kitchen: Speaker, anna_hall: Speaker
+) -> None:
+    """remember(status=PENDING) lands awaiting review in one write; approve() makes it current,
+    and only for a speaker who can see it."""
+    pending = engine.remember(
+        "Julian's bike is in the garage.",
+        speaker=julian_kitchen,
+        scope=Scope.PRIVATE,
+        provenance=Provenance.EXTRACTED,
+        status=Status.PENDING,
+    ).memory
+    assert pending.status is Status.PENDING
+    assert engine.recall("Where is the bike?", julian_kitchen) == []
+
+    with pytest.raises(InvalidInput):
+        engine.approve(pending.id, anna_hall)  # not hers to see
+    approved = engine.approve(pending.id, julian_kitchen)
+    assert approved.status is Status.ACTIVE
+    assert [h.memory.id for h in engine.recall("Where is the bike?", julian_kitchen)] == [pending.id]
+    with pytest.raises(InvalidInput):
+        engine.approve(pending.id, julian_kitchen)  # no longer pending

@@ -171,6 +171,11 @@ class MemoryEngineAPI(Protocol):
         """One memory if visible to speaker."""
         ...
 
+    def approve(self, memory_id: str, speaker: Speaker) -> Memory:
+        """A PENDING memory visible to speaker becomes ACTIVE; else
+        InvalidInput("memory_id", "unknown_memory")."""
+        ...
+
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
         ...

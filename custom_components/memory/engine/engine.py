@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -170,6 +171,18 @@ class MemoryEngine:
         """One memory (any status) if visible to speaker."""
         self._require_open()
         return self.store.get(memory_id, Visibility.of(speaker))
+
+    def approve(self, memory_id: str, speaker: Speaker) -> Memory:
+        """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories).
+
+        Raises InvalidInput("memory_id", "unknown_memory") when it is not visible or not pending.
+        """
+        self._require_open()
+        memory = self.store.get(memory_id, Visibility.of(speaker))
+        if memory is None or memory.status is not Status.PENDING:
+            raise InvalidInput("memory_id", "unknown_memory")
+        self.store.set_status(memory_id, Status.ACTIVE, None)
+        return replace(memory, status=Status.ACTIVE)
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
