@@ -31,6 +31,10 @@ SPARE_KEY = {
         "Der Ersatzschlüssel für den Keller ist in der blauen Dose im Flur.",
         [("schlüssel",), ("dose",), ("blau",)],
     ),
+    "it": (
+        "La chiave di riserva della cantina è nella scatola blu nell'ingresso.",
+        [("chiave",), ("scatola",), ("blu",)],
+    ),
 }
 
 
