@@ -128,7 +128,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         if (match := await self._async_match(user_input)) is not None:
             result = await self._async_handle_sentence(user_input, match)
         else:
-            result = await self._async_delegate(user_input)
+            result = await self._async_delegate(user_input, speaker)
         reply_text = result.response.speech.get("plain", {}).get("speech", "")
         await self._async_record(user_input, Role.ASSISTANT, reply_text, speaker)
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
@@ -214,18 +214,11 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         )
 
     async def _async_delegate(
-        self, user_input: conversation.ConversationInput
+        self, user_input: conversation.ConversationInput, speaker: Speaker
     ) -> conversation.ConversationResult:
         """Recall for the speaker, hand over with the memory block, answer from memory if not understood."""
         hass = self.hass
         data = self._data
-        speaker = await async_resolve_speaker(
-            hass,
-            context=user_input.context,
-            device_id=user_input.device_id,
-            satellite_id=user_input.satellite_id,
-            options=data.options,
-        )
         hits = await async_recall(hass, data, user_input.text, speaker)
         agent_id = self._wrapped_agent_id()
         # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it

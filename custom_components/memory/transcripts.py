@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -28,7 +27,6 @@ from .const import (
     DEFAULT_LEARNING,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
 )
-from .engine.engine import MemoryEngine
 from .engine.models import Role, Speaker, TranscriptTurn
 from .runtime import MemoryConfigEntry, async_run
 
@@ -49,17 +47,6 @@ def retention_days(options: Mapping[str, Any]) -> int:
     return int(options.get(CONF_TRANSCRIPT_RETENTION_DAYS, DEFAULT_TRANSCRIPT_RETENTION_DAYS))
 
 
-def _append(engine: MemoryEngine, said: TranscriptTurn) -> bool:
-    """Append `said` after the conversation's last turn (blocking; its `turn` is assigned here);
-    False when it repeats the last turn (the same user turn seen through the other door)."""
-    turns = engine.conversation(said.conversation_id)
-    last = turns[-1] if turns else None
-    if last is not None and said.role is Role.USER and last.role is Role.USER and last.text == said.text:
-        return False
-    engine.record_turns([replace(said, turn=0 if last is None else last.turn + 1)])
-    return True
-
-
 async def async_record_turn(
     hass: HomeAssistant,
     entry: MemoryConfigEntry,
@@ -73,7 +60,7 @@ async def async_record_turn(
     """Record one verbatim turn; never raises (a failed recording must not break the answer)."""
     said = TranscriptTurn(
         conversation_id=conversation_id,
-        turn=0,  # assigned in _append
+        turn=0,  # numbered by the store
         role=role,
         text=text,
         language=language,
@@ -82,7 +69,7 @@ async def async_record_turn(
         area_id=speaker.area_id,
     )
     try:
-        await async_run(hass, _append, entry.runtime_data.engine, said)
+        await async_run(hass, entry.runtime_data.engine.append_turn, said)
     except Exception:
         _LOGGER.exception("Could not record a %s turn of conversation %s", role.value, conversation_id)
 

@@ -109,3 +109,30 @@ def test_forgetting_a_memory_leaves_transcripts(engine: MemoryEngine) -> None:
     assert engine.forget_person(JULIAN) == 0
     assert engine.get(memory.id, Speaker.administrator()) is None
     assert [t.text for t in engine.conversation("c1")] == [said]
+
+
+def test_append_turn_numbers_in_order_and_records_one_utterance_once(
+    engine: MemoryEngine, julian_kitchen: Speaker
+) -> None:
+    """append_turn numbers turns itself (threads never collide) and drops a user turn that
+    repeats the last one (the same utterance through the memory agent and the Memory LLM API)."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    first = engine.append_turn(_turn("c1", 0, "Wo ist der Schlüssel?"))
+    again = engine.append_turn(_turn("c1", 0, "Wo ist der Schlüssel?"))
+    reply = engine.append_turn(_turn("c1", 0, "In der Dose.", role=Role.ASSISTANT))
+    assert (first and first.turn, again, reply and reply.turn) == (0, None, 1)
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda i: engine.append_turn(_turn("c2", 0, f"turn {i}")), range(12)))
+    assert [t.turn for t in engine.conversation("c2")] == list(range(12))
+
+
+def test_recording_a_turn_keeps_the_recall_word_counts(engine: MemoryEngine, julian_kitchen: Speaker) -> None:
+    """Transcript writes touch no memory, so the document-frequency cache of recall survives them."""
+    engine.remember("Ticket HX-4471 is waiting for a part.", speaker=julian_kitchen, scope=Scope.SHARED)
+    engine.recall("Which part are we waiting for?", julian_kitchen)
+    cached = dict(engine.store._df_cache)
+    assert cached
+    engine.append_turn(_turn("c3", 0, "status of HX-4471"))
+    assert engine.store._df_cache == cached

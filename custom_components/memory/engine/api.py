@@ -186,6 +186,11 @@ class MemoryEngineAPI(Protocol):
         Transcripts are independent of memories: forget() never deletes them."""
         ...
 
+    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
+        """Record one turn after the conversation's last, numbered atomically; None (nothing
+        written) when it repeats the last user turn."""
+        ...
+
     def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
         """One conversation's stored turns, ordered by turn ([] when none or purged)."""
         ...

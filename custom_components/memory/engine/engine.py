@@ -226,6 +226,13 @@ class MemoryEngine:
                 raise InvalidInput("turn", "negative")
         self.store.add_turns(turns)
 
+    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
+        """Record one verbatim turn after the conversation's last (its `turn` is assigned here,
+        atomically); committed. Returns the stored turn, or None when it repeats the last user
+        turn (the same utterance through both the memory agent and the Memory LLM API)."""
+        self._require_open()
+        return self.store.append_turn(said)
+
     def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
         """The stored turns of one conversation, in order ([] when none or purged)."""
         self._require_open()

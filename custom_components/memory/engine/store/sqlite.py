@@ -18,6 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -253,13 +254,17 @@ class SqliteStore:
         return self._index
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE … COMMIT, durable on return)."""
+    def _tx(self, *, memories: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, durable on return).
+
+        memories=False for writes that touch no memory (transcripts): the document-frequency
+        cache of the recall path stays valid across every recorded turn."""
         with self._lock:
             conn = self._db()
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                self._df_cache.clear()  # any write may change which memories hold a word
+                if memories:
+                    self._df_cache.clear()  # a memory write may change which memories hold a word
                 self._flush_touches(conn)
                 yield conn
                 conn.execute("COMMIT")
@@ -609,16 +614,25 @@ class SqliteStore:
         StoreUnavailable (nothing of the batch written)."""
         if not turns:
             return
-        with self._tx() as conn:
-            conn.executemany(
-                "INSERT INTO transcript_turns (conversation_id, turn, role, text, speaker_id, area_id, "
-                "language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (t.conversation_id, t.turn, t.role.value, t.text, t.speaker_id, t.area_id,
-                     t.language, _ts(t.created_at))
-                    for t in turns
-                ],
-            )  # fmt: skip
+        with self._tx(memories=False) as conn:
+            conn.executemany(_INSERT_TURN, [_turn_row(t) for t in turns])
+
+    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
+        """Append `said` after its conversation's last turn, numbering it in the same write
+        transaction (concurrent callers never collide); committed. None, and nothing written,
+        when it is a user turn repeating the last turn (one utterance seen through two doors)."""
+        with self._tx(memories=False) as conn:
+            last = conn.execute(
+                "SELECT turn, role, text FROM transcript_turns WHERE conversation_id = ? "
+                "ORDER BY turn DESC LIMIT 1",
+                (said.conversation_id,),
+            ).fetchone()
+            repeated = last is not None and (last[1], last[2]) == (Role.USER.value, said.text)
+            if repeated and said.role is Role.USER:
+                return None
+            numbered = replace(said, turn=0 if last is None else int(last[0]) + 1)
+            conn.execute(_INSERT_TURN, _turn_row(numbered))
+        return numbered
 
     def turns(self, conversation_id: str) -> list[TranscriptTurn]:
         """The conversation's turns in order ([] when unknown or purged)."""
@@ -636,7 +650,7 @@ class SqliteStore:
 
     def purge_turns(self, older_than: datetime) -> int:
         """Delete turns created before `older_than` (secure_delete zeroes them); returns how many."""
-        with self._tx() as conn:
+        with self._tx(memories=False) as conn:
             cur = conn.execute("DELETE FROM transcript_turns WHERE created_at < ?", (_ts(older_than),))
             return int(cur.rowcount)
 
@@ -695,3 +709,14 @@ class SqliteStore:
             (provider, model, dim),
         )[0][0]
         return out
+
+
+_INSERT_TURN = (
+    "INSERT INTO transcript_turns (conversation_id, turn, role, text, speaker_id, area_id, language, "
+    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _turn_row(t: TranscriptTurn) -> tuple[Any, ...]:
+    return (t.conversation_id, t.turn, t.role.value, t.text, t.speaker_id, t.area_id, t.language,
+            _ts(t.created_at))  # fmt: skip
