@@ -84,6 +84,7 @@ EXTRACTION_STRUCTURE = vol.Schema(
                     },
                     "subject": {"required": False, "selector": {"text": {}}},
                     "predicate": {"required": False, "selector": {"text": {}}},
+                    "value": {"required": False, "selector": {"text": {}}},
                     "scope_hint": {
                         "required": False,
                         "selector": {"select": {"options": sorted(SCOPE_HINTS)}},
@@ -111,6 +112,10 @@ def instructions(user_text: str, language: str) -> str:
         "- do not include device commands (turning things on or off, setting, opening, playing);\n"
         "- do not include questions, greetings or anything the assistant said;\n"
         "- do not include passwords, codes, payment or health details;\n"
+        "- subject: who or what the fact is about (\"me\" when it is about the person speaking, else "
+        "a name or thing); predicate: the property as a short English snake_case key, the same key "
+        "whenever the same property is meant (e.g. favourite_colour, drinks, likes_food, works_on, "
+        "location); value: the property's value in the conversation's language (e.g. blue, tea);\n"
         "- give a confidence between 0 and 1; return no memories when there is nothing to keep;\n"
         "- summary: one or two sentences about the conversation, or empty.\n\n"
         f"What the person said:\n{user_text}"

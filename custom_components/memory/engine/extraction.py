@@ -56,8 +56,9 @@ CANDIDATE_SCHEMA: dict[str, Any] = {
     "properties": {
         "content": {"type": "string", "description": "The fact, in the conversation's language."},
         "kind": {"type": "string", "enum": [k.value for k in Kind if k is not Kind.EPISODE]},
-        "subject": {"type": ["string", "null"], "description": "Who or what it is about."},
-        "predicate": {"type": ["string", "null"], "description": "Which property (e.g. likes)."},
+        "subject": {"type": ["string", "null"], "description": "Who or what it is about (me = the speaker)."},
+        "predicate": {"type": ["string", "null"], "description": "The property, an English snake_case key."},
+        "value": {"type": ["string", "null"], "description": "The property's value (e.g. tea)."},
         "scope_hint": {"type": "string", "enum": sorted(SCOPE_HINTS)},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
     },
@@ -146,6 +147,7 @@ class Candidate:
     kind: Kind = Kind.FACT
     subject: str | None = None
     predicate: str | None = None
+    value: str | None = None
     scope_hint: str | None = None
     confidence: float = MISSING_CONFIDENCE
 
@@ -286,6 +288,7 @@ def _candidate(item: object, problems: list[str]) -> Candidate | None:
         kind=kind,
         subject=_text(item.get("subject")),
         predicate=_text(item.get("predicate")),
+        value=_text(item.get("value")),
         scope_hint=hint,
         confidence=_confidence(item.get("confidence"), problems),
     )
