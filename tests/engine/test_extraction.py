@@ -311,6 +311,7 @@ def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
         "skipped_forgotten": 0,
         "skipped_sensitive": 0,
         "rejected": 0,
+        "superseded": 0,
     }
     (episode,) = engine.list_memories(JULIAN_KITCHEN)
     assert (episode.kind, episode.scope) == (Kind.EPISODE, Scope.PRIVATE)

@@ -70,6 +70,18 @@ class RememberResult:
     action: WriteAction
     lifted_tombstones: int = 0
     sensitive: bool = False
+    superseded: tuple[str, ...] = ()  # ids of older values of the same fact the new memory replaced
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidationReport:
+    """What one consolidation run changed (engine/consolidation.py): memories merged (ARCHIVED
+    into a paraphrase of the same fact), superseded (an older value of the same fact), pruned
+    (inferred guesses never recalled, deleted)."""
+
+    merged: int = 0
+    superseded: int = 0
+    pruned: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +132,18 @@ class MemoryEngineAPI(Protocol):
         predicate: str | None = None,
         importance: float = 0.5,
         status: Status = Status.ACTIVE,
+        value: str | None = None,
     ) -> RememberResult:
         """Store a memory, committed before returning. status: ACTIVE, or PENDING for a memory
         awaiting review (applies to a new row; a merge keeps the existing status).
+
+        subject/predicate/value describe the fact (subject "me" = the owner; predicate an English
+        snake_case key; value as said); subject and predicate are stored normalised. With both,
+        the fact's key (scope/owner/area, subject, predicate) decides: the same value as a
+        current memory of the key merges into it (no new row); a different one is stored and
+        every older current memory of the key becomes SUPERSEDED (result.superseded), in the
+        same transaction; a PENDING memory supersedes nothing until approved; an `inferred`
+        one never supersedes a stated one (it is stored already superseded).
 
         owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to
         speaker.area_id for ROOM. PRIVATE without an owner, ROOM without an area,
@@ -173,7 +194,16 @@ class MemoryEngineAPI(Protocol):
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE; else
-        InvalidInput("memory_id", "unknown_memory")."""
+        InvalidInput("memory_id", "unknown_memory"). With a fact key it then holds the key: the
+        key's other ACTIVE memories become ARCHIVED (same value) or SUPERSEDED (another value),
+        in the same transaction."""
+        ...
+
+    def consolidate(self, now: datetime | None = None) -> ConsolidationReport:
+        """One consolidation pass (daily and on demand): per fact key one current memory (the
+        newest stated value; paraphrases ARCHIVED, older values SUPERSEDED, kept as history);
+        `inferred` memories never recalled for 90 days deleted. Idempotent. now: aware UTC,
+        default the engine's clock."""
         ...
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:

@@ -13,13 +13,20 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from . import forgetting, writer
+from . import consolidation, forgetting, writer
 from . import recall as recall_mod
-from .api import EngineStats, InvalidInput, RecallOptions, RememberResult, StoreUnavailable
+from .api import (
+    ConsolidationReport,
+    EngineStats,
+    InvalidInput,
+    RecallOptions,
+    RememberResult,
+    StoreUnavailable,
+)
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
 from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status, TranscriptTurn
-from .store.base import MemoryStore, Visibility
+from .store.base import Bucket, MemoryStore, Visibility
 from .text import visible_text
 
 _LOGGER = logging.getLogger(__name__)
@@ -83,6 +90,7 @@ class MemoryEngine:
         predicate: str | None = None,
         importance: float = 0.5,
         status: Status = Status.ACTIVE,
+        value: str | None = None,
     ) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
@@ -104,6 +112,7 @@ class MemoryEngine:
             predicate=predicate,
             importance=importance,
             status=Status(status),
+            value=value,
         )
 
     # ------------------------------------------------------------------ reading
@@ -173,7 +182,9 @@ class MemoryEngine:
         return self.store.get(memory_id, Visibility.of(speaker))
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
-        """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories).
+        """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories) and,
+        with a fact key, holds it: the key's other ACTIVE memories become ARCHIVED (same value)
+        or SUPERSEDED (another value), in the same transaction (approval = said now).
 
         Raises InvalidInput("memory_id", "unknown_memory") when it is not visible or not pending.
         """
@@ -181,8 +192,17 @@ class MemoryEngine:
         memory = self.store.get(memory_id, Visibility.of(speaker))
         if memory is None or memory.status is not Status.PENDING:
             raise InvalidInput("memory_id", "unknown_memory")
-        self.store.set_status(memory_id, Status.ACTIVE, None)
-        return replace(memory, status=Status.ACTIVE)
+        approved = replace(memory, status=Status.ACTIVE)
+        others: list[Memory] = []
+        if memory.subject is not None and memory.predicate is not None:
+            bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
+            others = self.store.current_by_key(bucket, memory.subject, memory.predicate, [Status.ACTIVE])
+        retired = [
+            (m.id, Status.ARCHIVED if consolidation.same_value(m, approved) else Status.SUPERSEDED)
+            for m in others
+        ]
+        self.store.retire(retired, approved, self._clock())
+        return approved
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
@@ -247,6 +267,11 @@ class MemoryEngine:
         return self.store.purge_turns(now - timedelta(days=retention_days))
 
     # ------------------------------------------------------------------ maintenance
+    def consolidate(self, now: datetime | None = None) -> ConsolidationReport:
+        """One consolidation pass (engine/consolidation.py); idempotent. now: aware UTC."""
+        self._require_open()
+        return consolidation.consolidate(self, now or self._clock())
+
     def stats(self) -> EngineStats:
         """Counts for diagnostics (no text)."""
         self._require_open()

@@ -10,9 +10,14 @@ through the rules of docs/design.md §6 in this order:
    Checked BEFORE the sensitive filter: a forgotten gate code is both, and "you told me to
    forget it" is the reason that matters to the user;
 3. sensitive (credentials/codes, payment, health) → skipped_sensitive (invariant 7);
-4. the same fact already stored (same wording, or ≥ DEDUP_SIMILARITY with the same numbers) in
+4. a candidate with a subject and a predicate whose fact key (consolidation.py) has current
+   memories in the target bucket is decided by the key alone (writer._settle_key): the same
+   value → merged (C12); another value → stored and the older ones superseded (C09, C10);
+   wording similarity is not asked, "I love spicy food" and "I can't stand spicy food" are
+   near-identical to an encoder;
+5. the same fact already stored (same wording, or ≥ DEDUP_SIMILARITY with the same numbers) in
    the target bucket or shared → merged: the existing memory is confirmed, no new row (C13);
-5. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
+6. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
 
 The conversation's summary becomes an `episode` under the same rules, and is left out entirely
 when any candidate of that conversation was skipped as forgotten (C04).
@@ -30,6 +35,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .api import InvalidInput, WriteAction
+from .consolidation import fact_predicate, fact_subject
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, Visibility
@@ -323,6 +329,7 @@ class LearnResult:
     skipped_forgotten: int = 0
     skipped_sensitive: int = 0
     rejected: int = 0
+    superseded: int = 0  # older memories of the same fact key replaced by stored ones (C09, C10)
     ids: list[str] = field(default_factory=list)
     pending: bool = False
 
@@ -334,6 +341,7 @@ class LearnResult:
             "skipped_forgotten": self.skipped_forgotten,
             "skipped_sensitive": self.skipped_sensitive,
             "rejected": self.rejected,
+            "superseded": self.superseded,
         }
 
 
@@ -367,9 +375,11 @@ def apply_candidates(
     summary: str | None = None,
     review: bool = False,
     conversation_id: str | None = None,
+    self_names: Iterable[str] = (),
 ) -> LearnResult:
     """Check and store one conversation's candidates (module docstring for the rules and their
     order); the summary becomes an `episode` unless a candidate was skipped as forgotten.
+    self_names: the speaker's own names ("Julian"); a candidate about them is about "me".
 
     Blocking (embeds and writes); run it in an executor. Raises only the engine's own errors
     (StoreUnavailable); a candidate the writer refuses (InvalidInput) counts as rejected.
@@ -381,6 +391,7 @@ def apply_candidates(
         "review": review,
         "conversation_id": conversation_id,
         "result": result,
+        "self_names": tuple(self_names),
     }
     for candidate in list(candidates)[:MAX_CANDIDATES]:
         _apply_one(engine, candidate, **context)
@@ -399,6 +410,7 @@ def _apply_one(
     review: bool,
     conversation_id: str | None,
     result: LearnResult,
+    self_names: tuple[str, ...] = (),
 ) -> None:
     text = " ".join(candidate.content.split())
     if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
@@ -415,7 +427,13 @@ def _apply_one(
     if is_sensitive(text):
         result.skipped_sensitive += 1
         return
-    known = _known_fact(engine, vector, text, buckets)
+    subject, predicate = fact_subject(candidate.subject, self_names), fact_predicate(candidate.predicate)
+    keyed = (
+        subject is not None
+        and predicate is not None
+        and _has_current(engine, target, subject, predicate, review)
+    )
+    known = None if keyed else _known_fact(engine, vector, text, buckets)
     if known is not None:
         _confirm(engine, known)
         result.merged += 1
@@ -433,8 +451,9 @@ def _apply_one(
             source_ref=conversation_id,
             owner_id=target.owner_id,
             area_id=target.area_id,
-            subject=candidate.subject,
-            predicate=candidate.predicate,
+            subject=subject,
+            predicate=predicate,
+            value=candidate.value,
             status=Status.PENDING if review else Status.ACTIVE,
         )
     except InvalidInput as err:
@@ -445,7 +464,14 @@ def _apply_one(
         result.merged += 1
     else:
         result.stored += 1
+    result.superseded += len(written.superseded)
     result.ids.append(written.memory.id)
+
+
+def _has_current(engine: MemoryEngine, bucket: Bucket, subject: str, predicate: str, review: bool) -> bool:
+    """True when the fact key has a current memory in the bucket (ACTIVE; also PENDING in review mode)."""
+    statuses = [Status.ACTIVE, Status.PENDING] if review else [Status.ACTIVE]
+    return bool(engine.store.current_by_key(bucket, subject, predicate, statuses))
 
 
 def _known_fact(engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket]) -> Memory | None:

@@ -1,4 +1,5 @@
-"""remember(): validation, sensitive flag, dedup-merge and tombstone lifting (docs/design.md §6)."""
+"""remember(): validation, sensitive flag, dedup-merge, supersession and tombstone lifting
+(docs/design.md §6)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from .api import MAX_CONTENT_CHARS, InvalidInput, RememberResult, WriteAction
+from .consolidation import fact_predicate, fact_subject, precedence, same_value
 from .embedding.base import Embedder, Vectors
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
@@ -130,11 +132,13 @@ def remember(
     predicate: str | None,
     importance: float,
     status: Status = Status.ACTIVE,
+    value: str | None = None,
 ) -> RememberResult:
     """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember.
 
     status applies to a new row only (PENDING: awaiting review, never recalled); a merge keeps
-    the existing memory's status."""
+    the existing memory's status. subject/predicate are stored normalised (consolidation.py);
+    with both, the fact's key decides (`_settle_key`)."""
     text = clean_content(content)
     bucket = resolve_bucket(scope, speaker, owner_id, area_id)
     vector: Vectors = embedder.embed([embedding_text(text)])[0]
@@ -150,8 +154,9 @@ def remember(
         area_id=bucket.area_id,
         created_at=now,
         updated_at=now,
-        subject=subject,
-        predicate=predicate,
+        subject=fact_subject(subject),
+        predicate=fact_predicate(predicate),
+        value=" ".join(value.split()) or None if value is not None else None,
         importance=min(1.0, max(0.0, importance)),
         sensitive=sensitive,
         status=status,
@@ -164,9 +169,50 @@ def remember(
         store.update(merged, vector if merged.content != existing.content else None)
         lifted = _lift(store, vector, bucket, provenance, now)
         return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
-    store.add(new, vector)
+    result = _settle_key(store, vector, bucket, new)
     lifted = _lift(store, vector, bucket, provenance, now)
-    return RememberResult(new, WriteAction.CREATED, lifted, sensitive)
+    return replace(result, lifted_tombstones=lifted)
+
+
+def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> RememberResult:
+    """Write `new` under the write-time form of consolidation.settle, in one transaction.
+
+    The key's current memories are the ACTIVE ones (and the PENDING ones when `new` is pending):
+    1. one says the same value (C12) -> merged into the newest such: confirmed (updated_at), its
+       provenance raised to the new one's when stronger, its value filled in; no new row;
+    2. `new` is PENDING -> stored, superseding nothing until approved (MemoryEngine.approve);
+    3. a current memory takes precedence over `new` (consolidation.precedence: `new` is an
+       inferred guess and a stated memory holds the key) -> stored already SUPERSEDED by it;
+    4. otherwise stored ACTIVE, every current memory of the key SUPERSEDED by it (C09, C10).
+    Without a subject and a predicate there is no key: simply stored."""
+    if new.subject is None or new.predicate is None:
+        store.add(new, vector)
+        return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive)
+    statuses = [Status.ACTIVE, Status.PENDING] if new.status is Status.PENDING else [Status.ACTIVE]
+    current = store.current_by_key(bucket, new.subject, new.predicate, statuses)
+    same = next((m for m in current if same_value(m, new)), None)
+    if same is not None:
+        confirmed = replace(
+            same,
+            provenance=min(same.provenance, new.provenance, key=lambda p: p.rank),
+            value=same.value or new.value,
+            confidence=max(same.confidence, new.confidence),
+            importance=max(same.importance, new.importance),
+            updated_at=new.updated_at,
+        )
+        store.retire([], confirmed, new.updated_at)
+        return RememberResult(confirmed, WriteAction.MERGED, sensitive=confirmed.sensitive)
+    if new.status is Status.PENDING:
+        store.add(new, vector)
+        return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive)
+    stated = [m for m in current if precedence(m) > precedence(new)]
+    if stated:
+        lost = replace(new, status=Status.SUPERSEDED, superseded_by=stated[0].id, valid_to=new.created_at)
+        store.add(lost, vector)
+        return RememberResult(lost, WriteAction.CREATED, sensitive=new.sensitive)
+    superseded = tuple(m.id for m in current)
+    store.add(new, vector, supersedes=superseded)
+    return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive, superseded=superseded)
 
 
 def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, text: str) -> Memory | None:

@@ -89,7 +89,31 @@ def _v3_transcripts(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX transcript_turns_created ON transcript_turns(created_at)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_initial, _v2_fulltext, _v3_transcripts]
+def _v4_fact_values(conn: sqlite3.Connection) -> None:
+    """The value of a fact (supersession, docs/design.md §6) and an index for finding the current
+    memories of one fact key (bucket, subject, predicate); existing keys are normalised so the
+    index finds them (consolidation.fact_subject/fact_predicate, both idempotent)."""
+    from ..consolidation import fact_predicate, fact_subject  # noqa: PLC0415 - the one normaliser
+
+    conn.execute("ALTER TABLE memories ADD COLUMN value TEXT")
+    rows = conn.execute(
+        "SELECT id, subject, predicate FROM memories WHERE subject IS NOT NULL OR predicate IS NOT NULL"
+    ).fetchall()
+    conn.executemany(
+        "UPDATE memories SET subject = ?, predicate = ? WHERE id = ?",
+        [(fact_subject(subject), fact_predicate(predicate), mid) for mid, subject, predicate in rows],
+    )
+    conn.execute(
+        "CREATE INDEX memories_fact_key ON memories(predicate, subject, scope, owner_id, area_id, status)"
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _v1_initial,
+    _v2_fulltext,
+    _v3_transcripts,
+    _v4_fact_values,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

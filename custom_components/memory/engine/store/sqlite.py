@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -62,6 +62,7 @@ _MEMORY_COLUMNS = (
     "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
     "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
     "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
+    "value",
 )  # fmt: skip
 _SELECT = "SELECT " + ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS) + " FROM memories m"
 
@@ -128,6 +129,7 @@ def _memory(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
         source_ref=r["source_ref"],
         access_count=int(r["access_count"]),
         last_accessed_at=_dt(r["last_accessed_at"]),
+        value=r["value"],
     )
 
 
@@ -136,7 +138,7 @@ def _memory_values(m: Memory) -> tuple[Any, ...]:
         m.id, m.content, m.kind.value, m.language, m.provenance.value, m.scope.value, m.owner_id,
         m.area_id, m.subject, m.predicate, m.confidence, m.importance, int(m.sensitive), m.status.value,
         m.superseded_by, _ts(m.valid_from), _ts(m.valid_to), m.source.value, m.source_ref,
-        m.access_count, _ts(m.last_accessed_at), _ts(m.created_at), _ts(m.updated_at),
+        m.access_count, _ts(m.last_accessed_at), _ts(m.created_at), _ts(m.updated_at), m.value,
     )  # fmt: skip
 
 
@@ -290,9 +292,14 @@ class SqliteStore:
         assert ident is not None
         return ident.provider, ident.model, ident.dimension
 
-    def add(self, memory: Memory, vector: Vectors) -> None:
-        """Insert a memory with its vector (of the active identity) and FTS row; committed."""
+    def add(self, memory: Memory, vector: Vectors, *, supersedes: Sequence[str] = ()) -> None:
+        """Insert a memory with its vector (of the active identity) and FTS row; committed.
+
+        supersedes: ids of memories this one replaces, marked SUPERSEDED (superseded_by = its id,
+        valid_to = its created_at) in the same transaction: a crash leaves the old fact current
+        or the new one, never neither (C10)."""
         with self._tx() as conn:
+            self._retire(conn, [(i, Status.SUPERSEDED) for i in supersedes], memory.id, memory.created_at)
             cols = ", ".join(_MEMORY_COLUMNS) + ", embedding, emb_provider, emb_model, emb_dimension"
             marks = ", ".join("?" * (len(_MEMORY_COLUMNS) + 4))
             cur = conn.execute(
@@ -304,25 +311,95 @@ class SqliteStore:
             )
         self._doc_count += 1
         self._index_memory(memory, vector)
+        self._index_status([(i, Status.SUPERSEDED) for i in supersedes])
 
     def update(self, memory: Memory, vector: Vectors | None) -> None:
         """Rewrite a memory's fields (and its vector/FTS row when given/changed); committed."""
         with self._tx() as conn:
-            row = conn.execute("SELECT rowid, content FROM memories WHERE id = ?", (memory.id,)).fetchone()
-            if row is None:
+            if not self._rewrite(conn, memory, vector):
                 return
-            sets = ", ".join(f"{c} = ?" for c in _MEMORY_COLUMNS[1:])
-            values = list(_memory_values(memory)[1:])
-            if vector is not None:
-                sets += ", embedding = ?, emb_provider = ?, emb_model = ?, emb_dimension = ?"
-                values += [to_blob(vector), *self._identity_values()]
-            conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
-            if row[1] != memory.content:
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-                conn.execute(
-                    "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (row[0], memory.content)
-                )
         self._index_memory(memory, vector)
+
+    def _rewrite(self, conn: sqlite3.Connection, memory: Memory, vector: Vectors | None) -> bool:
+        """UPDATE one memory's row (and FTS row when its content changed); False when it is gone."""
+        row = conn.execute("SELECT rowid, content FROM memories WHERE id = ?", (memory.id,)).fetchone()
+        if row is None:
+            return False
+        sets = ", ".join(f"{c} = ?" for c in _MEMORY_COLUMNS[1:])
+        values = list(_memory_values(memory)[1:])
+        if vector is not None:
+            sets += ", embedding = ?, emb_provider = ?, emb_model = ?, emb_dimension = ?"
+            values += [to_blob(vector), *self._identity_values()]
+        conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
+        if row[1] != memory.content:
+            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
+            conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (row[0], memory.content))
+        return True
+
+    def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None:
+        """In one transaction: rewrite `by` (the memory that stays current, e.g. confirmed or
+        approved) and give each listed memory its status (SUPERSEDED/ARCHIVED) with
+        superseded_by = by.id and valid_to = at; committed."""
+        with self._tx() as conn:
+            if not self._rewrite(conn, by, None):
+                return
+            self._retire(conn, changes, by.id, at)
+        self._index_memory(by, None)
+        self._index_status(changes)
+
+    @staticmethod
+    def _retire(
+        conn: sqlite3.Connection, changes: Sequence[tuple[str, Status]], by: str, at: datetime
+    ) -> None:
+        conn.executemany(
+            "UPDATE memories SET status = ?, superseded_by = ?, valid_to = ? WHERE id = ?",
+            [(status.value, by, _ts(at), mid) for mid, status in changes],
+        )
+
+    def _index_status(self, changes: Sequence[tuple[str, Status]]) -> None:
+        index = self._idx()
+        for mid, status in changes:
+            if (row := index.row_of.get(mid)) is not None:
+                index.status[row] = STATUS_CODES[status]
+
+    def current_by_key(
+        self, bucket: Bucket, subject: str, predicate: str, statuses: Sequence[Status]
+    ) -> list[Memory]:
+        """Memories of exactly this bucket and (normalised) subject/predicate with one of
+        `statuses`, newest first (the memories_fact_key index)."""
+        marks = ", ".join("?" * len(statuses))
+        rows = self._read(
+            f"{_SELECT} WHERE m.predicate = ? AND m.subject = ? AND m.scope = ? AND m.owner_id IS ? "
+            f"AND m.area_id IS ? AND m.status IN ({marks}) ORDER BY m.created_at DESC, m.id",
+            [predicate, subject, bucket.scope.value, bucket.owner_id, bucket.area_id,
+             *(s.value for s in statuses)],
+        )  # fmt: skip
+        return [_memory(r) for r in rows]
+
+    def keyed_current(self) -> list[Memory]:
+        """Every ACTIVE memory with a subject and a predicate (any bucket): consolidation's input."""
+        rows = self._read(
+            f"{_SELECT} WHERE m.predicate IS NOT NULL AND m.subject IS NOT NULL AND {_CURRENT_SQL}", ()
+        )
+        return [_memory(r) for r in rows]
+
+    def prune_inferred(self, created_before: datetime) -> int:
+        """Delete `inferred` memories never recalled (access_count 0, batched counts flushed
+        first) created before `created_before`: row, FTS row and vector, no tombstone; committed.
+        Returns how many."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT rowid, id FROM memories WHERE provenance = ? AND access_count = 0 AND created_at < ?",
+                (Provenance.INFERRED.value, _ts(created_before)),
+            ).fetchall()
+            for rowid, _ in rows:
+                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
+        index = self._idx()
+        for _, mid in rows:
+            index.remove(mid)
+        self._doc_count -= len(rows)
+        return len(rows)
 
     def _index_memory(self, memory: Memory, vector: Vectors | None) -> None:
         self._idx().upsert(
@@ -341,10 +418,7 @@ class SqliteStore:
                 "UPDATE memories SET status = ?, superseded_by = ? WHERE id = ?",
                 (status.value, superseded_by, memory_id),
             )
-        index = self._idx()
-        row = index.row_of.get(memory_id)
-        if row is not None:
-            index.status[row] = STATUS_CODES[status]
+        self._index_status([(memory_id, status)])
 
     def get(self, memory_id: str, vis: Visibility) -> Memory | None:
         """One memory (any status) if `vis` allows it."""
