@@ -1,5 +1,11 @@
 """Household Memory demo: a real Home Assistant, a household, and the cases played through
-HA's own APIs (run by scripts/demo, which sets up the venv first).
+HA's own APIs (run by scripts/demo, which sets up the venv and the local LLM first).
+
+After the cases, the learning part: the development-only local LLM (memory_local_llm, linked
+into the demo's config, model from $LOCAL_LLM_MODEL, $LOCAL_LLM_THREADS threads) is set up
+through its config flow and chosen as the memory's extraction AI Task in the options; Julian
+mentions things in passing, the conversations end after the idle time, and the memory_learned
+events (WebSocket) and recall show what was learned and that a forgotten code stays forgotten.
 
 Exit status: 0 when every check holds, 1 when one fails, 2 when the demo itself could not run.
 """
@@ -9,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
 import time
@@ -19,13 +26,16 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from demo_lib.cases import CASES, Diagnostics, Recall, Say
-from demo_lib.client import HAError, speech_of
-from demo_lib.household import Household, provision
+from demo_lib.cases import CASES, LEARNING_CASES, Case, Diagnostics, Learned, Recall, Say
+from demo_lib.client import EventListener, HAError, speech_of
+from demo_lib.household import Household, provision, set_up_learning
 from demo_lib.server import HassProcess, free_port, write_config
 
 ROOT = Path(__file__).resolve().parent.parent
 TTY = sys.stdout.isatty()
+# Idle option (1 min) + the idle check's interval (1 min) + two extractions of ~10 s each on one
+# thread, with room for a busy machine.
+LEARNED_TIMEOUT = 300  # seconds
 
 
 def _c(code: str, text: str) -> str:
@@ -66,19 +76,65 @@ def _rows(response: Any) -> list[dict[str, Any]]:
     return []
 
 
-async def play(household: Household, results: Results) -> None:
-    """Play every case; a failing call fails its step's checks and the demo goes on."""
-    for case in CASES:
+async def play(
+    household: Household,
+    results: Results,
+    cases: tuple[Case, ...],
+    listener: EventListener | None = None,
+) -> None:
+    """Play every case; a failing call fails its step's checks and the demo goes on.
+    `listener` (memory_learned events) is needed by Learned steps."""
+    tagged: dict[str, str | None] = {}  # Say.tag -> conversation id
+    for case in cases:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
         conversation_id: str | None = None
         for step in case.steps:
             if isinstance(step, Say):
                 label = f"{case.case_id} {step.text!r}"
                 conversation_id = await _say(household, step, label, conversation_id, results)
+                if step.tag:
+                    tagged[step.tag] = conversation_id
             elif isinstance(step, Recall):
                 await _recall(household, step, f"{case.case_id} memory.recall {step.query!r}", results)
+            elif isinstance(step, Learned):
+                label = f"{case.case_id} memory_learned ({step.tag})"
+                await _learned(listener, step, tagged.get(step.tag), label, results)
             else:
                 await _diagnostics(household, step, f"{case.case_id} diagnostics", results)
+
+
+async def _learned(
+    listener: EventListener | None,
+    step: Learned,
+    conversation_id: str | None,
+    label: str,
+    results: Results,
+) -> None:
+    """Wait for the tagged conversation's memory_learned event and check its counts."""
+    print(
+        f"  {_c('36', 'event')} memory_learned for conversation {conversation_id} "
+        f"(ends after the idle time; waiting up to {LEARNED_TIMEOUT}s)",
+        flush=True,
+    )
+    started = time.monotonic()
+    event = None
+    if listener is not None and conversation_id:
+        event = (await listener.wait_for({conversation_id}, LEARNED_TIMEOUT)).get(conversation_id)
+    if event is None:
+        print(
+            f"      {_c('31', 'error')}: no memory_learned event within {LEARNED_TIMEOUT}s — the "
+            "conversation did not end, extraction failed or nothing was sent (see the hass log)",
+            flush=True,
+        )
+        for key, least in step.counts:
+            results.record(label, False, f"{key} {'==' if least == 0 else '>='} {least}")
+        return
+    counts = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("conversation_id", "memory_ids"))
+    print(f"    {_c('33', '<')} after {time.monotonic() - started:.0f}s: {counts}", flush=True)
+    for key, least in step.counts:
+        value = event.get(key)
+        ok = isinstance(value, int) and (value == 0 if least == 0 else value >= least)
+        results.record(label, ok, f"{key} {'==' if least == 0 else '>='} {least}")
 
 
 async def _say(
@@ -111,9 +167,11 @@ async def _say(
 
 
 async def _recall(household: Household, step: Recall, label: str, results: Results) -> None:
-    print(f"  {_c('36', 'service')} memory.recall query={step.query!r} (no speaker)", flush=True)
+    caller = household.owner if step.who == "owner" else household.clients[step.who]
+    as_whom = "no speaker" if step.who == "owner" else f"as {step.who}"
+    print(f"  {_c('36', 'service')} memory.recall query={step.query!r} ({as_whom})", flush=True)
     try:
-        reply = await household.owner.rest(
+        reply = await caller.rest(
             "POST", "/api/services/memory/recall?return_response", {"query": step.query}
         )
     except (HAError, TimeoutError) as err:
@@ -157,7 +215,33 @@ async def _diagnostics(household: Household, step: Diagnostics, label: str, resu
     results.record(label, not leaked, "no memory text" + (f" (found {leaked})" if leaked else ""))
 
 
-async def main_async(hass: HassProcess) -> int:
+async def learning(household: Household, results: Results) -> None:
+    """Turn learning on with the local LLM, then play LEARNING_CASES (module docstring)."""
+    model = os.environ.get("LOCAL_LLM_MODEL")
+    threads = int(os.environ.get("LOCAL_LLM_THREADS", "1"))
+    print(f"\n{_c('1', 'Learning')} with the local LLM (development only)", flush=True)
+    if not model:
+        results.record("learning", False, "LOCAL_LLM_MODEL is set (scripts/demo assembles the model)")
+        return
+    try:
+        entity_id = await set_up_learning(household, model, threads)
+    except (HAError, TimeoutError) as err:
+        results.record("learning", False, f"local LLM and learning options set up ({err})")
+        return
+    say(
+        f"memory_local_llm set up through its config flow ({Path(model).name}, {threads} thread(s)); "
+        f"memory options: learning on, extraction by {entity_id}, review off, idle 1 minute"
+    )
+    listener = EventListener(household.owner.another("events"), "memory_learned")
+    await listener.start()
+    say("subscribed to memory_learned over the WebSocket")
+    try:
+        await play(household, results, LEARNING_CASES, listener)
+    finally:
+        await listener.close()
+
+
+async def main_async(hass: HassProcess, *, learn: bool) -> int:
     started = time.monotonic()
     print(
         _c("1", "Household Memory demo"), f"— hass at {hass.base_url}, config {hass.config_dir}", flush=True
@@ -171,7 +255,9 @@ async def main_async(hass: HassProcess) -> int:
         try:
             for problem in household.setup_problems:
                 results.record("setup", False, problem)
-            await play(household, results)
+            await play(household, results, CASES)
+            if learn:
+                await learning(household, results)
         finally:
             await household.close()
     total = results.passed + len(results.failed)
@@ -194,16 +280,19 @@ def main() -> int:
         help="wiped and recreated on every run (default: .demo/config)",
     )
     parser.add_argument("--port", type=int, default=0, help="HTTP port (default: a free one)")
+    parser.add_argument(
+        "--no-learning", action="store_true", help="skip the learning part (no local LLM, ~3 minutes less)"
+    )
     args = parser.parse_args()
 
     port = args.port or free_port()
-    write_config(args.config_dir, ROOT, port, fresh=True)
+    write_config(args.config_dir, ROOT, port, fresh=True, llm=not args.no_learning)
     hass = HassProcess(ROOT / ".venv", args.config_dir.resolve(), port)
     # SIGTERM (e.g. from CI) takes the same path as Ctrl-C: stop hass, then exit.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     status = 2
     try:
-        status = asyncio.run(main_async(hass))
+        status = asyncio.run(main_async(hass, learn=not args.no_learning))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         status = 130

@@ -1,5 +1,6 @@
-"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03), as turns at satellites and
-service calls, each with the checks a person listening would make."""
+"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03; with the local LLM also
+learning in passing and C04), as turns at satellites and service calls, each with the checks a
+person listening would make."""
 
 from __future__ import annotations
 
@@ -86,14 +87,27 @@ class Say:
     text: str
     checks: tuple[Check, ...] = (ANSWERED,)
     follow_up: bool = False
+    tag: str | None = None  # names this conversation for a later Learned step
 
 
 @dataclass(frozen=True)
 class Recall:
-    """`memory.recall` through REST with return_response, by the owner (no person: no speaker)."""
+    """`memory.recall` through REST with return_response, as `who`: the owner (no person: no
+    speaker) or a household member (their token: that person speaks)."""
 
     query: str
     checks: tuple[RowCheck, ...]
+    who: str = "owner"
+
+
+@dataclass(frozen=True)
+class Learned:
+    """Wait for the `memory_learned` event of the conversation tagged `tag` (it fires once the
+    conversation has ended and the AI Task's answer is applied); each (count, least) must hold:
+    event[count] >= least, or == 0 when least is 0."""
+
+    tag: str
+    counts: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,7 @@ class Diagnostics:
 class Case:
     case_id: str
     title: str
-    steps: tuple[Say | Recall | Diagnostics, ...] = field(default_factory=tuple)
+    steps: tuple[Say | Recall | Diagnostics | Learned, ...] = field(default_factory=tuple)
 
 
 KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
@@ -166,6 +180,42 @@ CASES: tuple[Case, ...] = (
         Say("anna", "kitchen", "en", KEY_Q, (ANSWERED, absent(KEY_ANSWER))),
         Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
         Diagnostics((("tombstones", 1),), (KEY_ANSWER, SHORT_TEXT, WINDOW_TEXT)),
+    )),
+)
+# fmt: on
+
+
+# --- learning (needs the local LLM; played after CASES, with learning turned on) -------
+CELLO = "I've started learning the cello, my lessons are on Thursdays."
+CELLO_Q_DE = "Was weißt du über das Cello?"
+GATE = "Remember the gate code is 4711."
+FORGET_GATE = "Forget the gate code."
+# in passing, without the word "code": a turn naming a code is never sent to a model (sensitive)
+GATE_IN_PASSING = "The parcel driver comes tomorrow morning, the garden gate opens with 4711."
+GATE_Q = "garden gate code 4711"
+
+# fmt: off
+# Every conversation is started first, so all of them end at the same idle check.
+LEARNING_CASES: tuple[Case, ...] = (
+    Case("LEARN", "Julian mentions something in passing (no \"remember\")", (
+        Say("julian", "kitchen", "en", CELLO, (), tag="cello"),  # the default agent may not understand
+    )),
+    Case("C04", "forgotten stays forgotten: remember, forget, then mention it in passing", (
+        Say("julian", "hall", "en", GATE),
+        Recall(GATE_Q, (RowCheck("4711", (("provenance", "confirmed"),)),), who="julian"),
+        Say("julian", "hall", "en", FORGET_GATE, (ANSWERED, any_of("4711", "gate"))),
+        Say("julian", "hall", "en", "yes", follow_up=True),
+        Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
+        Say("julian", "kitchen", "en", GATE_IN_PASSING, (), tag="gate"),
+    )),
+    Case("LEARN", "the conversation ends; the local LLM extracts; asked in German, in a new conversation", (
+        Learned("cello", (("stored", 1),)),
+        Recall("cello lessons", (RowCheck("cello", (("provenance", "extracted"),)),), who="julian"),
+        Say("julian", "hall", "de", CELLO_Q_DE, (ANSWERED, contains("cello"))),
+    )),
+    Case("C04", "the extraction of the in-passing mention", (
+        Learned("gate", (("stored", 0), ("skipped_forgotten", 1))),
+        Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
     )),
 )
 # fmt: on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from typing import Any
 
@@ -25,6 +26,10 @@ class HAClient:
         self._token = token
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._ids = itertools.count(1)
+
+    def another(self, name: str) -> HAClient:
+        """A second, not yet connected client with the same user's token."""
+        return HAClient(self._session, self._base, self._token, name)
 
     # --- REST -------------------------------------------------------------
     async def rest(self, method: str, path: str, payload: Any = None) -> Any:
@@ -60,7 +65,14 @@ class HAClient:
     async def _send(self, msg_type: str, **fields: Any) -> int:
         assert self._ws is not None, "connect() first"
         msg_id = next(self._ids)
-        await self._ws.send_json({"id": msg_id, "type": msg_type, **fields})
+        try:
+            await self._ws.send_json({"id": msg_id, "type": msg_type, **fields})
+        except ConnectionError:
+            # HA closes a WebSocket that did not answer its heartbeat pings (autoping only
+            # answers while someone reads): after a long unread wait, log in again and resend.
+            await self.close()
+            await self.connect()
+            await self._ws.send_json({"id": msg_id, "type": msg_type, **fields})
         return msg_id
 
     async def _receive(self, msg_id: int) -> dict[str, Any]:
@@ -123,3 +135,54 @@ def speech_of(intent_output: dict[str, Any]) -> str:
     """The spoken answer of a ConversationResult dict ('' when there is none)."""
     speech = (intent_output.get("response") or {}).get("speech") or {}
     return str((speech.get("plain") or {}).get("speech") or "")
+
+
+class EventListener:
+    """A WebSocket of its own subscribed to one event type (so command replies on the other
+    connections never swallow an event); keeps every event's data, in order."""
+
+    def __init__(self, client: HAClient, event_type: str) -> None:
+        self.events: list[dict[str, Any]] = []
+        self._client = client
+        self._event_type = event_type
+        self._arrived = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self._client.connect()
+        await self._client.ws("subscribe_events", event_type=self._event_type)
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        ws = self._client._ws
+        assert ws is not None
+        async for msg in ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = msg.json()
+            if data.get("type") == "event":
+                self.events.append((data.get("event") or {}).get("data") or {})
+                self._arrived.set()
+
+    async def wait_for(self, conversation_ids: set[str], seconds: float) -> dict[str, dict[str, Any]]:
+        """The event data for each of `conversation_ids` (by conversation_id), waiting up to
+        `seconds` for all of them; returns what arrived (possibly fewer)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while True:
+            found = {
+                e["conversation_id"]: e for e in self.events if e.get("conversation_id") in conversation_ids
+            }
+            left = deadline - loop.time()
+            if len(found) == len(conversation_ids) or left <= 0:
+                return found
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        await self._client.close()

@@ -21,6 +21,10 @@ SATELLITE_AREAS = {"kitchen_satellite": "kitchen", "hall_satellite": "hall"}
 MEMORY_FLOW_ANSWERS = {"storage": "sqlite", "encoder": "bundled"}
 FALLBACK_AGENT = "conversation.home_assistant"  # HA's default agent, if the memory agent is missing
 WAIT_SECONDS = 90  # for entries, devices and entities to appear after setup
+LLM_DOMAIN = "memory_local_llm"  # dev/custom_components/memory_local_llm (never shipped)
+# The option's minimum (custom_components/memory/const.py IDLE_MINUTES_RANGE): the idle check runs
+# every minute, so a conversation ends 1-2 minutes after its last turn.
+LEARN_IDLE_MINUTES = 1
 
 
 @dataclass
@@ -163,14 +167,16 @@ def _answer_form(step: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any
     return user_input
 
 
-async def run_config_flow(owner: HAClient, handler: str, answers: dict[str, Any]) -> dict[str, Any]:
-    """Drive a config flow through the REST API, like the frontend's "Add integration" dialog.
+async def run_config_flow(
+    owner: HAClient, handler: str, answers: dict[str, Any], *, flows: str = "flow"
+) -> dict[str, Any]:
+    """Drive a config flow through the REST API, like the frontend's "Add integration" dialog
+    (flows="options/flow" with handler=<entry id>: the entry's *Configure* dialog).
 
-    Returns the created entry (dict); raises HAError on abort, form errors or too many steps.
+    Returns the flow's result (dict); raises HAError on abort, form errors or too many steps.
     """
-    step = await owner.rest(
-        "POST", "/api/config/config_entries/flow", {"handler": handler, "show_advanced_options": False}
-    )
+    base = f"/api/config/config_entries/{flows}"
+    step = await owner.rest("POST", base, {"handler": handler, "show_advanced_options": False})
     for _ in range(10):
         kind = step.get("type")
         if kind == "create_entry":
@@ -187,7 +193,7 @@ async def run_config_flow(owner: HAClient, handler: str, answers: dict[str, Any]
             user_input = _answer_form(step, answers)
         else:
             raise HAError(f"{handler} config flow: unexpected step {step}")
-        step = await owner.rest("POST", f"/api/config/config_entries/flow/{step['flow_id']}", user_input)
+        step = await owner.rest("POST", f"{base}/{step['flow_id']}", user_input)
     raise HAError(f"{handler} config flow did not finish in 10 steps")
 
 
@@ -203,6 +209,41 @@ async def set_up_memory(household: Household) -> None:
         return None
 
     household.agent_id = await _wait_for("the Memory assistant conversation entity", agent)
+
+
+async def set_up_learning(household: Household, model_path: str, threads: int) -> str:
+    """The development LLM (memory_local_llm, linked into the demo's custom_components) through
+    its config flow, then the memory options (its *Configure* dialog): learning on, the local AI
+    Task entity for extraction, review off, LEARN_IDLE_MINUTES idle. Returns the AI Task entity id.
+    """
+    owner = household.owner
+    await run_config_flow(owner, LLM_DOMAIN, {"model_path": model_path, "threads": threads})
+
+    async def ai_task() -> str | None:
+        for entry in await owner.ws("config/entity_registry/list"):
+            if entry.get("platform") == LLM_DOMAIN and entry["entity_id"].startswith("ai_task."):
+                return entry["entity_id"]
+        return None
+
+    entity_id = await _wait_for("the local LLM's AI Task entity", ai_task)
+    if household.memory_entry is None:
+        raise HAError("no memory config entry")
+    answers = {
+        "learning": True,
+        "extraction_entity": entity_id,
+        "review_extracted": False,
+        "idle_minutes": LEARN_IDLE_MINUTES,
+    }
+    await run_config_flow(owner, household.memory_entry["entry_id"], answers, flows="options/flow")
+    entry_id = household.memory_entry["entry_id"]
+
+    async def reloaded() -> bool:  # saving the options reloads the entry
+        entries = await owner.ws("config_entries/get", domain="memory")
+        return any(e["entry_id"] == entry_id and e["state"] == "loaded" for e in entries)
+
+    await asyncio.sleep(2)  # the reload is scheduled after the flow answers; let it begin
+    await _wait_for("the memory entry to reload with the new options", reloaded)
+    return entity_id
 
 
 async def create_pipelines(household: Household) -> None:

@@ -44,6 +44,7 @@ logger:
   logs:
     custom_components.memory: debug
     custom_components.memory_dev: debug
+    custom_components.memory_local_llm: info
     homeassistant.components.assist_pipeline: info
 """
 # scripts/develop: what a person clicking around needs beyond the demo's APIs.
@@ -62,20 +63,24 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def write_config(config_dir: Path, root: Path, port: int, *, fresh: bool, ui: bool = False) -> None:
+def write_config(
+    config_dir: Path, root: Path, port: int, *, fresh: bool, ui: bool = False, llm: bool = False
+) -> None:
     """Write configuration.yaml and link the integrations into custom_components/.
 
     fresh=True wipes config_dir first (the demo); False keeps what is there (scripts/develop)
     and only writes configuration.yaml when missing. ui=True adds the frontend and the
-    panels one clicks around in.
+    panels one clicks around in. llm=True also links the development-only local LLM
+    (dev/custom_components/memory_local_llm; set up later through its config flow).
     """
     if fresh and config_dir.exists():
         shutil.rmtree(config_dir)
     components = config_dir / "custom_components"
     components.mkdir(parents=True, exist_ok=True)
+    linked = ["memory_dev", "memory_local_llm"] if llm else ["memory_dev"]
     for name, source in (
         ("memory", root / "custom_components" / "memory"),
-        ("memory_dev", root / "dev" / "custom_components" / "memory_dev"),
+        *((dev, root / "dev" / "custom_components" / dev) for dev in linked),
     ):
         link = components / name
         if not link.is_symlink() and not link.exists():
