@@ -1,0 +1,492 @@
+"""Supersession and consolidation (engine/consolidation.py, writer._settle_key): one current memory
+per fact key; older values kept as history, never recalled (cases C09, C10, C12, C15; invariant 4)."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from custom_components.memory.engine.api import ConsolidationReport, StoreUnavailable
+from custom_components.memory.engine.consolidation import (
+    INFERRED_PRUNE_DAYS,
+    fact_predicate,
+    fact_subject,
+    same_value,
+)
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.extraction import Candidate, LearnResult, apply_candidates
+from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
+from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store import sqlite as sqlite_store
+from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.writer import embedding_text
+
+from .conftest import ANNA, JULIAN, KITCHEN
+
+JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
+ADMIN = Speaker.administrator()
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def learn(
+    engine: MemoryEngine,
+    content: str,
+    predicate: str,
+    value: str | None,
+    *,
+    subject: str = "me",
+    language: str = "en",
+    review: bool = False,
+    self_names: tuple[str, ...] = (),
+    speaker: Speaker = JULIAN_KITCHEN,
+) -> LearnResult:
+    """One conversation's candidate, as the AI Task proposes it."""
+    candidate = Candidate(content, Kind.PREFERENCE, subject, predicate, value, confidence=0.9)
+    return apply_candidates(
+        engine, [candidate], speaker=speaker, language=language, review=review, self_names=self_names
+    )
+
+
+def stored(engine: MemoryEngine, memory_id: str) -> Memory:
+    memory = engine.get(memory_id, ADMIN)
+    assert memory is not None
+    return memory
+
+
+def current_texts(engine: MemoryEngine) -> list[str]:
+    return [m.content for m in engine.list_memories(ADMIN)]
+
+
+def put(
+    engine: MemoryEngine,
+    content: str,
+    *,
+    value: str | None,
+    predicate: str = "drinks",
+    provenance: Provenance = Provenance.EXTRACTED,
+    age_days: float = 0,
+    access_count: int = 0,
+    subject: str | None = "me",
+) -> Memory:
+    """A row written straight to the store (as an older version, another door or a crash left it)."""
+    created = NOW - timedelta(days=age_days)
+    memory = Memory(
+        id=uuid.uuid4().hex,
+        content=content,
+        kind=Kind.PREFERENCE,
+        language="en",
+        provenance=provenance,
+        scope=Scope.PRIVATE,
+        owner_id=JULIAN,
+        area_id=None,
+        created_at=created,
+        updated_at=created,
+        subject=subject,
+        predicate=predicate,
+        value=value,
+        access_count=access_count,
+    )
+    engine.store.add(memory, engine.embedder.embed([embedding_text(content)])[0])
+    return memory
+
+
+# ------------------------------------------------------------------------------ the key
+
+
+@pytest.mark.parametrize(
+    ("said", "self_names", "key"),
+    [
+        ("Me", (), "me"),
+        ("  The   User ", (), "me"),
+        ("ich", (), "me"),
+        ("io", (), "me"),
+        ("Moi", (), "me"),
+        ("yo", (), "me"),
+        ("Julian", ("Julian",), "me"),
+        ("julian", (), "julian"),
+        ("Anna", ("Julian",), "anna"),
+        ("   ", (), None),
+        (None, (), None),
+    ],
+)
+def test_subject_is_normalised(said: str | None, self_names: tuple[str, ...], key: str | None) -> None:
+    assert fact_subject(said, self_names) == key
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("favourite_colour", "favourite_colour"),
+        ("Favourite Colour", "favourite_colour"),
+        ("drinks-in-the morning!", "drinks_in_the_morning"),
+        ("__", None),
+        (None, None),
+    ],
+)
+def test_predicate_is_normalised(said: str | None, key: str | None) -> None:
+    assert fact_predicate(said) == key
+
+
+def _m(content: str, value: str | None) -> Memory:
+    return Memory(
+        id="x",
+        content=content,
+        kind=Kind.FACT,
+        language="en",
+        provenance=Provenance.EXTRACTED,
+        scope=Scope.SHARED,
+        owner_id=None,
+        area_id=None,
+        created_at=NOW,
+        updated_at=NOW,
+        value=value,
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (_m("x", "Blue."), _m("y", " blue"), True),
+        (_m("x", "Grüner Tee"), _m("y", "gruner  TEE"), True),
+        (_m("x", "tea"), _m("y", "coffee"), False),
+        (_m("My favourite colour is blue.", None), _m("y", "Blue"), True),  # no stored value: words
+        (_m("I like blue-green best.", None), _m("y", "blue"), True),
+        (_m("I like bluebells.", None), _m("y", "blue"), False),  # whole words only
+        (_m("Blue, my colour", None), _m("blue my colour", None), True),  # neither: the content
+    ],
+)
+def test_values_are_compared_folded(a: Memory, b: Memory, same: bool) -> None:
+    assert same_value(a, b) is same is same_value(b, a)
+
+
+# ------------------------------------------------------------------------------ write time
+
+C09 = {
+    "en": (
+        "I like coffee in the morning.",
+        "coffee",
+        "I don't drink coffee any more, I drink tea now.",
+        "tea",
+        "What do I like to drink?",
+    ),
+    "en-reverse": (
+        "I like coffee in the morning.",
+        "coffee",
+        "Now it's tea, not coffee.",
+        "tea",
+        "What do I like to drink?",
+    ),
+    "de": (
+        "Ich trinke morgens gerne Kaffee.",
+        "Kaffee",
+        "Ich trinke keinen Kaffee mehr, jetzt trinke ich Tee.",
+        "Tee",
+        "Was trinke ich gerne?",
+    ),
+    "it": (
+        "La mattina bevo volentieri il caffè.",
+        "caffè",
+        "Non bevo più caffè, ora bevo il tè.",
+        "tè",
+        "Cosa mi piace bere?",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(C09))
+def test_c09_changed_preference_supersedes(engine: MemoryEngine, case: str) -> None:
+    old_text, old_value, new_text, new_value, question = C09[case]
+    language = case.split("-", maxsplit=1)[0]
+    old = learn(engine, old_text, "drinks", old_value, language=language)
+    new = learn(engine, new_text, "drinks", new_value, language=language)
+    assert (new.stored, new.superseded, new.merged) == (1, 1, 0)
+    coffee, tea = stored(engine, old.ids[0]), stored(engine, new.ids[0])
+    assert (coffee.status, coffee.superseded_by, coffee.valid_to) == (
+        Status.SUPERSEDED,
+        tea.id,
+        tea.created_at,
+    )
+    assert (tea.status, tea.value, tea.subject, tea.predicate) == (Status.ACTIVE, new_value, "me", "drinks")
+    hits = [h.memory.content for h in engine.recall(question, JULIAN_KITCHEN)]
+    assert new_text in hits and old_text not in hits  # invariant 4: history is never current
+    assert current_texts(engine) == [new_text]
+
+
+def test_c10_opposite_preference_never_leaves_neither(engine: MemoryEngine) -> None:
+    old = learn(engine, "I love spicy food.", "likes_spicy_food", "love")
+    new = learn(engine, "I can't stand spicy food any more.", "likes_spicy_food", "can't stand")
+    assert (new.stored, new.superseded) == (1, 1)
+    assert stored(engine, old.ids[0]).status is Status.SUPERSEDED
+    assert current_texts(engine) == ["I can't stand spicy food any more."]
+
+
+def test_c10_a_failed_write_leaves_the_old_fact_current(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new row and the supersession are one transaction: a crash between them is impossible."""
+    old = learn(engine, "I love spicy food.", "likes_spicy_food", "love")
+
+    def broken(vector: object) -> bytes:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(sqlite_store, "to_blob", broken)
+    with pytest.raises(StoreUnavailable):
+        learn(engine, "I can't stand spicy food any more.", "likes_spicy_food", "can't stand")
+    monkeypatch.undo()
+    assert stored(engine, old.ids[0]).status is Status.ACTIVE
+    assert current_texts(engine) == ["I love spicy food."]
+    assert [h.memory.id for h in engine.recall("Do I like spicy food?", JULIAN_KITCHEN)] == old.ids
+
+
+C12 = [
+    ("My favourite colour is blue.", "blue"),
+    ("I like blue best.", "Blue"),
+    ("Blue is my colour.", "blue."),
+    ("Favourite colour: blue", "BLUE"),
+]
+
+
+def test_c12_paraphrases_become_one_memory(engine: MemoryEngine) -> None:
+    results = [learn(engine, text, "favourite_colour", value) for text, value in C12]
+    assert [(r.stored, r.merged) for r in results] == [(1, 0), (0, 1), (0, 1), (0, 1)]
+    assert {r.ids[0] for r in results} == {results[0].ids[0]}
+    assert current_texts(engine) == ["My favourite colour is blue."]
+    assert engine.consolidate(NOW + timedelta(days=1)) == ConsolidationReport()
+
+
+def test_c15_mention_is_not_a_contradiction(engine: MemoryEngine) -> None:
+    learn(
+        engine,
+        "Anna works night shifts on Tuesdays.",
+        "works_shift",
+        "night shifts on Tuesdays",
+        subject="Anna",
+    )
+    second = learn(engine, "Anna's bike is in the garage.", "location_of_bike", "garage", subject="Anna")
+    assert (second.stored, second.superseded) == (1, 0)
+    assert sorted(current_texts(engine)) == [
+        "Anna works night shifts on Tuesdays.",
+        "Anna's bike is in the garage.",
+    ]
+
+
+def test_the_speakers_own_name_is_me(engine: MemoryEngine) -> None:
+    learn(engine, "I drink coffee.", "drinks", "coffee")
+    new = learn(engine, "Julian drinks tea now.", "drinks", "tea", subject="Julian", self_names=("Julian",))
+    assert new.superseded == 1 and current_texts(engine) == ["Julian drinks tea now."]
+
+
+def test_keys_do_not_cross_buckets(engine: MemoryEngine) -> None:
+    """Anna's drink never supersedes Julian's: the key includes the owner."""
+    learn(engine, "I drink coffee.", "drinks", "coffee")
+    anna = learn(engine, "I drink tea.", "drinks", "tea", speaker=Speaker(person_id=ANNA))
+    assert anna.superseded == 0 and len(current_texts(engine)) == 2
+
+
+def test_inferred_never_supersedes_a_stated_fact(engine: MemoryEngine) -> None:
+    said = engine.remember(
+        "I drink coffee.",
+        speaker=JULIAN_KITCHEN,
+        scope=Scope.PRIVATE,
+        subject="me",
+        predicate="drinks",
+        value="coffee",
+    )
+    guess = engine.remember(
+        "Julian probably drinks tea.",
+        speaker=JULIAN_KITCHEN,
+        scope=Scope.PRIVATE,
+        provenance=Provenance.INFERRED,
+        subject="me",
+        predicate="drinks",
+        value="tea",
+    )
+    assert guess.superseded == ()
+    assert (guess.memory.status, guess.memory.superseded_by) == (Status.SUPERSEDED, said.memory.id)
+    assert stored(engine, said.memory.id).status is Status.ACTIVE
+    assert current_texts(engine) == ["I drink coffee."]
+
+
+def test_a_confirmed_paraphrase_raises_the_provenance(engine: MemoryEngine) -> None:
+    first = learn(engine, "My favourite colour is blue.", "favourite_colour", "blue")
+    again = engine.remember(
+        "Remember: blue is my favourite colour",
+        speaker=JULIAN_KITCHEN,
+        scope=Scope.PRIVATE,
+        subject="me",
+        predicate="favourite_colour",
+        value="blue",
+    )
+    assert again.memory.id == first.ids[0]
+    assert stored(engine, first.ids[0]).provenance is Provenance.CONFIRMED
+
+
+def test_pending_supersedes_nothing_until_approved(engine: MemoryEngine) -> None:
+    old = learn(engine, "I like coffee in the morning.", "drinks", "coffee")
+    new = learn(engine, "I drink tea now.", "drinks", "tea", review=True)
+    assert (new.stored, new.superseded, new.pending) == (1, 0, True)
+    assert stored(engine, old.ids[0]).status is Status.ACTIVE
+    assert stored(engine, new.ids[0]).status is Status.PENDING
+    again = learn(engine, "Tea it is now.", "drinks", "tea", review=True)  # merged into the pending one
+    assert (again.merged, again.ids) == (1, new.ids)
+    engine.approve(new.ids[0], JULIAN_KITCHEN)
+    coffee = stored(engine, old.ids[0])
+    assert (coffee.status, coffee.superseded_by) == (Status.SUPERSEDED, new.ids[0])
+    assert current_texts(engine) == ["I drink tea now."]
+
+
+def test_approving_the_same_value_archives_the_paraphrase(engine: MemoryEngine) -> None:
+    pending = learn(engine, "Blue is my colour.", "favourite_colour", "blue", review=True)
+    active = put(engine, "My favourite colour is blue.", value="blue", predicate="favourite_colour")
+    engine.approve(pending.ids[0], JULIAN_KITCHEN)
+    archived = stored(engine, active.id)
+    assert (archived.status, archived.superseded_by) == (Status.ARCHIVED, pending.ids[0])
+
+
+# ------------------------------------------------------------------------------ consolidation
+
+
+def test_consolidation_merges_supersedes_and_is_idempotent(engine: MemoryEngine) -> None:
+    blue_old = put(
+        engine, "My favourite colour is blue.", value="blue", predicate="favourite_colour", age_days=3
+    )
+    blue_new = put(engine, "Blue is my colour.", value="Blue", predicate="favourite_colour", age_days=1)
+    coffee = put(engine, "I like coffee in the morning.", value="coffee", age_days=5)
+    tea = put(engine, "I drink tea now.", value="tea", age_days=2)
+    bike = put(engine, "The bike is in the garage.", value="garage", predicate="bike_location", age_days=4)
+    report = engine.consolidate(NOW)
+    assert report == ConsolidationReport(merged=1, superseded=1, pruned=0)
+    assert (stored(engine, blue_old.id).status, stored(engine, blue_old.id).superseded_by) == (
+        Status.ARCHIVED,
+        blue_new.id,
+    )
+    assert (stored(engine, coffee.id).status, stored(engine, coffee.id).superseded_by) == (
+        Status.SUPERSEDED,
+        tea.id,
+    )
+    assert stored(engine, coffee.id).valid_to == NOW
+    assert {m.id for m in engine.list_memories(ADMIN)} == {blue_new.id, tea.id, bike.id}
+    assert engine.consolidate(NOW) == ConsolidationReport()  # a second run changes nothing
+    for old in (coffee, blue_old):  # invariant 4, even for the very words of the old memory
+        assert old.id not in [h.memory.id for h in engine.recall(old.content, JULIAN_KITCHEN)]
+
+
+def test_consolidation_keeps_the_stated_fact_over_a_newer_guess(engine: MemoryEngine) -> None:
+    said = put(engine, "I drink coffee.", value="coffee", provenance=Provenance.CONFIRMED, age_days=10)
+    guess = put(engine, "Julian seems to drink tea.", value="tea", provenance=Provenance.INFERRED, age_days=1)
+    assert engine.consolidate(NOW).superseded == 1
+    assert stored(engine, said.id).status is Status.ACTIVE
+    assert (stored(engine, guess.id).status, stored(engine, guess.id).superseded_by) == (
+        Status.SUPERSEDED,
+        said.id,
+    )
+
+
+def test_consolidation_prefers_the_stronger_paraphrase(engine: MemoryEngine) -> None:
+    confirmed = put(
+        engine,
+        "My favourite colour is blue.",
+        value="blue",
+        predicate="favourite_colour",
+        provenance=Provenance.CONFIRMED,
+        age_days=5,
+    )
+    extracted = put(engine, "Blue is my colour.", value="blue", predicate="favourite_colour", age_days=1)
+    assert engine.consolidate(NOW).merged == 1
+    assert stored(engine, extracted.id).superseded_by == confirmed.id
+    assert stored(engine, confirmed.id).updated_at == NOW  # confirmed by the merge
+
+
+def test_consolidation_prunes_stale_guesses_only(engine: MemoryEngine) -> None:
+    days = INFERRED_PRUNE_DAYS
+    stale = put(
+        engine,
+        "Julian might like jazz.",
+        value=None,
+        predicate="likes_music",
+        provenance=Provenance.INFERRED,
+        age_days=days + 1,
+    )
+    recalled = put(
+        engine,
+        "Julian might like golf.",
+        value=None,
+        predicate="likes_sport",
+        provenance=Provenance.INFERRED,
+        age_days=days + 1,
+        access_count=1,
+    )
+    young = put(
+        engine,
+        "Julian might like tennis.",
+        value=None,
+        predicate="likes_tennis",
+        provenance=Provenance.INFERRED,
+        age_days=days - 1,
+    )
+    said = put(
+        engine,
+        "Julian likes opera.",
+        value=None,
+        predicate="likes_opera",
+        provenance=Provenance.CONFIRMED,
+        age_days=days * 3,
+    )
+    assert engine.consolidate(NOW).pruned == 1
+    assert engine.get(stale.id, ADMIN) is None
+    assert {m.id for m in engine.list_memories(ADMIN)} == {recalled.id, young.id, said.id}
+    assert engine.stats().tombstones == 0  # never said: nothing to block
+    assert engine.consolidate(NOW) == ConsolidationReport()
+
+
+def test_recall_counts_protect_a_guess_from_pruning(engine: MemoryEngine) -> None:
+    guess = put(
+        engine,
+        "Julian might like jazz.",
+        value=None,
+        predicate="likes_music",
+        provenance=Provenance.INFERRED,
+        age_days=INFERRED_PRUNE_DAYS + 1,
+    )
+    assert [h.memory.id for h in engine.recall("Does Julian like jazz?", JULIAN_KITCHEN)] == [guess.id]
+    assert engine.consolidate(NOW).pruned == 0  # the batched access count is flushed first
+
+
+def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    path = tmp_path / "v3.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn, target=3)
+    conn.execute(
+        "INSERT INTO memories (id, content, kind, language, provenance, scope, owner_id, subject, predicate,"
+        " confidence, importance, sensitive, status, source, access_count, created_at, updated_at)"
+        " VALUES ('old1', 'My favourite colour is blue.', 'preference', 'en', 'extracted', 'private',"
+        " 'person.julian', 'The User', 'Favourite Colour', 0.9, 0.5, 0, 'active', 'extraction', 0,"
+        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')"
+    )
+    conn.close()
+    engine = MemoryEngine(SqliteStore(path), encoder)
+    engine.open()
+    try:
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 4
+        old = stored(engine, "old1")
+        assert (old.subject, old.predicate, old.value, old.content) == (
+            "me",
+            "favourite_colour",
+            None,
+            "My favourite colour is blue.",
+        )
+        engine.reembed_pending()
+        again = learn(engine, "I like blue best.", "favourite_colour", "blue")  # value vs content words
+        assert (again.merged, again.ids) == (1, ["old1"])
+        changed = learn(engine, "My favourite colour is green now.", "favourite_colour", "green")
+        assert stored(engine, "old1").superseded_by == changed.ids[0]
+    finally:
+        engine.close()
+    with sqlite3.connect(path) as check:
+        indexes = {r[0] for r in check.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "memories_fact_key" in indexes
