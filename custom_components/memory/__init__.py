@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from homeassistant.const import Platform
 from homeassistant.core import Event, HomeAssistant, callback
@@ -17,6 +19,7 @@ from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.requirements import RequirementsNotFound, async_process_requirements
 
@@ -42,6 +45,7 @@ PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 ISSUE_FASTEMBED = "fastembed_unavailable"  # repair issue: fell back to the bundled encoder
+CONSOLIDATE_INTERVAL = timedelta(days=1)  # "Consolidation daily (and on demand)" (docs/design.md §6)
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
@@ -78,6 +82,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     await async_purge_transcripts(hass, entry)  # once at set-up, then daily (retention option)
     entry.async_on_unload(async_track_purge(hass, entry))
     entry.async_on_unload(await async_start_job(hass, entry))  # learning from conversations
+    entry.async_on_unload(_async_track_consolidation(hass, entry))
 
     reembed = _Reembed(hass, entry)
     entry.runtime_data.reembed = reembed
@@ -128,6 +133,22 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str): 
 def _cache_dir(hass: HomeAssistant) -> str:
     """Where downloaded model files live: inside the config dir, so backups and containers keep them."""
     return hass.config.path(".storage", f"{DOMAIN}_models")
+
+
+@callback
+def _async_track_consolidation(hass: HomeAssistant, entry: MemoryConfigEntry) -> Callable[[], None]:
+    """Consolidate the store every CONSOLIDATE_INTERVAL (engine/consolidation.py), in the executor;
+    a failure is logged and retried on the next run."""
+
+    async def _consolidate(now: datetime) -> None:
+        try:
+            report = await async_run(hass, entry.runtime_data.engine.consolidate)
+        except EngineError:
+            _LOGGER.exception("Daily memory consolidation failed; it runs again tomorrow")
+            return
+        _LOGGER.debug("Daily memory consolidation: %s", report)
+
+    return async_track_time_interval(hass, _consolidate, CONSOLIDATE_INTERVAL, name=f"{DOMAIN} consolidation")
 
 
 @callback

@@ -112,7 +112,7 @@ def instructions(user_text: str, language: str) -> str:
         "- do not include device commands (turning things on or off, setting, opening, playing);\n"
         "- do not include questions, greetings or anything the assistant said;\n"
         "- do not include passwords, codes, payment or health details;\n"
-        "- subject: who or what the fact is about (\"me\" when it is about the person speaking, else "
+        '- subject: who or what the fact is about ("me" when it is about the person speaking, else '
         "a name or thing); predicate: the property as a short English snake_case key, the same key "
         "whenever the same property is meant (e.g. favourite_colour, drinks, likes_food, works_on, "
         "location); value: the property's value in the conversation's language (e.g. blue, tea);\n"
@@ -252,6 +252,9 @@ class ExtractionJob:
         if parsed.failed:
             return None
         review = bool(options.get(CONF_REVIEW, DEFAULT_REVIEW))
+        # the speaker's own name as a subject is "me" (supersession keys, engine/consolidation.py)
+        person = self.hass.states.get(seen.speaker.person_id) if seen.speaker.person_id else None
+        self_names = (person.name,) if person is not None else ()
         try:
             result = await async_run(
                 self.hass,
@@ -263,6 +266,7 @@ class ExtractionJob:
                     summary=parsed.summary,
                     review=review,
                     conversation_id=conversation_id,
+                    self_names=self_names,
                 ),
             )
         except EngineError:

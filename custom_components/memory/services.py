@@ -4,6 +4,7 @@ Who is speaking (the visibility rule's input, docs/design.md §5):
 - person: the `person` field (a person entity id) when given, else the caller's HA user's person
   (context.user_id), else unknown. A non-admin user may only speak as their own person.
 - area: the `area` field (an area id) when given, else none.
+memory.consolidate is for administrators only (HA's admin-service check: Unauthorized otherwise).
 Bad input raises ServiceValidationError with a translation key from strings.json "exceptions"
 and the offending field as the `field` placeholder; nothing is written then (one engine call,
 made only after every check passed). Responses are documented in docs/services.md.
@@ -25,6 +26,7 @@ from homeassistant.core import (
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.service import async_register_admin_service
 
 from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
@@ -40,6 +42,7 @@ SERVICE_FORGET = "forget"
 SERVICE_FORGET_PERSON = "forget_person"
 SERVICE_APPROVE = "approve"  # review mode: a pending extracted memory becomes active
 SERVICE_REJECT = "reject"  # review mode: a pending extracted memory is forgotten (tombstone)
+SERVICE_CONSOLIDATE = "consolidate"  # admin: merge paraphrases, supersede old values, prune guesses
 
 ATTR_CONTENT = "content"
 ATTR_KIND = "kind"
@@ -304,6 +307,15 @@ async def _async_reject(call: ServiceCall) -> ServiceResponse:
     return {"rejected": memory_dict(forgotten)}
 
 
+async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
+    data = _runtime(call.hass)
+    try:
+        report = await async_run(call.hass, data.engine.consolidate)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"merged": report.merged, "superseded": report.superseded, "pruned": report.pruned}
+
+
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
     """Register the memory.* services (once, from async_setup)."""
@@ -317,3 +329,6 @@ def async_setup_services(hass: HomeAssistant) -> None:
         (SERVICE_REJECT, _async_reject, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)
+    async_register_admin_service(
+        hass, DOMAIN, SERVICE_CONSOLIDATE, _async_consolidate, supports_response=SupportsResponse.OPTIONAL
+    )

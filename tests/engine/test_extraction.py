@@ -78,9 +78,7 @@ def test_c21_unusable_answers_are_reported_never_raised(raw: object, problem: st
 def test_c21_missing_fields_get_documented_defaults() -> None:
     result = parse_candidates({"memories": [{"content": "The bins go out on Thursday."}], "summary": "Bins."})
     (candidate,) = result.candidates
-    assert candidate == Candidate(
-        "The bins go out on Thursday.", Kind.FACT, confidence=MISSING_CONFIDENCE
-    )
+    assert candidate == Candidate("The bins go out on Thursday.", Kind.FACT, confidence=MISSING_CONFIDENCE)
     assert result.summary == "Bins."
     assert "missing_confidence" in result.problems
 
