@@ -288,6 +288,18 @@ def test_keys_do_not_cross_buckets(engine: MemoryEngine) -> None:
     assert anna.superseded == 0 and len(current_texts(engine)) == 2
 
 
+def test_a_changed_fact_is_not_merged_into_a_similar_one_elsewhere(engine: MemoryEngine) -> None:
+    """ "Anna works on Mondays." / "… Tuesdays." score 0.95: told in another bucket (shared, then
+    Julian's private), the changed value must not be merged away as "the same fact" (C13 rule)."""
+    shared = Candidate("Anna works on Mondays.", Kind.FACT, "Anna", "works_on", "Mondays", "shared", 0.9)
+    apply_candidates(engine, [shared], speaker=JULIAN_KITCHEN, language="en")
+    private = Candidate("Anna works on Tuesdays.", Kind.FACT, "Anna", "works_on", "Tuesdays", None, 0.9)
+    result = apply_candidates(engine, [private], speaker=JULIAN_KITCHEN, language="en")
+    assert (result.stored, result.merged) == (1, 0)
+    echo = Candidate("Anna works on Mondays!", Kind.FACT, "Anna", "works_on", "mondays", None, 0.9)
+    assert apply_candidates(engine, [echo], speaker=Speaker(person_id=ANNA), language="en").merged == 1  # C13
+
+
 def test_inferred_never_supersedes_a_stated_fact(engine: MemoryEngine) -> None:
     said = engine.remember(
         "I drink coffee.",

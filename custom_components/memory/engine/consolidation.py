@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .api import ConsolidationReport
 from .models import Memory, Provenance, Status
@@ -69,7 +69,16 @@ def fact_predicate(predicate: str | None) -> str | None:
     return key or None
 
 
-def same_value(a: Memory, b: Memory) -> bool:
+class Stated(Protocol):
+    """What value comparison reads: a Memory, or an extraction Candidate."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def value(self) -> str | None: ...
+
+
+def same_value(a: Stated, b: Stated) -> bool:
     """True when two memories of one key state the same value: both values equal once folded
     (case, accents, punctuation, whitespace); a memory without a value says the same when its
     content holds the other's value as whole words; neither with a value: the same folded content."""

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .api import InvalidInput, WriteAction
-from .consolidation import fact_predicate, fact_subject
+from .consolidation import fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, Visibility
@@ -433,7 +433,11 @@ def _apply_one(
         and predicate is not None
         and _has_current(engine, target, subject, predicate, review)
     )
-    known = None if keyed else _known_fact(engine, vector, text, buckets)
+    known = (
+        None
+        if keyed
+        else _known_fact(engine, vector, text, buckets, candidate if subject and predicate else None)
+    )
     if known is not None:
         _confirm(engine, known)
         result.merged += 1
@@ -474,10 +478,14 @@ def _has_current(engine: MemoryEngine, bucket: Bucket, subject: str, predicate: 
     return bool(engine.store.current_by_key(bucket, subject, predicate, statuses))
 
 
-def _known_fact(engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket]) -> Memory | None:
+def _known_fact(
+    engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket], keyed: Candidate | None
+) -> Memory | None:
     """An existing memory (any status but superseded/archived) in the buckets that says the
     same: the same wording, or ≥ DEDUP_SIMILARITY with the same numbers ("4711" ≠ "4712" score
-    above 0.92, so numbers must agree; C13 recalled memories paraphrased by the model)."""
+    above 0.92, so numbers must agree; C13 recalled memories paraphrased by the model) and,
+    when both carry a fact key (`keyed`: the candidate has one), the same value ("Anna works on
+    Monday" / "… on Tuesday" score above 0.92 too: a changed fact told in another bucket)."""
     digits = _DIGITS.findall(text)
     for bucket in buckets:
         nearest = engine.store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
@@ -488,6 +496,8 @@ def _known_fact(engine: MemoryEngine, vector: Any, text: str, buckets: list[Buck
         for mid, similarity in nearest:
             memory = found.get(mid)
             if memory is None or memory.status not in {Status.ACTIVE, Status.PENDING}:
+                continue
+            if keyed is not None and memory.subject and memory.predicate and not same_value(memory, keyed):
                 continue
             if same_text(memory.content, text) or (
                 similarity >= DEDUP_SIMILARITY and _DIGITS.findall(memory.content) == digits
