@@ -190,8 +190,13 @@ CELLO = "I've started learning the cello, my lessons are on Thursdays."
 CELLO_Q_DE = "Was weißt du über das Cello?"
 GATE = "Remember the gate code is 4711."
 FORGET_GATE = "Forget the gate code."
-# in passing, without the word "code": a turn naming a code is never sent to a model (sensitive)
-GATE_IN_PASSING = "The parcel driver comes tomorrow morning, the garden gate opens with 4711."
+# In passing, in a new conversation. The turn naming the code is flagged sensitive and never sent
+# to the model (invariant 7), so the extractor cannot propose it again; the first turn gives the
+# conversation something to learn, so its memory_learned event comes. (A paraphrase without the
+# word "code" — "the garden gate opens with 4711" — does reach the model, is proposed, and is
+# only 0.56 similar to the tombstone, below TOMBSTONE_SIMILARITY 0.85: it would be stored.)
+PARCEL = "The parcel driver comes tomorrow morning."
+GATE_IN_PASSING = "He needs the gate code 4711 to get in."
 GATE_Q = "garden gate code 4711"
 
 # fmt: off
@@ -206,16 +211,19 @@ LEARNING_CASES: tuple[Case, ...] = (
         Say("julian", "hall", "en", FORGET_GATE, (ANSWERED, any_of("4711", "gate"))),
         Say("julian", "hall", "en", "yes", follow_up=True),
         Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
-        Say("julian", "kitchen", "en", GATE_IN_PASSING, (), tag="gate"),
+        Say("julian", "kitchen", "en", PARCEL, (), tag="gate"),
+        Say("julian", "kitchen", "en", GATE_IN_PASSING, (), follow_up=True),
     )),
     Case("LEARN", "the conversation ends; the local LLM extracts; asked in German, in a new conversation", (
         Learned("cello", (("stored", 1),)),
         Recall("cello lessons", (RowCheck("cello", (("provenance", "extracted"),)),), who="julian"),
         Say("julian", "hall", "de", CELLO_Q_DE, (ANSWERED, contains("cello"))),
     )),
-    Case("C04", "the extraction of the in-passing mention", (
-        Learned("gate", (("stored", 0), ("skipped_forgotten", 1))),
+    Case("C04", "the in-passing conversation is extracted; the code is not learned again", (
+        Learned("gate", (("stored", 1),)),
         Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
+        Say("julian", "hall", "en", GATE),  # an explicit remember lifts the block
+        Recall(GATE_Q, (RowCheck("4711", (("provenance", "confirmed"),)),), who="julian"),
     )),
 )
 # fmt: on
