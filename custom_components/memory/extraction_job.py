@@ -101,23 +101,34 @@ EXTRACTION_STRUCTURE = vol.Schema(
 )
 
 
+# Languages named in the instructions: small models keep "French" better than the code "fr"
+# (they translated to English with the code alone); other codes are passed as they are.
+LANGUAGE_NAMES = {"en": "English", "de": "German", "it": "Italian", "fr": "French", "es": "Spanish"}
+
+
 def instructions(user_text: str, language: str) -> str:
     """The AI Task's instructions: the rules, then the user's own words (nothing else)."""
+    name = LANGUAGE_NAMES.get(language.split("-", maxsplit=1)[0].casefold())
+    spoken = f"{name} ({language})" if name else language
     return (
         "Below is what one person said to a home assistant in one conversation (only their own "
         "words; the assistant's replies are not included).\n"
-        f"Extract at most {MAX_CANDIDATES} facts worth remembering about the household, its people, "
-        "their preferences, plans and where things are. Rules:\n"
-        f"- write each fact in the conversation's language ({language}), as a short statement;\n"
-        "- do not include device commands (turning things on or off, setting, opening, playing);\n"
+        f"Extract at most {MAX_CANDIDATES} lasting facts worth remembering about the household, its "
+        "people, their preferences, plans and where things are. Rules:\n"
+        f"- the person spoke {spoken}: write every fact and the summary in {spoken}, never "
+        "translated into another language, as a short statement;\n"
+        "- a request to the assistant to do something now (lights, heating, temperature, blinds, "
+        "music, timers, devices) is a command, not a fact: leave it out, and do not restate it as a "
+        "wish or as the state it asks for;\n"
         "- do not include questions, greetings or anything the assistant said;\n"
         "- do not include passwords, codes, payment or health details;\n"
         '- subject: who or what the fact is about ("me" when it is about the person speaking, else '
         "a name or thing); predicate: the property as a short English snake_case key, the same key "
         "whenever the same property is meant (e.g. favourite_colour, drinks, likes_food, works_on, "
-        "location); value: the property's value in the conversation's language (e.g. blue, tea);\n"
+        "location); value: the property's value in the person's language (e.g. blue, tea);\n"
         "- give a confidence between 0 and 1; return no memories when there is nothing to keep;\n"
-        "- summary: one or two sentences about the conversation, or empty.\n\n"
+        "- summary: one or two sentences about what the person told, in the same language; empty "
+        "when there are no memories.\n\n"
         f"What the person said:\n{user_text}"
     )
 
