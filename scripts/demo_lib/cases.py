@@ -103,8 +103,8 @@ class Recall:
 @dataclass(frozen=True)
 class Learned:
     """Wait for the `memory_learned` event of the conversation tagged `tag` (it fires once the
-    conversation has ended and the AI Task's answer is applied); each (count, least) must hold:
-    event[count] >= least, or == 0 when least is 0."""
+    conversation has ended and the AI Task's answer is applied); event[count] >= least for each
+    (count, least)."""
 
     tag: str
     counts: tuple[tuple[str, int], ...]
