@@ -251,10 +251,10 @@ async def test_consolidation_runs_daily(
     coffee, tea = await _add_legacy(household, memory_entry, julian.person_id)
     freezer.tick(timedelta(hours=23))
     async_fire_time_changed(household)
-    await household.async_block_till_done()
+    await household.async_block_till_done(wait_background_tasks=True)  # interval jobs run in background
     assert len(await async_all_memories(household, memory_entry)) == 2
     freezer.tick(timedelta(hours=1, seconds=1))
     async_fire_time_changed(household)
-    await household.async_block_till_done()
+    await household.async_block_till_done(wait_background_tasks=True)  # interval jobs run in background
     assert [m.id for m in await async_all_memories(household, memory_entry)] == [tea.id]
     assert (await _get(household, memory_entry, coffee.id)).status is Status.SUPERSEDED

@@ -428,16 +428,10 @@ def _apply_one(
         result.skipped_sensitive += 1
         return
     subject, predicate = fact_subject(candidate.subject, self_names), fact_predicate(candidate.predicate)
-    keyed = (
-        subject is not None
-        and predicate is not None
-        and _has_current(engine, target, subject, predicate, review)
-    )
-    known = (
-        None
-        if keyed
-        else _known_fact(engine, vector, text, buckets, candidate if subject and predicate else None)
-    )
+    keyed = subject is not None and predicate is not None
+    known: Memory | None = None
+    if not _has_current(engine, target, subject, predicate, review):  # else the key decides (writer)
+        known = _known_fact(engine, vector, text, buckets, candidate if keyed else None)
     if known is not None:
         _confirm(engine, known)
         result.merged += 1
@@ -472,8 +466,13 @@ def _apply_one(
     result.ids.append(written.memory.id)
 
 
-def _has_current(engine: MemoryEngine, bucket: Bucket, subject: str, predicate: str, review: bool) -> bool:
-    """True when the fact key has a current memory in the bucket (ACTIVE; also PENDING in review mode)."""
+def _has_current(
+    engine: MemoryEngine, bucket: Bucket, subject: str | None, predicate: str | None, review: bool
+) -> bool:
+    """True when the fact key has a current memory in the bucket (ACTIVE; also PENDING in review
+    mode); False without a key."""
+    if subject is None or predicate is None:
+        return False
     statuses = [Status.ACTIVE, Status.PENDING] if review else [Status.ACTIVE]
     return bool(engine.store.current_by_key(bucket, subject, predicate, statuses))
 

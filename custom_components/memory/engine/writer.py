@@ -102,6 +102,7 @@ def _merge(existing: Memory, new: Memory) -> Memory:
             sensitive=new.sensitive,
             subject=new.subject or existing.subject,
             predicate=new.predicate or existing.predicate,
+            value=new.value or existing.value,
         )
     else:
         winner = existing
