@@ -4,6 +4,8 @@
   it), else assembled by scripts/local_llm_model.py from the installed part packages.
 - `llm_entry` (hass): the memory_local_llm config entry, LOADED, with $LOCAL_LLM_THREADS threads
   (default 1, as in CI).
+- `household`, `julian`, `kitchen`, `use_model` (+ its autouse patch): the HA fixtures of
+  tests/conftest.py, imported so the learning tests run the same household as lane 1.
 
 dev/custom_components joins the repo's `custom_components` namespace package, so HA's loader finds
 memory_local_llm beside memory.
@@ -25,6 +27,13 @@ for _path in (ROOT, ROOT / "dev"):
         sys.path.insert(0, str(_path))
 
 import custom_components  # noqa: E402, F401  # the namespace now spans both folders
+from tests.conftest import (  # noqa: E402, F401  # fixtures shared with tests/ha
+    _shared_use_model,
+    household,
+    julian,
+    kitchen,
+    use_model,
+)
 
 LLM_DOMAIN = "memory_local_llm"
 
