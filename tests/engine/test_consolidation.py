@@ -288,6 +288,25 @@ def test_keys_do_not_cross_buckets(engine: MemoryEngine) -> None:
     assert anna.superseded == 0 and len(current_texts(engine)) == 2
 
 
+def test_guests_are_not_one_me(engine: MemoryEngine) -> None:
+    """Two unknown speakers' "I drink …" land shared: neither supersedes the other, since "me"
+    names nobody in particular there."""
+    guest = Speaker(area_id=KITCHEN)
+    learn(engine, "I drink coffee.", "drinks", "coffee", speaker=guest)
+    other = learn(engine, "I drink tea.", "drinks", "tea", speaker=guest)
+    assert (other.stored, other.superseded) == (1, 0)
+    assert sorted(current_texts(engine)) == ["I drink coffee.", "I drink tea."]
+
+
+def test_a_known_speakers_shared_fact_about_me_names_them(engine: MemoryEngine) -> None:
+    """Julian's "me" hinted shared is keyed to person.julian, so his change still supersedes."""
+    for said, value in (("I drink coffee.", "coffee"), ("I drink tea now.", "tea")):
+        candidate = Candidate(said, Kind.PREFERENCE, "me", "drinks", value, "shared", 0.9)
+        result = apply_candidates(engine, [candidate], speaker=JULIAN_KITCHEN, language="en")
+    assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
+    assert stored(engine, result.ids[0]).subject == JULIAN
+
+
 def test_a_changed_fact_is_not_merged_into_a_similar_one_elsewhere(engine: MemoryEngine) -> None:
     """ "Anna works on Mondays." / "… Tuesdays." score 0.95: told in another bucket (shared, then
     Julian's private), the changed value must not be merged away as "the same fact" (C13 rule)."""

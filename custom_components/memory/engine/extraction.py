@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .api import InvalidInput, WriteAction
-from .consolidation import fact_predicate, fact_subject, same_value
+from .consolidation import SELF, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, Visibility
@@ -428,6 +428,10 @@ def _apply_one(
         result.skipped_sensitive += 1
         return
     subject, predicate = fact_subject(candidate.subject, self_names), fact_predicate(candidate.predicate)
+    if subject == SELF and target.scope is not Scope.PRIVATE:
+        # "me" outside a private bucket would be everyone who ever spoke there (two guests'
+        # "I drink tea" must not supersede each other): name the person, or no key for a guest.
+        subject = speaker.person_id
     keyed = subject is not None and predicate is not None
     known: Memory | None = None
     if not _has_current(engine, target, subject, predicate, review):  # else the key decides (writer)
