@@ -2,9 +2,11 @@
 component and the Memory assistant, ended by the idle option, extracted by the memory_local_llm
 AI Task (the integration's own instructions and structure), stored by the engine.
 
-These are the cases whose outcome depends on understanding the words (docs/cases.md C13, C14,
-C20): a scripted AI Task (tests/ha/test_learning.py) cannot prove them. Wording varies with the
-model, so the tests assert stored rows, counts and keywords. Times are printed (run with -s).
+These are the cases whose outcome depends on understanding the words (docs/cases.md C09, C13,
+C14, C20): a scripted AI Task (tests/ha/test_learning.py) cannot prove them. Wording varies with
+the model, so the tests assert stored rows, counts and keywords. Times are printed (run with -s).
+C20 (commands the regex filter misses) and C09 (supersession needs the model's fact keys) are
+expected failures with Qwen2.5-Coder-1.5B (non-strict xfail): they show when a model does better.
 """
 
 from __future__ import annotations
@@ -211,7 +213,7 @@ COMMANDS = [
 
 @pytest.mark.xfail(
     reason="Qwen2.5-Coder-1.5B keeps commands the regex filter misses (restated as states or wishes) "
-    "despite the instructions; docs/development.md, Local LLM weaknesses",
+    "despite the instructions (and its summary restates them)",
     strict=False,
 )
 async def test_c20_commands_and_replies_are_not_memories(
