@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from custom_components.memory.engine.api import InvalidInput
+from custom_components.memory.engine.embedding.base import to_blob
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import Scope, Speaker
+from custom_components.memory.engine.extraction import Candidate, apply_candidates
+from custom_components.memory.engine.forgetting import anchor_digests
+from custom_components.memory.engine.models import Provenance, Scope, Speaker
+from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.writer import embedding_text
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN
 
@@ -116,3 +125,127 @@ def test_tombstone_check_accepts_a_vector(engine: MemoryEngine) -> None:
     vector = engine.embedder.embed(["The alarm code is 2580."])[0]
     assert engine.is_tombstoned(vector, scope=Scope.SHARED)
     assert not engine.is_tombstoned("The cat is called Luna.", scope=Scope.SHARED)
+
+
+# ---------------------------------------------------------------- identifiers in tombstones (C04)
+ANCHOR_KEY = bytes(range(32))  # the HA side keeps a random one in the config entry
+GATE = {
+    "en": "The gate code is 4711.",
+    "de": "Der Code für das Gartentor ist 4711.",
+    "it": "Il codice del cancello del giardino è 4711.",
+}
+GATE_PARAPHRASE = {  # the same code in other words: below TOMBSTONE_SIMILARITY for USE-m3
+    "en": "The garden gate opens with 4711.",
+    "de": "Das Gartentor geht mit 4711 auf.",
+    "it": "Il cancello del giardino si apre con 4711.",
+}
+SAME_NUMBER_OTHER_THING = {
+    "en": "Bus 4711 leaves at eight.",
+    "de": "Der Zug 4711 hat Verspätung.",
+    "it": "L'autobus 4711 parte alle otto.",
+}
+
+
+@pytest.fixture
+def keyed(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[MemoryEngine]:
+    """An open engine with an anchor key (as built by the HA side)."""
+    engine = MemoryEngine(SqliteStore(tmp_path / "keyed.db"), encoder, anchor_key=ANCHOR_KEY)
+    engine.open()
+    yield engine
+    engine.close()
+
+
+def _forget_gate(engine: MemoryEngine, lang: str) -> None:
+    memory = engine.remember(GATE[lang], speaker=GUEST, scope=Scope.SHARED, language=lang).memory
+    engine.forget(memory.id, GUEST)
+
+
+@pytest.mark.parametrize("lang", list(GATE))
+def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, lang: str) -> None:
+    _forget_gate(keyed, lang)
+    paraphrase = GATE_PARAPHRASE[lang]
+    vector = keyed.embedder.embed([embedding_text(paraphrase)])[0]
+    assert not keyed.is_tombstoned(vector, scope=Scope.SHARED)  # similarity alone lets it through
+    assert keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
+    assert keyed.is_tombstoned(vector, scope=Scope.SHARED, text=paraphrase)
+    assert not keyed.is_tombstoned(paraphrase, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
+    learned = apply_candidates(keyed, [Candidate(paraphrase, confidence=0.9)], speaker=GUEST, language=lang)
+    assert (learned.skipped_forgotten, learned.stored) == (1, 0)
+    assert keyed.list_memories(Speaker.administrator()) == []
+
+
+@pytest.mark.parametrize("lang", list(GATE))
+def test_c04_same_number_about_something_else_is_not_blocked(keyed: MemoryEngine, lang: str) -> None:
+    """Below TOMBSTONE_ANCHOR_SIMILARITY: an unrelated sentence may carry the same number
+    (forgetting.py lists pairs that are blocked anyway, e.g. "my order number is 4711")."""
+    _forget_gate(keyed, lang)
+    assert not keyed.is_tombstoned(SAME_NUMBER_OTHER_THING[lang], scope=Scope.SHARED)
+    assert not keyed.is_tombstoned("The garden gate is painted green.", scope=Scope.SHARED)  # no number
+
+
+def test_anchor_digests_are_keyed_and_not_in_clear(keyed: MemoryEngine) -> None:
+    _forget_gate(keyed, "en")
+    path: Path = keyed.store.path  # type: ignore[attr-defined]
+    keyed.close()
+    raw = _file_bytes(path)
+    plain = hashlib.sha256(b"4711").hexdigest()
+    assert b"4711" not in raw and plain.encode() not in raw and plain[:32].encode() not in raw
+    conn = sqlite3.connect(path)
+    (stored,) = conn.execute("SELECT anchors FROM tombstones").fetchone()
+    conn.close()
+    assert stored == " ".join(anchor_digests("4711", ANCHOR_KEY)) and len(stored) == 32
+    assert anchor_digests("4711", bytes(32)) != anchor_digests("4711", ANCHOR_KEY)  # another home
+
+
+def test_without_a_key_tombstones_keep_no_anchors(engine: MemoryEngine) -> None:
+    _forget_gate(engine, "en")
+    assert engine.is_tombstoned(GATE["en"], scope=Scope.SHARED)
+    assert not engine.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)  # similarity only
+    conn = sqlite3.connect(engine.store.path)  # type: ignore[attr-defined]
+    assert conn.execute("SELECT anchors FROM tombstones").fetchall() == [(None,)]
+    conn.close()
+    result = engine.remember(GATE_PARAPHRASE["en"], speaker=GUEST, scope=Scope.SHARED)
+    assert result.lifted_tombstones == 0
+
+
+def test_explicit_remember_lifts_the_anchored_block(keyed: MemoryEngine) -> None:
+    _forget_gate(keyed, "en")
+    paraphrase = GATE_PARAPHRASE["en"]
+    extracted = keyed.remember(paraphrase, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    assert extracted.lifted_tombstones == 0 and keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
+    confirmed = keyed.remember(paraphrase, speaker=GUEST, scope=Scope.SHARED)
+    assert confirmed.lifted_tombstones == 1
+    assert not keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
+    assert not keyed.is_tombstoned(GATE["en"], scope=Scope.SHARED)
+    assert keyed.stats().tombstones == 0
+
+
+def test_forget_person_keeps_anchors(keyed: MemoryEngine) -> None:
+    julian = Speaker(person_id=JULIAN)
+    keyed.remember("My bike lock code is 9911.", speaker=julian, scope=Scope.PRIVATE)
+    assert keyed.forget_person(JULIAN) == 1
+    assert keyed.is_tombstoned("The bike lock opens with 9911.", scope=Scope.PRIVATE, owner_id=JULIAN)
+
+
+def test_v4_tombstones_survive_the_v5_upgrade(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    path = tmp_path / "v4.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn, target=4)
+    ident = encoder.identity
+    conn.execute(
+        "INSERT INTO tombstones (id, scope, owner_id, area_id, embedding, emb_provider, emb_model, "
+        "emb_dimension, created_at) VALUES ('t1', 'shared', NULL, NULL, ?, ?, ?, ?, ?)",
+        (to_blob(encoder.embed([GATE["en"]])[0]), ident.provider, ident.model, ident.dimension,
+         "2026-01-01T00:00:00.000000+00:00"),
+    )  # fmt: skip
+    conn.close()
+    engine = MemoryEngine(SqliteStore(path), encoder, anchor_key=ANCHOR_KEY)
+    engine.open()
+    try:
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 5
+        assert engine.stats().tombstones == 1
+        assert engine.is_tombstoned(GATE["en"], scope=Scope.SHARED)
+        # its text was gone before digests existed: only similarity can block for it
+        assert not engine.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)
+    finally:
+        engine.close()

@@ -41,11 +41,20 @@ class MemoryEngine:
     """See api.MemoryEngineAPI for each method's contract."""
 
     def __init__(
-        self, store: MemoryStore, embedder: Embedder, *, clock: Callable[[], datetime] = utc_now
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        anchor_key: bytes | None = None,
     ) -> None:
+        """anchor_key: the per-installation secret for the identifier digests tombstones keep
+        (forgetting.anchor_digests), kept outside the store's file; None: tombstones keep and
+        check none (similarity alone decides)."""
         self.store = store
         self.embedder = embedder
         self._clock = clock
+        self._anchor_key = anchor_key
         self._hubness = Hubness(embedder)
         self._open = False
 
@@ -94,10 +103,11 @@ class MemoryEngine:
     ) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
-        return writer.remember(
+        now = self._clock()
+        result = writer.remember(
             self.store,
             self.embedder,
-            self._clock(),
+            now,
             content,
             speaker=speaker,
             scope=Scope(scope),
@@ -114,6 +124,17 @@ class MemoryEngine:
             status=Status(status),
             value=value,
         )
+        memory = result.memory
+        lifted = forgetting.lift_anchored(
+            self.store,
+            self.embedder,
+            writer.clean_content(content),
+            bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
+            provenance=Provenance(provenance),
+            now=now,
+            anchor_key=self._anchor_key,
+        )
+        return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
 
     # ------------------------------------------------------------------ reading
     def recall(
@@ -215,12 +236,12 @@ class MemoryEngine:
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
         """Delete the text, leave a tombstone; InvalidInput("memory_id", "unknown_memory") if not visible."""
         self._require_open()
-        return forgetting.forget(self.store, memory_id, speaker, self._clock())
+        return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
 
     def forget_person(self, person_id: str) -> int:
         """Forget every PRIVATE memory of person_id; returns how many."""
         self._require_open()
-        return forgetting.forget_person(self.store, person_id, self._clock())
+        return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
 
     def is_tombstoned(
         self,
@@ -229,11 +250,21 @@ class MemoryEngine:
         scope: Scope,
         owner_id: str | None = None,
         area_id: str | None = None,
+        text: str | None = None,
     ) -> bool:
-        """True when a forgotten memory of this scope/owner/area is ≥ 0.85 similar (extraction)."""
+        """True when a forgotten memory of this scope/owner/area blocks the text (extraction):
+        ≥ 0.85 similar, or ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY with an identifier in common.
+        Given a vector, pass its `text` too, else only similarity counts."""
         self._require_open()
         return forgetting.is_tombstoned(
-            self.store, self.embedder, text_or_vector, scope=scope, owner_id=owner_id, area_id=area_id
+            self.store,
+            self.embedder,
+            text_or_vector,
+            scope=scope,
+            owner_id=owner_id,
+            area_id=area_id,
+            text=text,
+            anchor_key=self._anchor_key,
         )
 
     # ------------------------------------------------------------------ transcripts

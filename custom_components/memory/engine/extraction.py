@@ -6,7 +6,8 @@ asks an AI Task entity for EXTRACTION_SCHEMA, and hands the raw answer to `parse
 through the rules of docs/design.md §6 in this order:
 
 1. confidence < MIN_CONFIDENCE → rejected; a device command (C20) → rejected;
-2. ≥ TOMBSTONE_SIMILARITY to a tombstone the speaker could see → skipped_forgotten (C04).
+2. blocked by a tombstone the speaker could see (≥ TOMBSTONE_SIMILARITY, or an identifier in
+   common and ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY) → skipped_forgotten (C04).
    Checked BEFORE the sensitive filter: a forgotten gate code is both, and "you told me to
    forget it" is the reason that matters to the user;
 3. sensitive (credentials/codes, payment, health) → skipped_sensitive (invariant 7);
@@ -420,7 +421,8 @@ def _apply_one(
     buckets = _visible_buckets(speaker, target)
     vector = engine.embedder.embed([embedding_text(text)])[0]
     if any(
-        engine.is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id) for b in buckets
+        engine.is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id, text=text)
+        for b in buckets
     ):
         result.skipped_forgotten += 1
         return

@@ -21,6 +21,7 @@ def build_engine(
     cache_dir: str | None = None,
     fastembed_model: str | None = None,
     fastembed_model_path: str | None = None,
+    anchor_key: bytes | None = None,
 ) -> MemoryEngine:
     """An UNOPENED engine over the SQLite file `db_path`; call .open() (blocking) next.
 
@@ -29,7 +30,8 @@ def build_engine(
     directory `fastembed_model_path`). Blocking: for fastembed the model is loaded here
     (downloaded into cache_dir on first use). Raises EncoderUnavailable when fastembed is
     asked for but not importable or its model cannot be loaded/downloaded,
-    InvalidInput("encoder", "unknown_encoder") for other names.
+    InvalidInput("encoder", "unknown_encoder") for other names. anchor_key: the secret for the
+    identifier digests of tombstones (MemoryEngine), kept outside the database file; None: none.
     """
     embedder: Embedder
     if encoder == ENCODER_BUNDLED:
@@ -44,4 +46,4 @@ def build_engine(
         embedder = fastembed
     else:
         raise InvalidInput("encoder", "unknown_encoder")
-    return MemoryEngine(SqliteStore(Path(db_path)), embedder)
+    return MemoryEngine(SqliteStore(Path(db_path)), embedder, anchor_key=anchor_key)

@@ -1,22 +1,59 @@
 """Forgetting: find candidates, delete text leaving tombstones, and tombstone checks (docs/design.md §6).
 
-A tombstone keeps the forgotten memory's vector, scope, owner and area — never its text.
-Extraction drops candidates ≥ TOMBSTONE_SIMILARITY to an unlifted tombstone of the same
-bucket (is_tombstoned); only an explicit remember lifts one (writer.py).
+A tombstone keeps the forgotten memory's vector, scope, owner and area — never its text — and,
+with an anchor key, keyed digests of the text's identifiers (anchor_digests). Extraction drops a
+candidate of an unlifted tombstone's bucket (is_tombstoned) that is ≥ TOMBSTONE_SIMILARITY to it,
+or ≥ TOMBSTONE_ANCHOR_SIMILARITY and shares an identifier with it: "the garden gate opens with
+4711" after "the gate code is 4711" was forgotten (0.56 — embeddings alone miss the same code).
+Only an explicit remember lifts one (writer.py for the first rule, lift_anchored for the second).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+from collections.abc import Callable
 from datetime import datetime
 
 from .api import InvalidInput, RecallOptions
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors
-from .models import Hit, Memory, Scope, Speaker
+from .lexical import identity_anchors
+from .models import Hit, Memory, Provenance, Scope, Speaker
 from .recall import recall
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import visible_text
 from .writer import TOMBSTONE_SIMILARITY, embedding_text
+
+# A candidate sharing an identifier with a forgotten memory is blocked from this similarity on.
+# Measured with the bundled USE-m3 (embedding_text of both), forgotten "the gate code is 4711" /
+# "Der Code für das Gartentor ist 4711" / "Il codice del cancello del giardino è 4711":
+#   the same code in other words: en garden gate opens with 4711 0.56, you open the gate by typing
+#   4711 0.64, 4711 opens the gate 0.71, the gate PIN is 4711 0.75; de Gartentor geht mit 4711 auf
+#   0.76, Mit 4711 geht das Tor auf 0.54, Das Tor öffnet sich mit 4711 0.50; it si apre con 4711
+#   0.74, Per aprire il cancello si digita 4711 0.59, Il cancello si apre con 4711 0.62;
+#   the same number, another thing: Bus 4711 leaves at eight 0.47, Room 4711 … 0.47, invoice 0.45,
+#   de Bus 0.49, Rechnung 0.45, Zug 0.47; it autobus 0.39, fattura 0.39, treno 0.42 — but also
+#   en my order number is 4711 0.51, train 4711 is late 0.53, parcel tracking number 0.60,
+#   de meine Bestellnummer 0.56 (blocked: not learned automatically; an explicit remember stores it).
+# The ranges overlap; 0.50 blocks every paraphrase measured but one at 0.497 and passes most
+# unrelated uses. Erring toward blocking: a forgotten code coming back breaks invariant 3.
+TOMBSTONE_ANCHOR_SIMILARITY = 0.50
+ANCHOR_DIGEST_BYTES = 16  # HMAC-SHA256 truncated: 128 bits, no collisions among a home's codes
+
+
+def anchor_digests(text: str, key: bytes | None) -> frozenset[str]:
+    """Hex HMAC-SHA256 (key, truncated to ANCHOR_DIGEST_BYTES) of each identity anchor of text
+    (lexical.identity_anchors: identifiers and numbers, no words); empty without a key.
+
+    Keyed because a plain hash of a 4-digit code is reversed by trying all 10 000; the key lives
+    with the HA config entry, not in the database file."""
+    if not key:
+        return frozenset()
+    return frozenset(
+        hmac.new(key, anchor.encode(), hashlib.sha256).digest()[:ANCHOR_DIGEST_BYTES].hex()
+        for anchor in identity_anchors(text)
+    )
 
 
 def find_to_forget(
@@ -45,25 +82,32 @@ def find_to_forget(
     )
 
 
-def forget(store: MemoryStore, memory_id: str, speaker: Speaker, now: datetime) -> Memory:
-    """Delete one memory visible to speaker, leaving a tombstone; returns it as it was.
+def forget(
+    store: MemoryStore, memory_id: str, speaker: Speaker, now: datetime, anchor_key: bytes | None = None
+) -> Memory:
+    """Delete one memory visible to speaker, leaving a tombstone (with the keyed digests of its
+    identifiers when anchor_key is given); returns it as it was.
 
     Raises InvalidInput("memory_id", "unknown_memory") when it does not exist or is not visible.
     """
     memory = store.get(memory_id, Visibility.of(speaker))
     if memory is None:
         raise InvalidInput("memory_id", "unknown_memory")
-    done = store.delete_to_tombstones([memory.id], now)
+    done = store.delete_to_tombstones([memory.id], now, _anchors_of(anchor_key))
     if not done:
         raise InvalidInput("memory_id", "unknown_memory")
     return memory
 
 
-def forget_person(store: MemoryStore, person_id: str, now: datetime) -> int:
-    """Delete every PRIVATE memory of person_id (tombstones left); returns how many."""
+def forget_person(store: MemoryStore, person_id: str, now: datetime, anchor_key: bytes | None = None) -> int:
+    """Delete every PRIVATE memory of person_id (tombstones left, as in forget); returns how many."""
     if not person_id:
         raise InvalidInput("person_id", "unknown_speaker")
-    return len(store.delete_to_tombstones(store.ids_owned(person_id), now))
+    return len(store.delete_to_tombstones(store.ids_owned(person_id), now, _anchors_of(anchor_key)))
+
+
+def _anchors_of(anchor_key: bytes | None) -> Callable[[str], frozenset[str]] | None:
+    return (lambda content: anchor_digests(content, anchor_key)) if anchor_key else None
 
 
 def is_tombstoned(
@@ -74,12 +118,54 @@ def is_tombstoned(
     scope: Scope,
     owner_id: str | None = None,
     area_id: str | None = None,
+    text: str | None = None,
+    anchor_key: bytes | None = None,
 ) -> bool:
-    """True when an unlifted tombstone of this scope/owner/area is ≥ TOMBSTONE_SIMILARITY
-    to the text (or unit vector of the store's identity)."""
+    """True when an unlifted tombstone of this scope/owner/area blocks the text (module
+    docstring: ≥ TOMBSTONE_SIMILARITY, or ≥ TOMBSTONE_ANCHOR_SIMILARITY with an identifier in
+    common). text_or_vector: the text, or its unit vector of the store's identity — then `text`
+    (the same text) is needed for the identifier rule; without it or without anchor_key only
+    similarity counts."""
     if isinstance(text_or_vector, str):
+        text = text_or_vector
         vector = embedder.embed([embedding_text(text_or_vector)])[0]
     else:
         vector = text_or_vector
     bucket = Bucket.of(scope, owner_id, area_id)
-    return bool(store.tombstones_near(vector, bucket, TOMBSTONE_SIMILARITY))
+    return bool(_blocking(store, vector, bucket, text, anchor_key))
+
+
+def _blocking(
+    store: MemoryStore, vector: Vectors, bucket: Bucket, text: str | None, anchor_key: bytes | None
+) -> list[str]:
+    """Ids of the unlifted tombstones of bucket that block (vector, text), by either rule."""
+    digests = anchor_digests(text, anchor_key) if text else frozenset()
+    near = store.tombstones_near(
+        vector,
+        bucket,
+        TOMBSTONE_SIMILARITY,
+        anchors=digests,
+        anchor_threshold=TOMBSTONE_ANCHOR_SIMILARITY if digests else None,
+    )
+    return [t.id for t, _ in near]
+
+
+def lift_anchored(
+    store: MemoryStore,
+    embedder: Embedder,
+    text: str,
+    *,
+    bucket: Bucket,
+    provenance: Provenance,
+    now: datetime,
+    anchor_key: bytes | None,
+) -> int:
+    """An explicit (CONFIRMED) remember of text lifts every tombstone of its bucket that would
+    block it (writer._lift already lifted those ≥ TOMBSTONE_SIMILARITY: this adds the ones
+    sharing an identifier); returns how many more were lifted."""
+    if provenance is not Provenance.CONFIRMED or not anchor_digests(text, anchor_key):
+        return 0
+    vector = embedder.embed([embedding_text(text)])[0]
+    ids = _blocking(store, vector, bucket, text, anchor_key)
+    store.lift_tombstones(ids, now)
+    return len(ids)

@@ -199,3 +199,16 @@ def conflicts(content: str, anchors: list[Anchor]) -> bool:
         if token not in have and any(shape(t) == shape(token) for t in have):
             return True
     return False
+
+
+IDENTITY_MIN_DIGITS = 3  # "4711", "HX-4471"'s 4471; "at 8" or "2 cats" identify nothing
+
+
+def identity_anchors(text: str) -> frozenset[str]:
+    """What identifies a fact by itself, in normal form: identifiers (hx-4471 → hx4471) and
+    numbers/digit groups of ≥ IDENTITY_MIN_DIGITS digits (4711; 4471 of HX-4471, so a bare
+    "4471" meets "HX-4471"). Ordinary words are never in it. Tombstones keep these keyed
+    (forgetting.anchor_digests) to recognise a forgotten code said in other words."""
+    carried = _Carried.of(text)
+    numbers = (d for d in carried.digit_groups if len(d) >= IDENTITY_MIN_DIGITS)
+    return frozenset(carried.identifiers) | frozenset(numbers)

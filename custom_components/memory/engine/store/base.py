@@ -8,7 +8,7 @@ memories, so no caller can forget it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -119,10 +119,25 @@ class MemoryStore(Protocol):
     def prune_inferred(self, created_before: datetime) -> int: ...
 
     # forgetting
-    def delete_to_tombstones(self, ids: list[str], at: datetime) -> list[tuple[Memory, Tombstone]]: ...
+    def delete_to_tombstones(
+        self, ids: list[str], at: datetime, anchors_of: Callable[[str], Collection[str]] | None = None
+    ) -> list[tuple[Memory, Tombstone]]:
+        """anchors_of(content): the keyed identifier digests its tombstone keeps (none when None)."""
+        ...
+
     def tombstones_near(
-        self, vector: Vectors, bucket: Bucket, threshold: float
-    ) -> list[tuple[Tombstone, float]]: ...
+        self,
+        vector: Vectors,
+        bucket: Bucket,
+        threshold: float,
+        *,
+        anchors: Collection[str] = (),
+        anchor_threshold: float | None = None,
+    ) -> list[tuple[Tombstone, float]]:
+        """Unlifted tombstones of the bucket with cosine ≥ threshold, or ≥ anchor_threshold when
+        they share one of `anchors` (digests as stored by delete_to_tombstones); best first."""
+        ...
+
     def lift_tombstones(self, ids: list[str], at: datetime) -> None: ...
 
     # transcripts (verbatim turns; independent of memories and forgetting)

@@ -108,11 +108,18 @@ def _v4_fact_values(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v5_tombstone_anchors(conn: sqlite3.Connection) -> None:
+    """Keyed digests of a forgotten text's identifiers (forgetting.anchor_digests), space-separated;
+    NULL for tombstones made before (their text is gone, nothing to derive them from)."""
+    conn.execute("ALTER TABLE tombstones ADD COLUMN anchors TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
     _v3_transcripts,
     _v4_fact_values,
+    _v5_tombstone_anchors,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -602,8 +602,11 @@ class SqliteStore:
         self._pending_touch.clear()
 
     # ---------------------------------------------------------------- forgetting
-    def delete_to_tombstones(self, ids: list[str], at: datetime) -> list[tuple[Memory, Tombstone]]:
-        """Delete memories (row and FTS entry) leaving tombstones (vector + scope, no text).
+    def delete_to_tombstones(
+        self, ids: list[str], at: datetime, anchors_of: Callable[[str], Collection[str]] | None = None
+    ) -> list[tuple[Memory, Tombstone]]:
+        """Delete memories (row and FTS entry) leaving tombstones (vector + scope + the digests
+        anchors_of(content) gives, never the text).
 
         Afterwards the FTS index is optimised (deleted terms leave its segments) and the WAL
         checkpointed and truncated, so with secure_delete no copy of the text stays in the file.
@@ -628,12 +631,13 @@ class SqliteStore:
                     area_id=memory.area_id,
                     created_at=at,
                 )
+                digests = " ".join(sorted(anchors_of(memory.content))) if anchors_of else ""
                 conn.execute(
                     "INSERT OR REPLACE INTO tombstones (id, scope, owner_id, area_id, embedding, "
-                    "emb_provider, emb_model, emb_dimension, created_at, lifted_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                    "emb_provider, emb_model, emb_dimension, created_at, lifted_at, anchors) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
                     (tomb.id, tomb.scope.value, tomb.owner_id, tomb.area_id, blob, provider, model, dim,
-                     _ts(at)),
+                     _ts(at), digests or None),
                 )  # fmt: skip
                 conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
@@ -651,12 +655,20 @@ class SqliteStore:
         return done
 
     def tombstones_near(
-        self, vector: Vectors, bucket: Bucket, threshold: float
+        self,
+        vector: Vectors,
+        bucket: Bucket,
+        threshold: float,
+        *,
+        anchors: Collection[str] = (),
+        anchor_threshold: float | None = None,
     ) -> list[tuple[Tombstone, float]]:
-        """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold."""
+        """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold, or
+        ≥ anchor_threshold when their stored digests share one of `anchors`; best first."""
         provider, model, dim = self._identity_values()
+        wanted = frozenset(anchors) if anchor_threshold is not None else frozenset()
         rows = self._read(
-            "SELECT id, scope, owner_id, area_id, created_at, embedding FROM tombstones "
+            "SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones "
             "WHERE lifted_at IS NULL AND scope = ? AND owner_id IS ? AND area_id IS ? "
             "AND emb_provider = ? AND emb_model = ? AND emb_dimension = ?",
             (bucket.scope.value, bucket.owner_id, bucket.area_id, provider, model, dim),
@@ -667,7 +679,8 @@ class SqliteStore:
         sims = matrix @ vector
         out: list[tuple[Tombstone, float]] = []
         for r, sim in zip(rows, sims, strict=True):
-            if sim >= threshold:
+            anchored = anchor_threshold is not None and sim >= anchor_threshold and bool(wanted)
+            if sim >= threshold or (anchored and not wanted.isdisjoint((r[6] or "").split())):
                 created = _dt(r[4])
                 assert created is not None
                 tomb = Tombstone(id=r[0], scope=Scope(r[1]), owner_id=r[2], area_id=r[3], created_at=created)
