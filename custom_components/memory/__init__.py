@@ -35,7 +35,14 @@ from .const import (
 from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_run
+from .runtime import (
+    CONF_ANCHOR_KEY,
+    MemoryConfigEntry,
+    MemoryRuntimeData,
+    anchor_key,
+    async_run,
+    new_anchor_key,
+)
 from .services import async_setup_services
 from .transcripts import async_purge_transcripts, async_track_purge
 
@@ -56,8 +63,12 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
     """Open the store, then register the agent, LLM API, intents and listeners."""
+    if anchor_key(entry.data) is None:  # entries made before tombstones kept identifier digests
+        hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_ANCHOR_KEY: new_anchor_key()})
     db_path = hass.config.path(entry.data.get(CONF_DB_PATH, DEFAULT_DB_PATH))
-    engine = await _async_build_engine(hass, db_path, entry.data.get(CONF_ENCODER, ENCODER_BUNDLED))
+    engine = await _async_build_engine(
+        hass, db_path, entry.data.get(CONF_ENCODER, ENCODER_BUNDLED), anchor_key(entry.data)
+    )
     try:
         await async_run(hass, engine.open)
     except EngineError as err:  # StoreUnavailable, or the encoder failing to load
@@ -103,13 +114,13 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
     return True
 
 
-async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str):  # type: ignore[no-untyped-def]
+async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, key: bytes | None):  # type: ignore[no-untyped-def]
     """The (unopened) engine; fastembed is installed on demand, else a repair issue and bundled."""
     if encoder == ENCODER_FASTEMBED:
         try:
             await async_process_requirements(hass, DOMAIN, [FASTEMBED_REQUIREMENT])
             engine = await async_run(
-                hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass)
+                hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass), anchor_key=key
             )
         except (RequirementsNotFound, EncoderUnavailable) as err:
             _LOGGER.warning("fastembed is unavailable (%s); using the bundled encoder", err)
@@ -127,7 +138,9 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str): 
             return engine
     else:
         ir.async_delete_issue(hass, DOMAIN, ISSUE_FASTEMBED)
-    return await async_run(hass, build_engine, db_path, ENCODER_BUNDLED, cache_dir=_cache_dir(hass))
+    return await async_run(
+        hass, build_engine, db_path, ENCODER_BUNDLED, cache_dir=_cache_dir(hass), anchor_key=key
+    )
 
 
 def _cache_dir(hass: HomeAssistant) -> str:

@@ -57,6 +57,7 @@ from .const import (
     STORAGE_SQLITE,
     TRANSCRIPT_RETENTION_RANGE,
 )
+from .runtime import CONF_ANCHOR_KEY, new_anchor_key
 from .speaker import is_person
 
 _LOGGER = logging.getLogger(__name__)
@@ -126,7 +127,8 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         if user_input is not None and not (errors := await _async_validate_store(self.hass, user_input)):
-            return self.async_create_entry(title="Household Memory", data=user_input)
+            data = {**user_input, CONF_ANCHOR_KEY: new_anchor_key()}
+            return self.async_create_entry(title="Household Memory", data=data)
         return self.async_show_form(
             step_id="user", data_schema=_store_schema(user_input or {}), errors=errors
         )

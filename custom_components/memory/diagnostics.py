@@ -9,10 +9,11 @@ from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
 from .const import CONF_DEVICE_PERSONS
-from .runtime import MemoryConfigEntry, async_run
+from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
 
-# Who uses which personal device is personal data; the count is enough to debug.
-TO_REDACT = {CONF_DEVICE_PERSONS, "content", "text"}
+# Who uses which personal device is personal data; the count is enough to debug. The anchor key
+# would let anyone holding the database file test guesses against forgotten codes.
+TO_REDACT = {CONF_DEVICE_PERSONS, CONF_ANCHOR_KEY, "content", "text"}
 
 
 async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryConfigEntry) -> dict[str, Any]:
@@ -22,7 +23,10 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
     stats_dict = asdict(stats)
     stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
     return {
-        "entry": {"data": dict(entry.data), "options": async_redact_data(dict(entry.options), TO_REDACT)},
+        "entry": {
+            "data": async_redact_data(dict(entry.data), TO_REDACT),
+            "options": async_redact_data(dict(entry.options), TO_REDACT),
+        },
         "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
         "engine": async_redact_data(stats_dict, TO_REDACT),
         "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,24 @@ from .engine.models import Hit, Speaker
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
+
+# entry.data key of the per-installation secret (hex) for the identifier digests tombstones keep
+# (engine/forgetting.py): outside the database file, so the file alone cannot brute-force them.
+CONF_ANCHOR_KEY = "anchor_key"
+ANCHOR_KEY_BYTES = 32
+
+
+def new_anchor_key() -> str:
+    """A fresh anchor key, hex (config entry data is JSON)."""
+    return secrets.token_bytes(ANCHOR_KEY_BYTES).hex()
+
+
+def anchor_key(data: Mapping[str, Any]) -> bytes | None:
+    """The entry's anchor key as bytes; None when absent or malformed."""
+    try:
+        return bytes.fromhex(data[CONF_ANCHOR_KEY]) or None
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from custom_components.memory.const import (
 )
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.models import EmbeddingIdentity, Speaker
+from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
 from custom_components.memory.speaker import async_resolve_speaker
 from tests.conftest import TEST_DB, async_call, setup_memory
 
@@ -43,7 +44,14 @@ async def test_user_flow_creates_entry(household: HomeAssistant) -> None:
 
     entry = await setup_memory(household)
     assert entry.title == "Household Memory"
-    assert entry.data == {CONF_STORAGE: "sqlite", CONF_DB_PATH: TEST_DB, CONF_ENCODER: "bundled"}
+    key = entry.data[CONF_ANCHOR_KEY]  # the secret of the tombstones' identifier digests
+    assert len(bytes.fromhex(key)) == ANCHOR_KEY_BYTES
+    assert entry.data == {
+        CONF_STORAGE: "sqlite",
+        CONF_DB_PATH: TEST_DB,
+        CONF_ENCODER: "bundled",
+        CONF_ANCHOR_KEY: key,
+    }
     assert await household.async_add_executor_job(Path(household.config.path(TEST_DB)).exists)
 
 
