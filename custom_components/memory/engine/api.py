@@ -153,7 +153,9 @@ class MemoryEngineAPI(Protocol):
         (credentials/codes, payment, health) and stores it flagged. The same
         wording (case, punctuation, whitespace aside) in the same scope/owner/area
         merges; different facts, however similar, get their own row. An explicit
-        (CONFIRMED) remember lifts tombstones >= 0.85 similar in that scope.
+        (CONFIRMED) remember lifts tombstones >= 0.85 similar in that scope, and those it
+        shares an identifier with (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has
+        an anchor key.
         """
         ...
 
@@ -178,8 +180,9 @@ class MemoryEngineAPI(Protocol):
 
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
         """Delete the memory's text (row removed, FTS row removed) and leave a
-        tombstone (embedding + scope, no text). The memory must be visible to
-        speaker, else InvalidInput("memory_id", "unknown_memory"). Returns the
+        tombstone (embedding + scope + keyed digests of its identifiers, no text).
+        The memory must be visible to speaker, else InvalidInput("memory_id",
+        "unknown_memory"). Returns the
         memory as it was (for the confirmation reply)."""
         ...
 
