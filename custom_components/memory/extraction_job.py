@@ -120,7 +120,8 @@ def instructions(user_text: str, language: str) -> str:
         "- a request to the assistant to do something now (lights, heating, temperature, blinds, "
         "music, timers, devices) is a command, not a fact: leave it out, and do not restate it as a "
         "wish or as the state it asks for;\n"
-        "- do not include questions, greetings or anything the assistant said;\n"
+        "- a question is not a fact: never answer it or guess its answer; do not include greetings "
+        "or anything the assistant said;\n"
         "- do not include passwords, codes, payment or health details;\n"
         '- subject: who or what the fact is about ("me" when it is about the person speaking, else '
         "a name or thing); predicate: the property as a short English snake_case key, the same key "

@@ -143,8 +143,9 @@ async def test_c13_recalled_memory_is_not_learned_again(
     memories = await async_all_memories(household, entry)
     print(f"\n  learned {learned}\n{_show(memories)}")
 
-    bins = [m for m in memories if _has(m, ("bin",), ("tuesday",)) and m.kind is not Kind.EPISODE]
-    assert len(bins) == 1 and bins[0].content == BINS, _show(memories)
+    # any other memory about the bins is an echo (or an answer the model made up to the question)
+    bins = [m for m in memories if _has(m, ("bin",))]
+    assert [m.content for m in bins] == [BINS], _show(memories)
     assert any(_has(m, ("clara",), ("sunday",)) for m in memories if m.kind is not Kind.EPISODE), _show(
         memories
     )
