@@ -37,6 +37,7 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 from .cloud import async_is_cloud_domain
+from .commands import async_is_device_command
 from .const import (
     CONF_CLOUD_PERSONAL,
     CONF_EXTRACTION_ENTITY,
@@ -232,9 +233,12 @@ class ExtractionJob:
                 entity_id,
             )
             return None
-        said = [
-            (t.role.value, t.text) for t in user_turns if not is_sensitive(t.text)
-        ]  # a sensitive turn is never sent, to any model (invariant 7)
+        said = [  # a sensitive turn is never sent, to any model (invariant 7); nor a command (C20)
+            (t.role.value, t.text)
+            for t in user_turns
+            if not is_sensitive(t.text)
+            and not await async_is_device_command(self.hass, t.text, t.language or seen.language)
+        ]
         if (user_text := select_user_text(said)) is None:
             return None
         try:
