@@ -184,11 +184,18 @@ def test_c04_summary_close_to_a_tombstone_is_skipped(engine: MemoryEngine) -> No
         "Julian talked about his divorce lawyer.", speaker=JULIAN_KITCHEN, scope=Scope.PRIVATE
     )
     engine.forget(said.memory.id, JULIAN_KITCHEN)
+    kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
     result = apply_candidates(
-        engine, [], speaker=JULIAN_KITCHEN, language="en", summary="Julian talked about his divorce lawyer."
+        engine,
+        [kept],
+        speaker=JULIAN_KITCHEN,
+        language="en",
+        summary="Julian talked about his divorce lawyer.",
     )
-    assert (result.skipped_forgotten, result.stored) == (1, 0)
-    assert engine.stats().memories == 0
+    assert (result.skipped_forgotten, result.stored) == (1, 1)  # the summary; the fact is kept
+    assert [m.content for m in engine.list_memories(JULIAN_KITCHEN)] == [
+        "Julian's sister moves to Turin in June."
+    ]
 
 
 # ---------------------------------------------------------------------------- C13 no echo
@@ -237,11 +244,12 @@ SENSITIVE = [
 
 @pytest.mark.parametrize(("lang", "text"), SENSITIVE)
 def test_sensitive_candidates_are_never_extracted(engine: MemoryEngine, lang: str, text: str) -> None:
+    kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
     result = apply_candidates(
-        engine, [Candidate(text, confidence=0.95)], speaker=JULIAN_KITCHEN, language=lang, summary=text
+        engine, [Candidate(text, confidence=0.95), kept], speaker=JULIAN_KITCHEN, language=lang, summary=text
     )
-    assert (result.skipped_sensitive, result.stored) == (2, 0)  # the candidate and the summary
-    assert engine.stats().memories == 0
+    assert (result.skipped_sensitive, result.stored) == (2, 1)  # the candidate and the summary; not `kept`
+    assert [m.content for m in engine.list_memories(JULIAN_KITCHEN)] == [kept.content]
 
 
 # ---------------------------------------------------------------------------- storing
@@ -300,19 +308,30 @@ def test_scope_follows_the_speaker(  # noqa: PLR0917 - parametrized
 
 
 def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
+    trip = Candidate("Julian goes to Lyon in May.", confidence=0.9)
     result = apply_candidates(
-        engine, [], speaker=JULIAN_KITCHEN, language="en", summary="Julian planned a trip to Lyon."
+        engine, [trip], speaker=JULIAN_KITCHEN, language="en", summary="Julian planned a trip to Lyon."
     )
     assert result.counts() == {
-        "stored": 1,
+        "stored": 2,
         "merged": 0,
         "skipped_forgotten": 0,
         "skipped_sensitive": 0,
         "rejected": 0,
         "superseded": 0,
     }
-    (episode,) = engine.list_memories(JULIAN_KITCHEN)
-    assert (episode.kind, episode.scope) == (Kind.EPISODE, Scope.PRIVATE)
+    (episode,) = [m for m in engine.list_memories(JULIAN_KITCHEN) if m.kind is Kind.EPISODE]
+    assert (episode.content, episode.scope) == ("Julian planned a trip to Lyon.", Scope.PRIVATE)
+
+
+def test_c20_a_summary_of_nothing_learned_is_not_stored(engine: MemoryEngine) -> None:
+    """Commands and small talk: every candidate rejected, so the summary is no memory either."""
+    command = Candidate("The user asked to turn on the kitchen light.", confidence=0.9)
+    result = apply_candidates(
+        engine, [command], speaker=JULIAN_KITCHEN, language="en", summary="Julian said good night."
+    )
+    assert (result.rejected, result.stored) == (1, 0)
+    assert engine.stats().memories == 0
 
 
 def test_review_mode_stores_pending_never_recalled(engine: MemoryEngine) -> None:

@@ -20,8 +20,9 @@ through the rules of docs/design.md §6 in this order:
    the target bucket or shared → merged: the existing memory is confirmed, no new row (C13);
 6. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
 
-The conversation's summary becomes an `episode` under the same rules, and is left out entirely
-when any candidate of that conversation was skipped as forgotten (C04).
+The conversation's summary becomes an `episode` under the same rules, only when something of
+the conversation was learned (a candidate stored or merged: a summary of commands and small talk
+is no memory, C20), and is left out entirely when any candidate was skipped as forgotten (C04).
 """
 
 from __future__ import annotations
@@ -396,7 +397,7 @@ def apply_candidates(
     }
     for candidate in list(candidates)[:MAX_CANDIDATES]:
         _apply_one(engine, candidate, **context)
-    if summary is not None and not result.skipped_forgotten:
+    if summary is not None and (result.stored or result.merged) and not result.skipped_forgotten:
         episode = Candidate(content=summary, kind=Kind.EPISODE, confidence=1.0)
         _apply_one(engine, episode, **context)
     return result
