@@ -249,3 +249,48 @@ def test_v4_tombstones_survive_the_v5_upgrade(tmp_path: Path, encoder: BundledEm
         assert not engine.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)
     finally:
         engine.close()
+
+
+# ---------------------------------------------------------------- split numbers (C04)
+LOCKER = "Julian's locker at the gym is number 4711."
+LOCKER_SPLIT = {  # the forgotten number said or written in groups; USE-m3 similarity 0.63-0.79
+    "en": "Julian uses locker 4-7-1-1 at the gym.",
+    "de": "Julians Spind im Fitnessstudio hat die Nummer 47 11.",
+    "it": "L'armadietto di Julian in palestra è il 4 7 1 1.",
+}
+ALARM_AT = {  # a time, joined to 830 like the forgotten code, about something else (≈ 0.25)
+    "en": "The bus leaves at 8 30.",
+    "de": "Der Bus fährt um 8 30.",
+    "it": "L'autobus parte alle 8 30.",
+}
+
+
+@pytest.mark.parametrize("lang", list(LOCKER_SPLIT))
+def test_c04_forgotten_number_in_groups_is_blocked(keyed: MemoryEngine, lang: str) -> None:
+    memory = keyed.remember(LOCKER, speaker=GUEST, scope=Scope.SHARED).memory
+    keyed.forget(memory.id, GUEST)
+    said = LOCKER_SPLIT[lang]
+    learned = apply_candidates(keyed, [Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    assert (learned.skipped_forgotten, learned.stored) == (1, 0)
+    assert keyed.list_memories(Speaker.administrator()) == []
+
+
+def test_c04_forgotten_number_in_groups_blocks_it_written_whole(keyed: MemoryEngine) -> None:
+    """The join happens on both sides: a tombstone of "47 11" knows 4711."""
+    memory = keyed.remember("The gym locker is 47 11.", speaker=GUEST, scope=Scope.SHARED).memory
+    keyed.forget(memory.id, GUEST)
+    vector = keyed.embedder.embed([embedding_text(LOCKER)])[0]
+    assert not keyed.is_tombstoned(vector, scope=Scope.SHARED)  # 0.63: similarity alone lets it through
+    assert keyed.is_tombstoned(vector, scope=Scope.SHARED, text=LOCKER)
+
+
+@pytest.mark.parametrize("lang", list(ALARM_AT))
+def test_c04_a_time_is_not_blocked_by_a_joined_code(keyed: MemoryEngine, lang: str) -> None:
+    memory = keyed.remember("The alarm code is 830.", speaker=GUEST, scope=Scope.SHARED).memory
+    keyed.forget(memory.id, GUEST)
+    assert not keyed.is_tombstoned(ALARM_AT[lang], scope=Scope.SHARED)
+    dentist = keyed.remember(
+        "Julian's dentist appointment is on 29.11.2026.", speaker=GUEST, scope=Scope.SHARED
+    )
+    keyed.forget(dentist.memory.id, GUEST)
+    assert not keyed.is_tombstoned("The bins go out on 29.11.2026.", scope=Scope.SHARED)

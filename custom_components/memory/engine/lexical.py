@@ -202,13 +202,21 @@ def conflicts(content: str, anchors: list[Anchor]) -> bool:
 
 
 IDENTITY_MIN_DIGITS = 3  # "4711", "HX-4471"'s 4471; "at 8" or "2 cats" identify nothing
+# Digit groups one space, hyphen or dot apart, no word between: "47 11", "4-7-1-1", "4.7.1.1"
+# are 4711 as said or dictated. Times ("8 30" → 830) and dates ("29.11.2026" → 29112026) are
+# joined too: harmless, as an anchor only blocks together with TOMBSTONE_ANCHOR_SIMILARITY.
+# Spelled-out numbers ("four seven one one", "forty-seven eleven") are out of scope: only
+# similarity catches those.
+_SPLIT_NUMBER = re.compile(r"(?<!\w)\d+(?:[ .-]\d+)+(?!\w)")
 
 
 def identity_anchors(text: str) -> frozenset[str]:
     """What identifies a fact by itself, in normal form: identifiers (hx-4471 → hx4471) and
     numbers/digit groups of ≥ IDENTITY_MIN_DIGITS digits (4711; 4471 of HX-4471, so a bare
-    "4471" meets "HX-4471"). Ordinary words are never in it. Tombstones keep these keyed
+    "4471" meets "HX-4471"), plus split numbers joined ("47 11", "4-7-1-1" → 4711; the groups
+    stay too). Ordinary words are never in it. Tombstones keep these keyed
     (forgetting.anchor_digests) to recognise a forgotten code said in other words."""
     carried = _Carried.of(text)
-    numbers = (d for d in carried.digit_groups if len(d) >= IDENTITY_MIN_DIGITS)
+    joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(text))
+    numbers = (d for d in (*carried.digit_groups, *joined) if len(d) >= IDENTITY_MIN_DIGITS)
     return frozenset(carried.identifiers) | frozenset(numbers)
