@@ -4,6 +4,9 @@
   it), else assembled by scripts/local_llm_model.py from the installed part packages.
 - `llm_entry` (hass): the memory_local_llm config entry, LOADED, with $LOCAL_LLM_THREADS threads
   (default 1, as in CI).
+- `_pinned_clock` (autouse): every test starts at PINNED_NOW. HA writes the current time into the
+  AI Task's and the conversation agent's system prompt; a fixed instant makes the prompt, and so
+  the model's answer (temperature 0, llama.cpp on 1 thread), the same on every run.
 - `household`, `julian`, `kitchen`, `use_model` (+ its autouse patch): the HA fixtures of
   tests/conftest.py, imported so the learning tests run the same household as lane 1.
 
@@ -36,6 +39,13 @@ from tests.conftest import (  # noqa: E402, F401  # fixtures shared with tests/h
 )
 
 LLM_DOMAIN = "memory_local_llm"
+PINNED_NOW = "2026-11-29 12:00:00+00:00"  # any fixed instant; a Sunday noon, UTC
+
+
+@pytest.fixture(autouse=True)
+def _pinned_clock(freezer: Any) -> None:
+    """The frozen clock at PINNED_NOW before anything else starts (module docstring)."""
+    freezer.move_to(PINNED_NOW)
 
 
 @pytest.fixture(scope="session")
