@@ -49,7 +49,6 @@ from .const import (
     DOMAIN,
     EVENT_MEMORY_LEARNED,
 )
-from .engine.api import EngineError
 from .engine.extraction import (
     MAX_CANDIDATES,
     SCOPE_HINTS,
@@ -285,7 +284,7 @@ class ExtractionJob:
                     self_names=self_names,
                 ),
             )
-        except EngineError:
+        except Exception:  # EngineError or a bug: logged, and the next conversation still learns
             _LOGGER.exception("Could not store what was learned from conversation %s", conversation_id)
             return None
         self.hass.bus.async_fire(

@@ -152,12 +152,15 @@ def _m(content: str, value: str | None) -> Memory:
     ("a", "b", "same"),
     [
         (_m("x", "Blue."), _m("y", " blue"), True),
-        (_m("x", "Grüner Tee"), _m("y", "gruner  TEE"), True),
+        (_m("x", "Grüner Tee"), _m("y", "«grüner  TEE»"), True),
         (_m("x", "tea"), _m("y", "coffee"), False),
-        (_m("My favourite colour is blue.", None), _m("y", "Blue"), True),  # no stored value: words
-        (_m("I like blue-green best.", None), _m("y", "blue"), True),
-        (_m("I like bluebells.", None), _m("y", "blue"), False),  # whole words only
-        (_m("Blue, my colour", None), _m("blue my colour", None), True),  # neither: the content
+        (_m("x", "-18 °C"), _m("y", "18 °C"), False),  # signs, symbols and accents are meaning
+        (_m("x", "C++"), _m("y", "C"), False),
+        (_m("x", "año"), _m("y", "ano"), False),
+        (_m("x", "light blue"), _m("y", "blue"), False),
+        (_m("My favourite colour is blue.", None), _m("y", "Blue"), False),  # a value on one side only
+        (_m("I don't drink coffee any more, I drink tea now.", None), _m("y", "coffee"), False),
+        (_m("Blue, my colour", None), _m("blue my colour", None), True),  # neither: the wording
     ],
 )
 def test_values_are_compared_folded(a: Memory, b: Memory, same: bool) -> None:
@@ -512,10 +515,12 @@ def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbed
             "My favourite colour is blue.",
         )
         engine.reembed_pending()
-        again = learn(engine, "I like blue best.", "favourite_colour", "blue")  # value vs content words
-        assert (again.merged, again.ids) == (1, ["old1"])
+        # the old row has no value: only a value on both sides can agree, so the newer one holds
+        again = learn(engine, "I like blue best.", "favourite_colour", "blue")
+        assert (again.stored, again.superseded) == (1, 1)
+        assert stored(engine, "old1").superseded_by == again.ids[0]
         changed = learn(engine, "My favourite colour is green now.", "favourite_colour", "green")
-        assert stored(engine, "old1").superseded_by == changed.ids[0]
+        assert stored(engine, again.ids[0]).superseded_by == changed.ids[0]
     finally:
         engine.close()
     with sqlite3.connect(path) as check:

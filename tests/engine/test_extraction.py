@@ -346,3 +346,25 @@ def test_review_mode_stores_pending_never_recalled(engine: MemoryEngine) -> None
     assert engine.get(result.ids[0], Speaker.administrator()).status is Status.PENDING  # type: ignore[union-attr]
     assert engine.recall("When does Paula move to Lyon?", GUEST) == []
     assert engine.list_memories(GUEST) == []
+
+
+def test_c21_numbers_are_read_as_text_and_unstorable_text_is_a_problem() -> None:
+    """A model writes "value": 14; a split emoji escape ("\\ud83d") cannot be stored: that
+    candidate is reported, the others are read."""
+    result = parse_candidates(
+        {
+            "memories": [
+                {
+                    "content": "Mimi is 14.",
+                    "subject": "Mimi",
+                    "predicate": "age",
+                    "value": 14,
+                    "confidence": 0.9,
+                },
+                {"content": "Mimi \ud83d loves tuna.", "confidence": 0.9},
+            ]
+        }
+    )
+    (candidate,) = result.candidates
+    assert (candidate.content, candidate.value) == ("Mimi is 14.", "14")
+    assert "missing_content" in result.problems

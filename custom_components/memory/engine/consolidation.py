@@ -39,6 +39,7 @@ FIRST_PERSON = frozenset(
 INFERRED_PRUNE_DAYS = 90  # inferred memories never recalled for this long are deleted (docs/design.md §6)
 
 _NON_WORD = re.compile(r"[\W_]+")
+_EDGE_PUNCTUATION = " .,;:!?\"'«»“”„()[]{}\u2018\u2019"
 
 
 def _fold(text: str) -> str:
@@ -78,18 +79,22 @@ class Stated(Protocol):
     def value(self) -> str | None: ...
 
 
-def same_value(a: Stated, b: Stated) -> bool:
-    """True when two memories of one key state the same value: both values equal once folded
-    (case, accents, punctuation, whitespace); a memory without a value says the same when its
-    content holds the other's value as whole words; neither with a value: the same folded content."""
+def _fold_value(value: str) -> str:
+    """A value as compared: casefolded, Unicode-normalised (NFC), whitespace collapsed, quotes and
+    sentence punctuation trimmed at the edges — signs, symbols and accents inside are meaning
+    ("-18" is not "18", "C++" is not "C", "año" is not "ano")."""
+    folded = " ".join(unicodedata.normalize("NFC", value.casefold()).split())
+    return folded.strip(_EDGE_PUNCTUATION)
+
+
+def same_value(a: Memory, b: Memory) -> bool:
+    """True when two memories of one key state the same value: both carry a value and the values
+    are equal as `_fold_value` compares them; without a value on either side, only the same wording
+    (folded content) counts — a sentence that merely mentions the old value ("I don't drink coffee
+    any more, I drink tea now") is never taken as agreeing with it (C09)."""
     if a.value is not None and b.value is not None:
-        return _fold(a.value) == _fold(b.value)
-    if a.value is None and b.value is None:
-        return _fold(a.content) == _fold(b.content)
-    valued, bare = (a, b) if a.value is not None else (b, a)
-    assert valued.value is not None
-    needle, words = _fold(valued.value).split(), _fold(bare.content).split()
-    return bool(needle) and any(words[i : i + len(needle)] == needle for i in range(len(words)))
+        return _fold_value(a.value) == _fold_value(b.value)
+    return _fold(a.content) == _fold(b.content)
 
 
 def key_of(memory: Memory) -> tuple[Bucket, str, str] | None:

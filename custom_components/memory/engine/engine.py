@@ -7,6 +7,7 @@ thread-safe (the store serialises); the HA side runs every call in an executor.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -57,6 +58,9 @@ class MemoryEngine:
         self._anchor_key = anchor_key
         self._hubness = Hubness(embedder)
         self._open = False
+        # One writer at a time decides a fact key: a key's read and its write are separate store
+        # calls, and two concurrent changes of one fact must not both supersede the old value.
+        self._writes = threading.RLock()
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> None:
@@ -104,26 +108,27 @@ class MemoryEngine:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
         now = self._clock()
-        result = writer.remember(
-            self.store,
-            self.embedder,
-            now,
-            content,
-            speaker=speaker,
-            scope=Scope(scope),
-            kind=Kind(kind),
-            language=language,
-            provenance=Provenance(provenance),
-            source=Source(source),
-            source_ref=source_ref,
-            owner_id=owner_id,
-            area_id=area_id,
-            subject=subject,
-            predicate=predicate,
-            importance=importance,
-            status=Status(status),
-            value=value,
-        )
+        with self._writes:
+            result = writer.remember(
+                self.store,
+                self.embedder,
+                now,
+                content,
+                speaker=speaker,
+                scope=Scope(scope),
+                kind=Kind(kind),
+                language=language,
+                provenance=Provenance(provenance),
+                source=Source(source),
+                source_ref=source_ref,
+                owner_id=owner_id,
+                area_id=area_id,
+                subject=subject,
+                predicate=predicate,
+                importance=importance,
+                status=Status(status),
+                value=value,
+            )
         memory = result.memory
         lifted = forgetting.lift_anchored(
             self.store,
@@ -210,6 +215,10 @@ class MemoryEngine:
         Raises InvalidInput("memory_id", "unknown_memory") when it is not visible or not pending.
         """
         self._require_open()
+        with self._writes:
+            return self._approve_locked(memory_id, speaker)
+
+    def _approve_locked(self, memory_id: str, speaker: Speaker) -> Memory:
         memory = self.store.get(memory_id, Visibility.of(speaker))
         if memory is None or memory.status is not Status.PENDING:
             raise InvalidInput("memory_id", "unknown_memory")
@@ -234,7 +243,8 @@ class MemoryEngine:
 
     # ------------------------------------------------------------------ forgetting
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
-        """Delete the text, leave a tombstone; InvalidInput("memory_id", "unknown_memory") if not visible."""
+        """Delete the text and the older values it replaced (forgetting.forget), leave
+        tombstones; InvalidInput("memory_id", "unknown_memory") if not visible."""
         self._require_open()
         return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
 
@@ -301,7 +311,8 @@ class MemoryEngine:
     def consolidate(self, now: datetime | None = None) -> ConsolidationReport:
         """One consolidation pass (engine/consolidation.py); idempotent. now: aware UTC."""
         self._require_open()
-        return consolidation.consolidate(self, now or self._clock())
+        with self._writes:
+            return consolidation.consolidate(self, now or self._clock())
 
     def stats(self) -> EngineStats:
         """Counts for diagnostics (no text)."""

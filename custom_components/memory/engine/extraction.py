@@ -41,6 +41,7 @@ from .consolidation import SELF, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, Visibility
+from .text import is_encodable, visible_text
 from .writer import embedding_text, same_text
 
 if TYPE_CHECKING:
@@ -266,7 +267,11 @@ def _is_schema_echo(data: Mapping[Any, Any]) -> bool:
 
 
 def _text(value: object) -> str | None:
-    if isinstance(value, str) and value.strip():
+    """A field's text: a non-empty string (a number as its text: models write "value": 14), else
+    None — also for text that cannot be stored (lone surrogates from a split emoji escape)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if isinstance(value, str) and value.strip() and is_encodable(value):
         return value.strip()
     return None
 
@@ -414,7 +419,7 @@ def _apply_one(
     result: LearnResult,
     self_names: tuple[str, ...] = (),
 ) -> None:
-    text = " ".join(candidate.content.split())
+    text = visible_text(" ".join(candidate.content.split())) or ""  # "" for unstorable text
     if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
         result.rejected += 1
         return
