@@ -61,7 +61,8 @@ def model_path() -> str:
 
 
 @pytest.fixture(autouse=True)
-def _custom_integrations(request: pytest.FixtureRequest) -> None:
+def _custom_integrations(request: pytest.FixtureRequest, _pinned_clock: None) -> None:
+    # after the clock is pinned: enable_custom_integrations starts hass
     if "hass" in request.fixturenames:
         request.getfixturevalue("enable_custom_integrations")
 
