@@ -15,8 +15,9 @@ from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import Candidate, apply_candidates
 from custom_components.memory.engine.forgetting import anchor_digests
-from custom_components.memory.engine.models import Provenance, Scope, Speaker
+from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker, Status
 from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 
@@ -294,3 +295,76 @@ def test_c04_a_time_is_not_blocked_by_a_joined_code(keyed: MemoryEngine, lang: s
     )
     keyed.forget(dentist.memory.id, GUEST)
     assert not keyed.is_tombstoned("The bins go out on 29.11.2026.", scope=Scope.SHARED)
+
+
+# ---------------------------------------------------------------- history goes with the fact (C03)
+WIFI = {  # oldest first: each value supersedes the one before (same fact key)
+    "en": [
+        "Our wifi guest network is called Graufuchs55.",
+        "Our wifi guest network is called Blaufuchs77.",
+        "Our wifi guest network is now called Rotfuchs88.",
+    ],
+    "de": [
+        "Unser WLAN für Gäste heißt Graufuchs55.",
+        "Unser WLAN für Gäste heißt Blaufuchs77.",
+        "Unser WLAN für Gäste heißt jetzt Rotfuchs88.",
+    ],
+    "it": [
+        "La rete wifi per gli ospiti si chiama Graufuchs55.",
+        "La rete wifi per gli ospiti si chiama Blaufuchs77.",
+        "La rete wifi per gli ospiti ora si chiama Rotfuchs88.",
+    ],
+}
+OLD_VALUES = (b"Graufuchs", b"graufuchs", b"Blaufuchs", b"blaufuchs")
+
+
+@pytest.mark.parametrize("lang", list(WIFI))
+def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(keyed: MemoryEngine, lang: str) -> None:
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    ids = [
+        keyed.remember(
+            text,
+            speaker=julian,
+            scope=Scope.PRIVATE,
+            language=lang,
+            provenance=Provenance.EXTRACTED,
+            source=Source.EXTRACTION,
+            subject="wifi",
+            predicate="guest_network_name",
+            value=text.rstrip(".").split()[-1],
+        ).memory.id
+        for text in WIFI[lang]
+    ]
+    other = keyed.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED).memory
+    old, older = keyed.get(ids[1], julian), keyed.get(ids[0], julian)
+    assert old is not None and older is not None
+    assert (old.status, old.superseded_by) == (Status.SUPERSEDED, ids[2])  # the chain forget follows
+    assert (older.status, older.superseded_by) == (Status.SUPERSEDED, ids[1])
+    path: Path = keyed.store.path  # type: ignore[attr-defined]
+    keyed.store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[attr-defined]
+    assert b"Blaufuchs" in _file_bytes(path)
+
+    keyed.forget(ids[2], julian)
+
+    keyed.store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[attr-defined]
+    raw = _file_bytes(path)
+    assert not [v for v in (*OLD_VALUES, b"Rotfuchs", b"rotfuchs") if v in raw]
+    assert all(keyed.get(i, Speaker.administrator()) is None for i in ids)
+    assert keyed.get(other.id, julian) == other  # not part of the history
+    assert keyed.stats().tombstones == 3
+    old_value = Candidate(WIFI[lang][1], subject="wifi", predicate="guest_network_name", confidence=0.9)
+    learned = apply_candidates(keyed, [old_value], speaker=julian, language=lang)
+    assert (learned.skipped_forgotten, learned.stored) == (1, 0)
+    keyed.close()
+    assert not [v for v in OLD_VALUES if v in _file_bytes(path)]
+
+
+def test_forgetting_history_keeps_visibility(keyed: MemoryEngine) -> None:
+    """history_ids only returns what the caller may see (a chain stays in its bucket anyway)."""
+    julian = Speaker(person_id=JULIAN)
+    key = {"subject": "wifi", "predicate": "guest_network_name", "provenance": Provenance.EXTRACTED}
+    first = keyed.remember(WIFI["en"][0], speaker=julian, scope=Scope.PRIVATE, **key).memory  # type: ignore[arg-type]
+    second = keyed.remember(WIFI["en"][1], speaker=julian, scope=Scope.PRIVATE, **key).memory  # type: ignore[arg-type]
+    assert keyed.store.history_ids(second.id, Visibility.of(julian)) == [first.id]
+    assert keyed.store.history_ids(second.id, Visibility.of(Speaker(person_id=ANNA))) == []
+    assert keyed.store.history_ids(first.id, Visibility.of(julian)) == []

@@ -85,22 +85,28 @@ def find_to_forget(
 def forget(
     store: MemoryStore, memory_id: str, speaker: Speaker, now: datetime, anchor_key: bytes | None = None
 ) -> Memory:
-    """Delete one memory visible to speaker, leaving a tombstone (with the keyed digests of its
-    identifiers when anchor_key is given); returns it as it was.
+    """Delete one memory visible to speaker and its history — the older values it replaced
+    (store.history_ids: superseded/archived memories whose superseded_by chain leads to it),
+    all in one transaction — leaving a tombstone for each (with the keyed digests of its
+    identifiers when anchor_key is given), so neither the current nor an old value stays in
+    the file or is learned again; returns the memory as it was.
 
     Raises InvalidInput("memory_id", "unknown_memory") when it does not exist or is not visible.
     """
-    memory = store.get(memory_id, Visibility.of(speaker))
+    vis = Visibility.of(speaker)
+    memory = store.get(memory_id, vis)
     if memory is None:
         raise InvalidInput("memory_id", "unknown_memory")
-    done = store.delete_to_tombstones([memory.id], now, _anchors_of(anchor_key))
-    if not done:
+    ids = [memory.id, *store.history_ids(memory.id, vis)]
+    done = store.delete_to_tombstones(ids, now, _anchors_of(anchor_key))
+    if not any(m.id == memory.id for m, _ in done):
         raise InvalidInput("memory_id", "unknown_memory")
     return memory
 
 
 def forget_person(store: MemoryStore, person_id: str, now: datetime, anchor_key: bytes | None = None) -> int:
-    """Delete every PRIVATE memory of person_id (tombstones left, as in forget); returns how many."""
+    """Delete every PRIVATE memory of person_id, any status (so their history too: a chain
+    stays in its owner's bucket), tombstones left as in forget; returns how many."""
     if not person_id:
         raise InvalidInput("person_id", "unknown_speaker")
     return len(store.delete_to_tombstones(store.ids_owned(person_id), now, _anchors_of(anchor_key)))

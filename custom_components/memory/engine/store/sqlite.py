@@ -453,6 +453,22 @@ class SqliteStore:
         )
         return [r[0] for r in rows]
 
+    def history_ids(self, memory_id: str, vis: Visibility) -> list[str]:
+        """Ids of the memories memory_id replaced, recursively: SUPERSEDED/ARCHIVED ones whose
+        superseded_by chain leads to it (not memory_id itself), oldest first, those `vis` allows.
+        UNION (not UNION ALL) ends a cycle. A scan per chain step: no index on superseded_by,
+        and forgetting is rare."""
+        where, params = _visibility_sql(vis)
+        retired = ", ".join(f"'{s.value}'" for s in (Status.SUPERSEDED, Status.ARCHIVED))
+        rows = self._read(
+            "WITH RECURSIVE history(id) AS (SELECT ? UNION SELECT m.id FROM memories m "
+            f"JOIN history h ON m.superseded_by = h.id WHERE m.status IN ({retired})) "
+            f"SELECT m.id FROM memories m JOIN history h ON m.id = h.id WHERE m.id != ? AND {where} "
+            "ORDER BY m.created_at, m.id",
+            [memory_id, memory_id, *params],
+        )
+        return [r[0] for r in rows]
+
     # ---------------------------------------------------------------- vector search
     def _visibility_mask(self, vis: Visibility) -> Mask:
         """The visibility rule plus "current only" as a mask over index rows (THE numpy compilation)."""
