@@ -3,12 +3,13 @@
 Extraction uses exactly what the memory integration sends (extraction_job.instructions and
 EXTRACTION_STRUCTURE) and reads the answer with the engine's parse_candidates, so a pass means
 learning works end to end with this model. Wording varies with the model: the tests assert
-structure and keywords. Times are printed (run with -s; scripts/test-llm does).
+structure and keywords. Times are printed (run with -s; scripts/test-llm does) in real seconds
+(os.times: the clock is pinned by conftest `_pinned_clock`, which also freezes time.perf_counter).
 """
 
 from __future__ import annotations
 
-import time
+import os
 from typing import Any
 
 import pytest
@@ -48,7 +49,7 @@ def _entity_id(hass: HomeAssistant, domain: str, entry: MockConfigEntry, key: st
 async def test_extracts_spare_key(hass: HomeAssistant, llm_entry: Any, language: str) -> None:
     """The AI Task answers the memory integration's extraction task with a readable memory."""
     said, keywords = SPARE_KEY[language]
-    started = time.perf_counter()
+    started = os.times().elapsed
     answer = await ai_task.async_generate_data(
         hass,
         task_name=TASK_NAME,
@@ -56,7 +57,7 @@ async def test_extracts_spare_key(hass: HomeAssistant, llm_entry: Any, language:
         instructions=instructions(said, language),
         structure=EXTRACTION_STRUCTURE,
     )
-    print(f"\nextraction [{language}] {time.perf_counter() - started:.1f} s: {answer.data}")
+    print(f"\nextraction [{language}] {os.times().elapsed - started:.1f} s: {answer.data}")
 
     assert isinstance(answer.data, dict)  # parsed JSON, not text
     parsed = parse_candidates(answer.data)
@@ -75,7 +76,7 @@ async def test_extracts_spare_key(hass: HomeAssistant, llm_entry: Any, language:
 async def test_conversation_agent_answers(hass: HomeAssistant, llm_entry: Any) -> None:
     """The conversation entity replies through HA's conversation component."""
     assert await async_setup_component(hass, conversation.DOMAIN, {})
-    started = time.perf_counter()
+    started = os.times().elapsed
     result = await conversation.async_converse(
         hass,
         "What is the capital of France? Answer with one word.",
@@ -85,7 +86,7 @@ async def test_conversation_agent_answers(hass: HomeAssistant, llm_entry: Any) -
         agent_id=_entity_id(hass, conversation.DOMAIN, llm_entry, "conversation"),
     )
     speech = result.response.speech["plain"]["speech"]
-    print(f"\nconversation {time.perf_counter() - started:.1f} s: {speech!r}")
+    print(f"\nconversation {os.times().elapsed - started:.1f} s: {speech!r}")
     assert "paris" in speech.lower()
 
 
