@@ -213,6 +213,11 @@ class MemoryEngineAPI(Protocol):
         """Visible active memories, newest first."""
         ...
 
+    def list_pending(self, speaker: Speaker, *, limit: int = 50) -> list[Memory]:
+        """Visible PENDING memories (review mode: extracted, awaiting approve/reject), newest
+        first, at most `limit`; InvalidInput("limit", "negative") if limit < 0."""
+        ...
+
     def record_turns(self, turns: list[TranscriptTurn]) -> None:
         """Store verbatim conversation turns before any interpretation, committed.
         A (conversation_id, turn) already stored raises StoreUnavailable (nothing written).

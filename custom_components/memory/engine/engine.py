@@ -241,6 +241,16 @@ class MemoryEngine:
             raise InvalidInput("limit", "negative")
         return self.store.list_current(Visibility.of(speaker), limit=limit, offset=offset)
 
+    def list_pending(self, speaker: Speaker, *, limit: int = 50) -> list[Memory]:
+        """Visible PENDING memories (awaiting approve/reject), newest first, at most `limit`.
+
+        Raises InvalidInput("limit", "negative") when limit < 0.
+        """
+        self._require_open()
+        if limit < 0:
+            raise InvalidInput("limit", "negative")
+        return self.store.list_current(Visibility.of(speaker), limit=limit, offset=0, status=Status.PENDING)
+
     # ------------------------------------------------------------------ forgetting
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
         """Delete the text and the older values it replaced (forgetting.forget), leave

@@ -437,12 +437,14 @@ class SqliteStore:
         )
         return {m.id: m for m in map(_memory, rows)}
 
-    def list_current(self, vis: Visibility, *, limit: int, offset: int) -> list[Memory]:
-        """Current memories `vis` allows, newest first."""
+    def list_current(
+        self, vis: Visibility, *, limit: int, offset: int, status: Status = Status.ACTIVE
+    ) -> list[Memory]:
+        """Memories of `status` (default ACTIVE: current) `vis` allows, newest first."""
         where, params = _visibility_sql(vis)
         rows = self._read(
-            f"{_SELECT} WHERE {_CURRENT_SQL} AND {where} ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
-            [*params, limit, offset],
+            f"{_SELECT} WHERE +m.status = ? AND {where} ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
+            [status.value, *params, limit, offset],
         )
         return [_memory(r) for r in rows]
 
