@@ -47,7 +47,9 @@ DEFAULT_LEARNING: Final = False  # consent first (docs/learning.md)
 DEFAULT_TRANSCRIPT_RETENTION_DAYS: Final = 365  # transcripts older than this are purged daily (issue text)
 TRANSCRIPT_RETENTION_RANGE: Final = (1, 3650)  # one day to ten years
 DEFAULT_REVIEW: Final = False
-DEFAULT_IDLE_MINUTES: Final = 10  # "no turn for a configurable idle time" (issue), 10 by default
+# "no turn for a configurable idle time" (issue); below HA's own chat-session end (5 minutes after
+# the last turn, chat_session.CONVERSATION_TIMEOUT), which ends a conversation first otherwise
+DEFAULT_IDLE_MINUTES: Final = 3
 IDLE_MINUTES_RANGE: Final = (1, 1440)
 DEFAULT_CLOUD_PERSONAL: Final = False  # private by default (docs/privacy.md)
 EVENT_MEMORY_LEARNED: Final = "memory_learned"

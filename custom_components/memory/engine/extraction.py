@@ -447,7 +447,8 @@ def _apply_one(
     if known is not None:
         _confirm(engine, known)
         result.merged += 1
-        result.ids.append(known.id)
+        if known.id not in result.ids:  # two candidates of one conversation may confirm one memory
+            result.ids.append(known.id)
         return
     try:
         written = engine.remember(
