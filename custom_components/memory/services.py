@@ -42,6 +42,7 @@ SERVICE_FORGET = "forget"
 SERVICE_FORGET_PERSON = "forget_person"
 SERVICE_APPROVE = "approve"  # review mode: a pending extracted memory becomes active
 SERVICE_REJECT = "reject"  # review mode: a pending extracted memory is forgotten (tombstone)
+SERVICE_LIST_PENDING = "list_pending"  # review mode: what awaits approve/reject
 SERVICE_CONSOLIDATE = "consolidate"  # admin: merge paraphrases, supersede old values, prune guesses
 
 ATTR_CONTENT = "content"
@@ -58,6 +59,8 @@ ATTR_MEMORY_ID = "memory_id"
 MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
 DEFAULT_FORGET_CANDIDATES = 3  # as many as a person can choose between when asked
+DEFAULT_PENDING_LIMIT = 50  # one review session's worth
+MAX_PENDING_LIMIT = 500  # a whole backlog of a chatty household, still a bounded response
 # A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
 
@@ -97,6 +100,10 @@ RECALL_SCHEMA = vol.Schema(
 )
 FORGET_SCHEMA = vol.Schema({vol.Required(ATTR_MEMORY_ID): cv.string, **_SPEAKER_FIELDS})
 FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.string})
+# limit is checked by _pending_limit (not vol.Range): a ServiceValidationError naming the field.
+LIST_PENDING_SCHEMA = vol.Schema({vol.Optional(ATTR_LIMIT): vol.Any(None, cv.string), **_SPEAKER_FIELDS})
+# What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
+PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
 
 
 def _invalid(key: str, field: str) -> ServiceValidationError:
@@ -141,6 +148,25 @@ def _text(call: ServiceCall, field: str, limit: int) -> str:
     if len(text) > limit:
         raise _invalid("content_too_long", field)
     return text
+
+
+def _pending_limit(call: ServiceCall) -> int:
+    """`limit` as a whole number 1..MAX_PENDING_LIMIT (default when absent or empty);
+    invalid_limit otherwise (text, fractions, out of range)."""
+    raw = call.data.get(ATTR_LIMIT)
+    if raw is None or not str(raw).strip():
+        return DEFAULT_PENDING_LIMIT
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        value = 0.5  # not a number: fails the whole-number check below
+    if not value.is_integer() or not 1 <= value <= MAX_PENDING_LIMIT:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_limit",
+            translation_placeholders={"field": ATTR_LIMIT, "max": str(MAX_PENDING_LIMIT)},
+        )
+    return int(value)
 
 
 def _map_invalid(err: InvalidInput) -> ServiceValidationError:
@@ -307,6 +333,21 @@ async def _async_reject(call: ServiceCall) -> ServiceResponse:
     return {"rejected": memory_dict(forgotten)}
 
 
+async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
+    data = _runtime(call.hass)
+    limit = _pending_limit(call)
+    speaker = await _async_speaker(call.hass, call)
+    try:
+        memories = await async_run(call.hass, data.engine.list_pending, speaker, limit=limit)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {
+        "memories": [
+            {key: value for key, value in memory_dict(m).items() if key in PENDING_FIELDS} for m in memories
+        ]
+    }
+
+
 async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
     data = _runtime(call.hass)
     try:
@@ -327,6 +368,7 @@ def async_setup_services(hass: HomeAssistant) -> None:
         (SERVICE_FORGET_PERSON, _async_forget_person, FORGET_PERSON_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_APPROVE, _async_approve, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_REJECT, _async_reject, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_LIST_PENDING, _async_list_pending, LIST_PENDING_SCHEMA, SupportsResponse.ONLY),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)
     async_register_admin_service(
