@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.agent_manager import async_get_agent
 from homeassistant.core import Context, HomeAssistant
 
 _LOGGER = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ async def async_is_device_command(hass: HomeAssistant, text: str, language: str)
 
     Never raises: without a default agent, intents for the language, or on any error → False
     (the engine's verb filter still applies)."""
-    agent = conversation.async_get_agent(hass)
+    agent = async_get_agent(hass)
     recognize = getattr(agent, "async_recognize_intent", None)
     if recognize is None:
         return False

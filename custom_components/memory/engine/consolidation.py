@@ -87,7 +87,7 @@ def _fold_value(value: str) -> str:
     return folded.strip(_EDGE_PUNCTUATION)
 
 
-def same_value(a: Memory, b: Memory) -> bool:
+def same_value(a: Stated, b: Stated) -> bool:
     """True when two memories of one key state the same value: both carry a value and the values
     are equal as `_fold_value` compares them; without a value on either side, only the same wording
     (folded content) counts — a sentence that merely mentions the old value ("I don't drink coffee
