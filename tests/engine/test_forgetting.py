@@ -140,10 +140,10 @@ GATE_PARAPHRASE = {  # the same code in other words: below TOMBSTONE_SIMILARITY 
     "de": "Das Gartentor geht mit 4711 auf.",
     "it": "Il cancello del giardino si apre con 4711.",
 }
-SAME_NUMBER_OTHER_THING = {
-    "en": "Bus 4711 leaves at eight.",
-    "de": "Der Zug 4711 hat Verspätung.",
-    "it": "L'autobus 4711 parte alle otto.",
+GATE_IN_PASSING = {  # the code told again inside a longer sentence (the demo's C04): 0.41-0.49
+    "en": "He can let himself in, the garden gate opens with 4711.",
+    "de": "Der Paketbote kommt morgen, das Tor geht mit 4711 auf.",
+    "it": "Il corriere viene domani, il cancello si apre con 4711.",
 }
 
 
@@ -176,11 +176,19 @@ def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, la
 
 
 @pytest.mark.parametrize("lang", list(GATE))
-def test_c04_same_number_about_something_else_is_not_blocked(keyed: MemoryEngine, lang: str) -> None:
-    """Below TOMBSTONE_ANCHOR_SIMILARITY: an unrelated sentence may carry the same number
-    (forgetting.py lists pairs that are blocked anyway, e.g. "my order number is 4711")."""
+def test_c04_forgotten_code_in_passing_is_blocked(keyed: MemoryEngine, lang: str) -> None:
     _forget_gate(keyed, lang)
-    assert not keyed.is_tombstoned(SAME_NUMBER_OTHER_THING[lang], scope=Scope.SHARED)
+    said = GATE_IN_PASSING[lang]
+    learned = apply_candidates(keyed, [Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    assert (learned.skipped_forgotten, learned.stored) == (1, 0)
+
+
+def test_c04_same_number_about_something_else_is_not_blocked(keyed: MemoryEngine) -> None:
+    """Below TOMBSTONE_ANCHOR_SIMILARITY: a sentence about something else altogether may carry
+    the same number (forgetting.py lists the pairs measured; most uses of the number are blocked,
+    on purpose)."""
+    _forget_gate(keyed, "en")
+    assert not keyed.is_tombstoned("Grandma turned 4711 days old today.", scope=Scope.SHARED)
     assert not keyed.is_tombstoned("The garden gate is painted green.", scope=Scope.SHARED)  # no number
 
 
