@@ -180,10 +180,11 @@ class MemoryEngineAPI(Protocol):
 
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
         """Delete the memory's text (row removed, FTS row removed) and leave a
-        tombstone (embedding + scope + keyed digests of its identifiers, no text).
-        The memory must be visible to speaker, else InvalidInput("memory_id",
-        "unknown_memory"). Returns the
-        memory as it was (for the confirmation reply)."""
+        tombstone (embedding + scope + keyed digests of its identifiers, no text); the
+        older values it superseded (its superseded_by history) go with it, each to a
+        tombstone, in the same transaction. The memory must be visible to speaker, else
+        InvalidInput("memory_id", "unknown_memory"). Returns the memory as it was (for
+        the confirmation reply)."""
         ...
 
     def forget_person(self, person_id: str) -> int:
