@@ -416,4 +416,7 @@ async def test_notify_review_blueprint_tells_someone(
     await _end_conversations(household, freezer)
     await household.async_block_till_done()
     notifications = persistent_notification._async_get_or_create_notifications(household)
-    assert notifications["memory_review"]["message"] == "1 new memory awaits review."
+    assert notifications["memory_review"]["message"] == (
+        "1 new memory awaits review. Read them with the action memory.list_pending, then "
+        "memory.approve or memory.reject."
+    )
