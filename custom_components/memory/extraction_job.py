@@ -267,9 +267,8 @@ class ExtractionJob:
         if parsed.failed:
             return None
         review = bool(options.get(CONF_REVIEW, DEFAULT_REVIEW))
-        # the speaker's own name as a subject is "me" (supersession keys, engine/consolidation.py)
-        person = self.hass.states.get(seen.speaker.person_id) if seen.speaker.person_id else None
-        self_names = (person.name,) if person is not None else ()
+        # a person named as a fact's subject is keyed to that person (engine/extraction.py)
+        people = {state.name: state.entity_id for state in self.hass.states.async_all("person")}
         try:
             result = await async_run(
                 self.hass,
@@ -281,7 +280,7 @@ class ExtractionJob:
                     summary=parsed.summary,
                     review=review,
                     conversation_id=conversation_id,
-                    self_names=self_names,
+                    people=people,
                 ),
             )
         except Exception:  # EngineError or a bug: logged, and the next conversation still learns

@@ -29,6 +29,7 @@ from custom_components.memory.engine.writer import embedding_text
 from .conftest import ANNA, JULIAN, KITCHEN
 
 JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
+PEOPLE = {"Julian": JULIAN, "Anna": ANNA}  # the household's person names, as the HA side passes them
 ADMIN = Speaker.administrator()
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -42,13 +43,13 @@ def learn(
     subject: str = "me",
     language: str = "en",
     review: bool = False,
-    self_names: tuple[str, ...] = (),
+    people: dict[str, str] | None = None,
     speaker: Speaker = JULIAN_KITCHEN,
 ) -> LearnResult:
     """One conversation's candidate, as the AI Task proposes it."""
     candidate = Candidate(content, Kind.PREFERENCE, subject, predicate, value, confidence=0.9)
     return apply_candidates(
-        engine, [candidate], speaker=speaker, language=language, review=review, self_names=self_names
+        engine, [candidate], speaker=speaker, language=language, review=review, people=people
     )
 
 
@@ -280,7 +281,7 @@ def test_c15_mention_is_not_a_contradiction(engine: MemoryEngine) -> None:
 
 def test_the_speakers_own_name_is_me(engine: MemoryEngine) -> None:
     learn(engine, "I drink coffee.", "drinks", "coffee")
-    new = learn(engine, "Julian drinks tea now.", "drinks", "tea", subject="Julian", self_names=("Julian",))
+    new = learn(engine, "Julian drinks tea now.", "drinks", "tea", subject="Julian", people=PEOPLE)
     assert new.superseded == 1 and current_texts(engine) == ["Julian drinks tea now."]
 
 
@@ -308,6 +309,16 @@ def test_a_known_speakers_shared_fact_about_me_names_them(engine: MemoryEngine) 
         result = apply_candidates(engine, [candidate], speaker=JULIAN_KITCHEN, language="en")
     assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
     assert stored(engine, result.ids[0]).subject == JULIAN
+
+
+def test_a_person_named_by_someone_else_is_the_same_subject(engine: MemoryEngine) -> None:
+    """Anna's shared "Julian drinks coffee" and Julian's own shared "I drink tea now" are one
+    fact about person.julian: the newer supersedes."""
+    anna = Candidate("Julian drinks coffee.", Kind.PREFERENCE, "Julian", "drinks", "coffee", "shared", 0.9)
+    apply_candidates(engine, [anna], speaker=Speaker(person_id=ANNA), language="en", people=PEOPLE)
+    julian = Candidate("I drink tea now.", Kind.PREFERENCE, "me", "drinks", "tea", "shared", 0.9)
+    result = apply_candidates(engine, [julian], speaker=JULIAN_KITCHEN, language="en", people=PEOPLE)
+    assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
 
 
 def test_a_changed_fact_is_not_merged_into_a_similar_one_elsewhere(engine: MemoryEngine) -> None:

@@ -382,11 +382,13 @@ def apply_candidates(
     summary: str | None = None,
     review: bool = False,
     conversation_id: str | None = None,
-    self_names: Iterable[str] = (),
+    people: Mapping[str, str] | None = None,
 ) -> LearnResult:
     """Check and store one conversation's candidates (module docstring for the rules and their
     order); the summary becomes an `episode` unless a candidate was skipped as forgotten.
-    self_names: the speaker's own names ("Julian"); a candidate about them is about "me".
+    people: the household's person names → person ids ({"Julian": "person.julian"}): a fact's
+    subject naming a person is keyed to that person (Anna's "Julian drinks coffee" and Julian's
+    own "I drink tea" told shared are one fact), the speaker's own name in a private bucket to "me".
 
     Blocking (embeds and writes); run it in an executor. Raises only the engine's own errors
     (StoreUnavailable); a candidate the writer refuses (InvalidInput) counts as rejected.
@@ -398,7 +400,7 @@ def apply_candidates(
         "review": review,
         "conversation_id": conversation_id,
         "result": result,
-        "self_names": tuple(self_names),
+        "people": {" ".join(name.casefold().split()): pid for name, pid in (people or {}).items()},
     }
     for candidate in list(candidates)[:MAX_CANDIDATES]:
         _apply_one(engine, candidate, **context)
@@ -417,7 +419,7 @@ def _apply_one(
     review: bool,
     conversation_id: str | None,
     result: LearnResult,
-    self_names: tuple[str, ...] = (),
+    people: Mapping[str, str],
 ) -> None:
     text = visible_text(" ".join(candidate.content.split())) or ""  # "" for unstorable text
     if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
@@ -435,11 +437,10 @@ def _apply_one(
     if is_sensitive(text):
         result.skipped_sensitive += 1
         return
-    subject, predicate = fact_subject(candidate.subject, self_names), fact_predicate(candidate.predicate)
-    if subject == SELF and target.scope is not Scope.PRIVATE:
-        # "me" outside a private bucket would be everyone who ever spoke there (two guests'
-        # "I drink tea" must not supersede each other): name the person, or no key for a guest.
-        subject = speaker.person_id
+    subject, predicate = (
+        _fact_subject(candidate.subject, speaker, target, people),
+        fact_predicate(candidate.predicate),
+    )
     keyed = subject is not None and predicate is not None
     known: Memory | None = None
     if not _has_current(engine, target, subject, predicate, review):  # else the key decides (writer)
@@ -477,6 +478,21 @@ def _apply_one(
         result.stored += 1
     result.superseded += len(written.superseded)
     result.ids.append(written.memory.id)
+
+
+def _fact_subject(
+    said: str | None, speaker: Speaker, target: Bucket, people: Mapping[str, str]
+) -> str | None:
+    """The key's subject of a candidate (consolidation.fact_subject, then people's names): in
+    the speaker's private bucket a fact about them is about SELF; elsewhere "me" would be everyone
+    who ever spoke there (two guests' "I drink tea" must not supersede each other), so it names
+    the person — or gives no key for a guest; any other person's name becomes their person id."""
+    subject = fact_subject(said)
+    if subject is not None and subject != SELF and subject in people:
+        subject = SELF if people[subject] == speaker.person_id else people[subject]
+    if subject == SELF and target.scope is not Scope.PRIVATE:
+        return speaker.person_id
+    return subject
 
 
 def _has_current(
