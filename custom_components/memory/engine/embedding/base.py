@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,26 @@ class Embedder(Protocol):
     def identity(self) -> EmbeddingIdentity: ...
 
     def embed(self, texts: list[str]) -> Vectors: ...
+
+
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An asymmetric embedder (E5-style): embed() is for what is stored (memories, passages),
+    embed_queries() for what is searched with (recall and forget queries). Same shape, space
+    and errors as embed()."""
+
+    def embed_queries(self, texts: list[str]) -> Vectors: ...
+
+
+def embed_queries(embedder: Embedder, texts: list[str]) -> Vectors:
+    """Search-side vectors: embedder.embed_queries(texts) when it has one, else embed(texts).
+
+    float32[len(texts), identity.dimension], unit rows; raises what the embedder raises.
+    Symmetric embedders (bundled, fastembed) need no change.
+    """
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_queries(texts)
+    return embedder.embed(texts)
 
 
 def normalise(vectors: npt.ArrayLike) -> Vectors:
