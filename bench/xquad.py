@@ -1,0 +1,361 @@
+"""Cross-lingual answer-sentence retrieval on XQuAD en/de/es (issue 4), through the real engine.
+
+    .venv/bin/python bench/xquad.py [--xquad-dir ../shared/datasets/xquad] [--questions N]
+                                    [--encoder bundled|fastembed] [--out bench/results/xquad-<encoder>.json]
+
+Protocol (XQuAD-R / LAReQA style, restricted to three languages; see the dataset's PUBLISHED.md):
+- every context paragraph of every language is split into sentences (HA's own `sentence_stream`
+  splitter, abbreviation-aware; each sentence is then located in the paragraph to get its
+  character span); every sentence is remembered as one SHARED memory in its own language, all
+  languages in ONE store;
+- a question (keyed by its SQuAD id, parallel across languages) is answered, in each language, by
+  the sentence whose span holds the answer's `answer_start` offset;
+- each question in each language queries the pool; per query language x memory language the
+  ranking is restricted to that memory language's sentences and the one relevant sentence is the
+  answer sentence in that language. Reported: mAP (whole ranking, no cutoff), recall@1, recall@10;
+  the cross-lingual gap = mean off-diagonal mAP - mean diagonal mAP (target: ≥ -0.05). The
+  "pooled" mAP ranks all languages at once with the answer sentence of every language relevant
+  (LAReQA's setting, but on 3 languages and plain sentences: not comparable to its numbers).
+
+Configurations: `vector` ranks every stored vector by cosine with the query's vector (the encoder
+alone); `hybrid` is `engine.recall` with a slate as large as the pool. Hybrid recall only considers
+its candidate legs (≤ SEMANTIC_POOL nearest vectors over all languages, admitted at
+min_similarity, plus the lexical leg), so a relevant sentence it never returns counts as not found
+(AP 0): its mAP is that of the slate the engine really gives, and `found` reports how often the
+relevant sentence was in it at all. Reads the dataset in place; writes only the JSON results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import platform
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import engine_import
+import numpy as np
+from metrics import average_precision, mean, recall_at_k
+from sentence_stream import stream_to_sentences
+
+engine_import.install()
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions  # noqa: E402
+from custom_components.memory.engine.engine import MemoryEngine  # noqa: E402
+from custom_components.memory.engine.factory import build_engine  # noqa: E402
+from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+LANGUAGES = ("en", "de", "es")
+TARGET_GAP = -0.05  # issue 4: cross-lingual mAP within 0.05 of same-language mAP (bundled encoder)
+RECALL_KS = (1, 10)
+ORDINAL_DOT_LANGUAGES = frozenset({"de"})  # languages writing ordinals as "28."
+_ORDINAL_END = re.compile(r"(?<![\d.,])\d{1,2}\.$")
+GUEST = Speaker()  # shared memories are visible to everyone, an unknown speaker included
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    id: int  # index in Pool.sentences
+    language: str
+    paragraph: tuple[int, int]  # (article index, paragraph index), parallel across languages
+    position: int  # sentence number within its paragraph
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    qid: str  # SQuAD id, the same in every language
+    language: str
+    text: str
+    answers: dict[str, int]  # memory language -> id of its answer sentence
+
+
+@dataclass(slots=True)
+class Pool:
+    sentences: list[Sentence]
+    questions: list[Question]
+
+    def by_language(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {lang: [] for lang in self.languages}
+        for s in self.sentences:
+            out[s.language].append(s.id)
+        return out
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.language for s in self.sentences))
+
+
+def sentence_spans(paragraph: str, language: str = "en") -> list[tuple[int, int]]:
+    """[start, end) character spans of the paragraph's sentences, in order.
+
+    The splitting is sentence_stream's (strips whitespace; keeps "U.S."-style abbreviations
+    together); each sentence is found in the paragraph after the previous one. A sentence the
+    splitter altered (it drops Markdown asterisks) is not found and is skipped. Known quirk of the
+    splitter: a capitalised word of 1-3 letters before a period counts as an abbreviation ("in
+    May. The ..." stays one sentence), so a few sentence pairs stay joined: its characters
+    fall to the sentence before it when answers are assigned (answer_sentence). German only: a
+    "sentence" ending in a 1-2 digit number and a period is an ordinal ("Am 28. Januar", "im 19.
+    Jahrhundert"), so it is joined to the next one (the splitter cut 40+ German dates otherwise).
+    """
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    join_next = False
+    for sentence in stream_to_sentences([paragraph]):
+        start = paragraph.find(sentence, cursor)
+        if start < 0:
+            continue
+        end = start + len(sentence)
+        if join_next:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+        join_next = language in ORDINAL_DOT_LANGUAGES and _ORDINAL_END.search(sentence) is not None
+        cursor = end
+    return spans
+
+
+def answer_sentence(spans: Sequence[tuple[int, int]], answer_start: int) -> int:
+    """Index of the sentence holding character offset `answer_start`: the last one starting at or
+    before it (the whitespace between two sentences belongs to the first). ValueError if none."""
+    index = bisect.bisect_right([start for start, _ in spans], answer_start) - 1
+    if index < 0:
+        raise ValueError(f"offset {answer_start} lies before the first sentence")
+    return index
+
+
+def load_pool(xquad_dir: Path, languages: Sequence[str] = LANGUAGES, questions: int | None = None) -> Pool:
+    """Every sentence of `languages` and their questions (the same `questions` ids in every
+    language: all, or a seeded sample spread over all articles). Reads xquad.<lang>.json."""
+    sentences: list[Sentence] = []
+    qas: dict[str, dict[str, tuple[str, tuple[int, int], int]]] = {}  # qid -> lang -> (text, para, sentence#)
+    order: list[str] = []
+    first_id: dict[tuple[str, tuple[int, int]], int] = {}  # (lang, paragraph) -> id of its first sentence
+    for lang in languages:
+        data = json.loads((xquad_dir / f"xquad.{lang}.json").read_text(encoding="utf-8"))["data"]
+        for a, article in enumerate(data):
+            for p, paragraph in enumerate(article["paragraphs"]):
+                context = paragraph["context"]
+                spans = sentence_spans(context, lang)
+                first_id[(lang, (a, p))] = len(sentences)
+                for position, (start, end) in enumerate(spans):
+                    sentences.append(Sentence(len(sentences), lang, (a, p), position, context[start:end]))
+                for qa in paragraph["qas"]:
+                    if qa["id"] not in qas:
+                        qas[qa["id"]] = {}
+                        order.append(qa["id"])
+                    where = answer_sentence(spans, qa["answers"][0]["answer_start"])
+                    qas[qa["id"]][lang] = (qa["question"], (a, p), where)
+    chosen = [q for q in order if len(qas[q]) == len(languages)]
+    if questions is not None and questions < len(chosen):
+        keep = set(random.Random(4).sample(chosen, questions))
+        chosen = [q for q in chosen if q in keep]
+    out = []
+    for lang in languages:
+        for qid in chosen:
+            text = qas[qid][lang][0]
+            answers = {m: first_id[(m, qas[qid][m][1])] + qas[qid][m][2] for m in languages}
+            out.append(Question(qid, lang, text, answers))
+    return Pool(sentences, out)
+
+
+def evaluate(pool: Pool, rank: Callable[[Question], Sequence[int]]) -> dict[str, object]:
+    """Scores one configuration. rank(question) -> sentence ids best first over the whole pool
+    (all languages mixed; ids it leaves out count as never found).
+
+    Returns {"map"|"recall@1"|"recall@10"|"found": {query lang: {memory lang: float}},
+    "pooled_map": {query lang: float}, "gap": float, "diagonal_map", "off_diagonal_map"}.
+    """
+    langs = pool.languages
+    language_of = [s.language for s in pool.sentences]
+    per: dict[str, dict[str, dict[str, list[float]]]] = {
+        name: {q: {m: [] for m in langs} for q in langs} for name in ("map", *_recall_names(), "found")
+    }
+    pooled: dict[str, list[float]] = {q: [] for q in langs}
+    for question in pool.questions:
+        ranked = list(rank(question))
+        pooled[question.language].append(average_precision(ranked, question.answers.values()))
+        for m in langs:
+            restricted = [i for i in ranked if language_of[i] == m]
+            relevant = [question.answers[m]]
+            cell = {name: per[name][question.language][m] for name in per}
+            cell["map"].append(average_precision(restricted, relevant))
+            for k, name in zip(RECALL_KS, _recall_names(), strict=True):
+                cell[name].append(recall_at_k(restricted, relevant, k))
+            cell["found"].append(float(relevant[0] in restricted))
+    out: dict[str, object] = {
+        name: {q: {m: round(mean(v), 4) for m, v in row.items()} for q, row in table.items()}
+        for name, table in per.items()
+    }
+    maps = out["map"]
+    assert isinstance(maps, dict)
+    diagonal = mean(maps[q][q] for q in langs)
+    off = mean(maps[q][m] for q in langs for m in langs if m != q)
+    out.update(
+        pooled_map={q: round(mean(v), 4) for q, v in pooled.items()},
+        diagonal_map=round(diagonal, 4),
+        off_diagonal_map=round(off, 4),
+        gap=round(off - diagonal, 4),
+    )
+    return out
+
+
+def _recall_names() -> tuple[str, ...]:
+    return tuple(f"recall@{k}" for k in RECALL_KS)
+
+
+def store_pool(engine: MemoryEngine, pool: Pool) -> tuple[dict[str, list[int]], int]:
+    """Remember every sentence (SHARED, its own language). Returns (memory id -> sentence ids;
+    the same wording twice in one language merges into one memory) and how many were too long."""
+    owners: dict[str, list[int]] = {}
+    too_long = 0
+    for s in pool.sentences:
+        if len(s.text) > MAX_CONTENT_CHARS:
+            too_long += 1
+            continue
+        result = engine.remember(
+            s.text,
+            speaker=GUEST,
+            scope=Scope.SHARED,
+            kind=Kind.FACT,
+            language=s.language,
+            provenance=Provenance.CONFIRMED,
+            source=Source.SERVICE,
+        )
+        owners.setdefault(result.memory.id, []).append(s.id)
+    return owners, too_long
+
+
+def run(
+    xquad_dir: Path,
+    encoder: str,
+    questions: int | None,
+    db_path: Path,
+    languages: Sequence[str] = LANGUAGES,
+) -> dict[str, object]:
+    """The whole benchmark for one encoder; returns the results document (see module doc).
+    Raises EncoderUnavailable when the encoder cannot load."""
+    started = time.perf_counter()
+    pool = load_pool(xquad_dir, languages, questions)
+    timings: dict[str, float] = {"load_split_s": time.perf_counter() - started}
+
+    t = time.perf_counter()
+    engine = build_engine(str(db_path), encoder)
+    engine.open()
+    timings["engine_open_s"] = time.perf_counter() - t
+    try:
+        t = time.perf_counter()
+        owners, too_long = store_pool(engine, pool)
+        timings["remember_all_s"] = time.perf_counter() - t
+        memory_ids = list(owners)
+        found_ids, matrix = engine.store.vectors(memory_ids)
+        sentence_rows = [owners[i] for i in found_ids]
+
+        t = time.perf_counter()
+        qvecs = engine.embedder.embed([q.text for q in pool.questions])
+        timings["embed_questions_s"] = time.perf_counter() - t
+
+        vec_of = {id(q): v for q, v in zip(pool.questions, qvecs, strict=True)}
+
+        def vector_rank(question: Question) -> list[int]:
+            scores = matrix @ vec_of[id(question)]
+            return [s for row in np.argsort(-scores, kind="stable") for s in sentence_rows[row]]
+
+        options = RecallOptions(limit=len(memory_ids), max_chars=10**9, include_about_speaker=False)
+
+        def hybrid_rank(question: Question) -> list[int]:
+            hits = engine.recall(question.text, GUEST, options, vector=vec_of[id(question)])
+            return [s for hit in hits for s in owners.get(hit.memory.id, [])]
+
+        configs = {}
+        for name, rank in (("vector", vector_rank), ("hybrid", hybrid_rank)):
+            t = time.perf_counter()
+            configs[name] = evaluate(pool, rank)
+            timings[f"{name}_queries_s"] = time.perf_counter() - t
+        identity = engine.embedder.identity
+    finally:
+        engine.close()
+    timings["total_s"] = time.perf_counter() - started
+    counts = {lang: sum(1 for s in pool.sentences if s.language == lang) for lang in languages}
+    return {
+        "benchmark": "xquad-cross-lingual-sentence-retrieval",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": " ".join(["bench/xquad.py", *sys.argv[1:]]),
+        "machine": f"{platform.machine()} {platform.system()} {platform.release()}, python {platform.python_version()}",
+        "encoder": encoder,
+        "embedding": {
+            "provider": identity.provider,
+            "model": identity.model,
+            "dimension": identity.dimension,
+        },
+        "splitter": "sentence_stream (Home Assistant's sentence splitter)",
+        "sentences": counts,
+        "memories": len(memory_ids),
+        "too_long_skipped": too_long,
+        "languages": list(languages),
+        "questions_per_language": len(pool.questions) // len(languages),
+        "target_gap": TARGET_GAP,
+        "timings_s": {k: round(v, 2) for k, v in timings.items()},
+        "per_query_ms": {
+            name: round(1000 * timings[f"{name}_queries_s"] / max(1, len(pool.questions)), 2)
+            for name in configs
+        },
+        "configs": configs,
+    }
+
+
+def format_report(doc: dict[str, object]) -> str:
+    """The 3x3 tables (rows: query language, columns: memory language) and the gap, as text."""
+    langs = doc["languages"]
+    assert isinstance(langs, list)
+    lines = [
+        f"XQuAD {'/'.join(langs)} — {doc['encoder']} ({doc['embedding']}), "
+        f"{doc['questions_per_language']} questions per language, sentences {doc['sentences']}"
+    ]
+    configs = doc["configs"]
+    assert isinstance(configs, dict)
+    for name, res in configs.items():
+        lines.append(
+            f"\n[{name}]  gap {res['gap']:+.3f} (target ≥ {TARGET_GAP:+.2f}: "
+            f"{'met' if res['gap'] >= TARGET_GAP else 'NOT met'}); "
+            f"pooled mAP {res['pooled_map']}"
+        )
+        for metric in ("map", *_recall_names(), "found"):
+            lines.append(f"  {metric:<10}" + "".join(f"{m:>8}" for m in langs))
+            for q in langs:
+                lines.append(f"  {q:<10}" + "".join(f"{res[metric][q][m]:>8.3f}" for m in langs))
+    lines.append(f"\ntimings (s): {doc['timings_s']}; per query (ms): {doc['per_query_ms']}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--xquad-dir", default=str(REPO.parent / "shared" / "datasets" / "xquad"))
+    parser.add_argument("--questions", type=int, default=None, help="per language (default: all 1,190)")
+    parser.add_argument("--encoder", default="bundled", choices=("bundled", "fastembed"))
+    parser.add_argument("--out", default=None, help="default bench/results/xquad-<encoder>.json")
+    args = parser.parse_args()
+    out = Path(args.out or REPO / "bench" / "results" / f"xquad-{args.encoder}.json")
+    with tempfile.TemporaryDirectory(prefix="xquad-bench-") as tmp:
+        try:
+            doc = run(Path(args.xquad_dir), args.encoder, args.questions, Path(tmp) / "memory.db")
+        except EncoderUnavailable as err:
+            print(f"encoder {args.encoder!r} unavailable here: {err}", file=sys.stderr)
+            return 2
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(format_report(doc))
+    print(f"\nwrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
