@@ -46,11 +46,12 @@ import numpy as np
 from metrics import average_precision, mean, recall_at_k
 from sentence_stream import stream_to_sentences
 
-engine_import.install()
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions  # noqa: E402
-from custom_components.memory.engine.engine import MemoryEngine  # noqa: E402
-from custom_components.memory.engine.factory import build_engine  # noqa: E402
-from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker  # noqa: E402
+if "custom_components" not in sys.modules:  # a script run; under pytest the real package (with
+    engine_import.install()  # the HA integration the other tests load) is already imported: keep it
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.factory import build_engine
+from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "de", "es")
