@@ -18,7 +18,7 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from .embedding.base import Embedder, Vectors
+from .embedding.base import Embedder, Vectors, embed_queries
 
 HUB_NEIGHBOURS = 5  # background requests averaged per memory (K of CSLS)
 
@@ -49,7 +49,7 @@ class Hubness:
     def _matrix(self) -> Vectors:
         with self._lock:
             if self._background is None:
-                self._background = self._embedder.embed(list(BACKGROUND_REQUESTS))
+                self._background = embed_queries(self._embedder, list(BACKGROUND_REQUESTS))  # requests
             return self._background
 
     def warm(self) -> None:

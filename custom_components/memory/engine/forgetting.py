@@ -17,7 +17,7 @@ from datetime import datetime
 
 from .api import InvalidInput, RecallOptions
 from .calibration import Hubness
-from .embedding.base import Embedder, Vectors
+from .embedding.base import Embedder, Vectors, embed_queries
 from .lexical import identity_anchors
 from .models import Hit, Memory, Provenance, Scope, Speaker
 from .recall import recall
@@ -78,7 +78,7 @@ def find_to_forget(
     options = RecallOptions(limit=limit, max_chars=10**9, include_about_speaker=False)
     return recall(
         store,
-        embedder.embed([query])[0],
+        embed_queries(embedder, [query])[0],  # a search, like recall's question
         query=query,
         speaker=speaker,
         options=options,
