@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from .api import ConsolidationReport
 from .models import Memory, Provenance, Status
 from .store.base import Bucket
+from .text import same_text
 
 if TYPE_CHECKING:
     from .engine import MemoryEngine
@@ -40,13 +41,6 @@ INFERRED_PRUNE_DAYS = 90  # inferred memories never recalled for this long are d
 
 _NON_WORD = re.compile(r"[\W_]+")
 _EDGE_PUNCTUATION = " .,;:!?\"'«»“”„()[]{}\u2018\u2019"
-
-
-def _fold(text: str) -> str:
-    """Case, accents, punctuation and whitespace folded away: "Grüner  Tee." -> "gruner tee"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(_NON_WORD.sub(" ", bare).split())
 
 
 def fact_subject(subject: str | None, self_names: Iterable[str] = ()) -> str | None:
@@ -94,7 +88,7 @@ def same_value(a: Stated, b: Stated) -> bool:
     any more, I drink tea now") is never taken as agreeing with it (C09)."""
     if a.value is not None and b.value is not None:
         return _fold_value(a.value) == _fold_value(b.value)
-    return _fold(a.content) == _fold(b.content)
+    return same_text(a.content, b.content)
 
 
 def key_of(memory: Memory) -> tuple[Bucket, str, str] | None:

@@ -41,8 +41,8 @@ from .consolidation import SELF, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, Visibility
-from .text import is_encodable, visible_text
-from .writer import embedding_text, same_text
+from .text import is_encodable, same_text, visible_text
+from .writer import embedding_text
 
 if TYPE_CHECKING:
     from .engine import MemoryEngine

@@ -8,11 +8,13 @@ encoded at all (SQLite and the encoder would raise UnicodeEncodeError deep insid
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Unicode categories that show nothing: controls, format chars (ZWSP, BOM, ZWJ, word joiner),
 # the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zs", "Zl", "Zp"})
+_WORDS = re.compile(r"\w+")
 
 
 def is_invisible(char: str) -> bool:
@@ -45,3 +47,19 @@ def visible_text(text: str) -> str | None:
     if not is_encodable(text):
         return None
     return strip_invisible(text) or None
+
+
+def wording(text: str) -> list[str]:
+    """The words of `text`, case-folded and NFC-normalised: what stays of it when case,
+    whitespace and punctuation are ignored."""
+    return _WORDS.findall(unicodedata.normalize("NFC", text).casefold())
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal up to case, whitespace and punctuation: "identical text again" (case C11).
+
+    The only write-time duplicate: similarity cannot tell "HX-4471" from "HX-4478", "4711" from
+    "4712" or "Montag" from "Dienstag" (≥ 0.92 for USE-m3), and merging keeps one text.
+    Paraphrases (C12) are left to consolidation, which keeps history.
+    """
+    return wording(a) == wording(b)

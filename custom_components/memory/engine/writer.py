@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 import uuid
 from dataclasses import replace
 from datetime import datetime
@@ -15,9 +13,8 @@ from .embedding.base import Embedder, Vectors
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
-from .text import is_encodable, strip_invisible
+from .text import is_encodable, same_text, strip_invisible
 
-_WORDS = re.compile(r"\w+")
 # Nearest memories of the bucket checked for the same wording. A copy differing only in case and
 # punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
 # near-identical facts ("HX-4471" / "HX-4478" score ≥ 0.92) sitting in front of it.
@@ -69,22 +66,6 @@ def embedding_text(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…。" else text + "."
-
-
-def wording(text: str) -> list[str]:
-    """The words of `text`, case-folded and NFC-normalised: what stays of it when case,
-    whitespace and punctuation are ignored."""
-    return _WORDS.findall(unicodedata.normalize("NFC", text).casefold())
-
-
-def same_text(a: str, b: str) -> bool:
-    """Equal up to case, whitespace and punctuation: "identical text again" (case C11).
-
-    The only write-time duplicate: similarity cannot tell "HX-4471" from "HX-4478", "4711" from
-    "4712" or "Montag" from "Dienstag" (≥ 0.92 for USE-m3), and merging keeps one text.
-    Paraphrases (C12) are left to consolidation, which keeps history.
-    """
-    return wording(a) == wording(b)
 
 
 def _merge(existing: Memory, new: Memory) -> Memory:
