@@ -25,6 +25,7 @@ from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store import sqlite as sqlite_store
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
+from tests.case_texts import C09
 
 from .conftest import ANNA, JULIAN, KITCHEN
 
@@ -169,37 +170,6 @@ def test_values_are_compared_folded(a: Memory, b: Memory, same: bool) -> None:
 
 
 # ------------------------------------------------------------------------------ write time
-
-C09 = {
-    "en": (
-        "I like coffee in the morning.",
-        "coffee",
-        "I don't drink coffee any more, I drink tea now.",
-        "tea",
-        "What do I like to drink?",
-    ),
-    "en-reverse": (
-        "I like coffee in the morning.",
-        "coffee",
-        "Now it's tea, not coffee.",
-        "tea",
-        "What do I like to drink?",
-    ),
-    "de": (
-        "Ich trinke morgens gerne Kaffee.",
-        "Kaffee",
-        "Ich trinke keinen Kaffee mehr, jetzt trinke ich Tee.",
-        "Tee",
-        "Was trinke ich gerne?",
-    ),
-    "it": (
-        "La mattina bevo volentieri il caffè.",
-        "caffè",
-        "Non bevo più caffè, ora bevo il tè.",
-        "tè",
-        "Cosa mi piace bere?",
-    ),
-}
 
 
 @pytest.mark.parametrize("case", list(C09))

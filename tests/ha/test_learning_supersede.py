@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import async_capture_events, a
 from custom_components.memory.const import EVENT_MEMORY_LEARNED
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.writer import embedding_text
+from tests.case_texts import C09
 from tests.conftest import Resident, Room, async_call
 
 from .ai_task_helpers import ScriptedAITask
@@ -88,31 +89,6 @@ async def _get(hass: HomeAssistant, entry: Any, memory_id: str) -> Memory:
     memory = await hass.async_add_executor_job(entry.runtime_data.engine.get, memory_id, ADMIN)
     assert memory is not None
     return memory
-
-
-C09 = {
-    "en": (
-        "I like coffee in the morning.",
-        "coffee",
-        "I don't drink coffee any more, I drink tea now.",
-        "tea",
-        "What do I like to drink?",
-    ),
-    "en-reverse": (
-        "I like coffee in the morning.",
-        "coffee",
-        "Now it's tea, not coffee.",
-        "tea",
-        "What do I like to drink?",
-    ),
-    "de": (
-        "Ich trinke morgens gerne Kaffee.",
-        "Kaffee",
-        "Ich trinke keinen Kaffee mehr, jetzt trinke ich Tee.",
-        "Tee",
-        "Was trinke ich gerne?",
-    ),
-}
 
 
 @pytest.mark.parametrize("case", list(C09))
