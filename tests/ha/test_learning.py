@@ -219,6 +219,47 @@ async def test_extracted_memory_is_stored_and_recalled_in_another_language(
     assert found["memories"][0]["content"] == fact_text
 
 
+@pytest.mark.parametrize(
+    "case",
+    [
+        (
+            "fr",
+            "Ma sœur Claire arrive samedi en train.",
+            "Claire arrive samedi en train.",
+            ("Quand est-ce que Claire arrive ?", "When is Claire arriving?"),
+        ),
+        (
+            "de",
+            "Meine Schwester Claire kommt am Samstag mit dem Zug.",
+            "Claire kommt am Samstag mit dem Zug.",
+            ("Wann kommt Claire?", "When is Claire arriving?"),
+        ),
+    ],
+)
+async def test_c14_language_is_kept(
+    household: HomeAssistant,
+    julian: Resident,
+    kitchen: Room,
+    freezer: FrozenDateTimeFactory,
+    case: tuple[str, str, str, tuple[str, str]],
+) -> None:
+    """The user's words go to the AI Task as said, which is asked to keep the conversation's
+    language; the fact is stored in that language (never translated) and found by a question in
+    it and by an English one. (With the real model: dev/tests/test_learning_real.py.)"""
+    language, said, learned, questions = case
+    entry, task, _ = await _learning(household)
+    task.script.append({"memories": [fact(learned)], "summary": None})
+    await async_say(household, entry, said, language=language, who=julian, room=kitchen)
+    await _end_conversations(household, freezer)
+    (call,) = task.calls
+    assert said in call.instructions and f"({language})" in call.instructions
+    (stored,) = await _memories(household, entry)
+    assert (stored.content, stored.language) == (learned, language)
+    for question in questions:
+        found = await async_call(household, "recall", {"query": question, "person": julian.person_id})
+        assert found["memories"][0]["content"] == learned, question
+
+
 async def test_c04_forgotten_fact_is_not_learned_again(
     household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
 ) -> None:
