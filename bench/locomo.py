@@ -348,12 +348,13 @@ def main() -> None:
                   f"query {timing['query']:.0f}s, R@10 {per_conversation[sample['sample_id']]['R@10 overall']}",
                   flush=True)  # fmt: skip
     summary = summarise(results)
+    import runinfo  # noqa: PLC0415 - the shared command/machine/date record (bench/runinfo.py)
+
     report = {
         "dataset": {"path": str(args.data), "conversations": indices, "licence": "CC BY-NC 4.0"},
         "encoder": {"name": args.encoder, "identity": str(embedder.identity)},
         "top_k": TOP_K,
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "nproc": os.cpu_count(),
+        **runinfo.run_info(),  # command, machine, date
         "seconds": round(time.perf_counter() - started, 1),
         **summary,
         "per_conversation": per_conversation,

@@ -21,6 +21,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
+import runinfo
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -67,8 +68,16 @@ def locomo_command(encoder: str, half: str) -> str:
     return f".venv/bin/python bench/locomo.py --conversations {half} --encoder {encoder}"
 
 
-def xquad_command(data: dict[str, Any]) -> str:
-    return f".venv/bin/python {data.get('command') or 'bench/xquad.py --encoder ' + data['encoder']}"
+def provenance(data: dict[str, Any], default_command: str) -> list[str]:
+    """Markdown lines: the run's date and machine, then its command in a code block (from the
+    metadata bench/runinfo.py writes; `default_command` for result files that predate it)."""
+    command, machine, date = runinfo.describe(data, default_command)
+    return [f"Run {date} on {machine}. Reproduce:", "", "```", command, "```", ""]
+
+
+def _nproc(data: dict[str, Any]) -> Any:
+    machine = data.get("machine")
+    return machine.get("nproc", "?") if isinstance(machine, dict) else data.get("nproc", "?")
 
 
 def plot_locomo(encoder: str, data: dict[str, Any], path: Path) -> None:
@@ -156,13 +165,17 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
         lines.append(f"| {encoder} | {half} | " + " | ".join(str(eng[c]["n"]) for c in CATEGORIES)
                      + f" | {eng['overall']['n']} | {adv.get('n', '-')} | {adv.get('engine_empty', '-')} | "
                      f"{adv.get('vector_below_threshold', '-')} | {data.get('date', '?')} | "
-                     f"{data.get('nproc', '?')} | {data.get('seconds', '?')} |")  # fmt: skip
+                     f"{_nproc(data)} | {data.get('seconds', '?')} |")  # fmt: skip
+    lines += ["", "Runs (command, date, machine):", ""]
+    for (encoder, half), data in sorted(locomo.items()):
+        command, machine, date = runinfo.describe(data, locomo_command(encoder, half))
+        lines.append(f"- `{command}` — {date}, {machine}")
     lines += [""]
     for encoder, half in sorted(locomo):
         key = f"locomo-{encoder}"
         if _is_held_out(half) and key in images:
             lines += [f"### {encoder} encoder, held out", "", f"![LoCoMo recall@k, {encoder}]({images[key]})", "",
-                      "Reproduce: results with", "", "```", locomo_command(encoder, half), "```", "",
+                      *provenance(locomo[(encoder, half)], locomo_command(encoder, half)),
                       "then the figure with `.venv/bin/python bench/quality_report.py`.", ""]  # fmt: skip
 
     lines += ["## XQuAD cross-lingual retrieval", "",
@@ -173,9 +186,8 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
     for encoder, data in sorted(xquad.items()):
         langs = data["languages"]
         lines += [f"### {encoder} encoder", "",
-                  f"Run {data.get('date', '?')} on {data.get('machine', '?')}; {data.get('memories', '?')} "
-                  f"memories, {data.get('questions_per_language', '?')} questions per language. Reproduce:", "",
-                  "```", xquad_command(data), "```", ""]  # fmt: skip
+                  f"{data.get('memories', '?')} memories, {data.get('questions_per_language', '?')} questions "
+                  "per language.", "", *provenance(data, f"{runinfo.PYTHON} bench/xquad.py --encoder {encoder}")]  # fmt: skip
         for config, res in data["configs"].items():
             ok = res["gap"] >= -TARGET_XQUAD_GAP
             lines += [f"{config}: same-language mAP {res['diagonal_map']:.3f}, cross-language "

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import json
-import platform
 import random
 import re
 import sys
@@ -38,11 +37,11 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import engine_import
 import numpy as np
+import runinfo
 from metrics import average_precision, mean, recall_at_k
 from sentence_stream import stream_to_sentences
 
@@ -294,9 +293,6 @@ def run(
     counts = {lang: sum(1 for s in pool.sentences if s.language == lang) for lang in languages}
     return {
         "benchmark": "xquad-cross-lingual-sentence-retrieval",
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "command": " ".join(["bench/xquad.py", *sys.argv[1:]]),
-        "machine": f"{platform.machine()} {platform.system()} {platform.release()}, python {platform.python_version()}",
         "encoder": encoder,
         "embedding": {
             "provider": identity.provider,
@@ -359,6 +355,7 @@ def main() -> int:
         except EncoderUnavailable as err:
             print(f"encoder {args.encoder!r} unavailable here: {err}", file=sys.stderr)
             return 2
+    doc = {**runinfo.run_info(), **doc}  # the command line, machine and date of this run
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(format_report(doc))

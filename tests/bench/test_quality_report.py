@@ -1,5 +1,6 @@
 """bench/quality_report.py on hand-written result files in bench/locomo.py's and bench/xquad.py's
-shapes: the markdown carries the numbers given, and the PNGs are written."""
+shapes: the markdown carries the numbers given and each run's command, machine and date (from
+bench/runinfo.py's metadata, or the fallbacks for files written before it), and the PNGs are written."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def _grid(same: float, cross: float) -> dict:
     return {q: {m: same if q == m else cross for m in ("en", "de")} for q in ("en", "de")}
 
 
+# the held-out file in the current shape (bench/runinfo.py); the tuning half and XQUAD in older ones
+RUN_INFO = {
+    "command": ".venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json",
+    "machine": {"platform": "Linux-test", "cpu": "Test CPU 9000", "nproc": 3, "python": "3.13.5"},
+    "date": "2026-02-03 04:05 UTC",
+}
+
 XQUAD = {
     "date": "2026-01-02T03:04:05+00:00",
     "command": "bench/xquad.py --questions 2",
@@ -61,7 +69,9 @@ def test_report_numbers_and_figures(tmp_path: Path) -> None:
     results = tmp_path / "results"
     results.mkdir()
     (results / "locomo-tiny-0-4.json").write_text(json.dumps(_locomo([0, 1, 2, 3, 4], 0.3)))
-    (results / "locomo-tiny-5-9.json").write_text(json.dumps(_locomo([5, 6, 7, 8, 9], 0.4)))
+    held_out = {**_locomo([5, 6, 7, 8, 9], 0.4), **RUN_INFO}
+    del held_out["nproc"]  # now in "machine"
+    (results / "locomo-tiny-5-9.json").write_text(json.dumps(held_out))
     (results / "xquad-bundled.json").write_text(json.dumps(XQUAD))
     out = tmp_path / "docs" / "recall-quality.md"
     out.parent.mkdir()
@@ -82,10 +92,24 @@ def test_report_numbers_and_figures(tmp_path: Path) -> None:
         "| tiny | vector only | 0-4 | 0.310 | 0.320 | 0.330 | 0.340 | 0.305 | 0.310 | 0.325 | 0.350 |" in text
     )
     assert "| 4 | 0.25 | 0.5 | 2026-01-02 03:04 UTC | 7 | 1.5 |" in text
-    assert ".venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny" in text
+    assert "| 4 | 0.25 | 0.5 | 2026-02-03 04:05 UTC | 3 | 1.5 |" in text
+    # per run: the recorded command (held out), the documented one as fallback (tuning half)
+    assert (
+        "- `.venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json` — "
+        "2026-02-03 04:05 UTC, Test CPU 9000, 3 cores, Linux-test, Python 3.13.5"
+    ) in text
+    tuning_run = (
+        "- `.venv/bin/python bench/locomo.py --conversations 0-4 --encoder tiny` — 2026-01-02 03:04 UTC"
+    )
+    assert f"{tuning_run}, 7 cores" in text
+    # the held-out figure carries its run
+    figure = text.split("![LoCoMo recall@k, tiny]")[1].split("## XQuAD")[0]
+    assert "Run 2026-02-03 04:05 UTC on Test CPU 9000, 3 cores, Linux-test, Python 3.13.5." in figure
+    assert f"Reproduce:\n\n```\n{RUN_INFO['command']}\n```" in figure
     assert "![LoCoMo recall@k, tiny](images/locomo-recall-tiny.png)" in text
     assert "gap **-0.040** (pass)" in text
     assert "| en | 0.812 / 0.500 / 1.000 | 0.772 / 0.250 / 0.750 |" in text
-    assert ".venv/bin/python bench/xquad.py --questions 2" in text
-    assert "test machine" in text
+    # an older xquad file: command without the interpreter, machine as a string
+    xquad_run = "Run 2026-01-02T03:04:05+00:00 on test machine. Reproduce:"
+    assert f"{xquad_run}\n\n```\n.venv/bin/python bench/xquad.py --questions 2\n```" in text
     assert "![XQuAD mAP, bundled](images/xquad-map-bundled.png)" in text
