@@ -1,7 +1,10 @@
 """Recall latency, embedding, remember, RSS and setup of the memory engine at 1k/10k/100k memories,
-plus the added latency of one Assist turn through the memory agent; writes docs/benchmarks.md.
+plus the added latency of one Assist turn through the memory agent; saves the results as JSON
+(bench/results/latency.json) and renders docs/benchmarks.md + docs/images/latency-vs-store-size.png
+from them (bench/report.py, which also re-renders from the JSON alone).
 
     .venv/bin/python bench/recall_latency.py [--sizes 1000,10000,100000] [--out docs/benchmarks.md]
+        [--results bench/results/latency.json] [--images docs/images]
         [--datasets ../shared/datasets] [--cache-dir ~/.cache/household-memory-bench]
 
 Reads the public datasets in place (bench/corpus.py); the sentence vectors and built stores are
@@ -31,6 +34,7 @@ sys.path.insert(0, str(BENCH))
 
 import corpus  # noqa: E402
 import report  # noqa: E402
+import runinfo  # noqa: E402
 import store_builder  # noqa: E402
 
 TURN_SIMPLE = (  # handled by HA's default agent itself
@@ -42,10 +46,6 @@ TURN_SIMPLE = (  # handled by HA's default agent itself
 
 
 def machine() -> dict[str, object]:
-    cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")), platform.processor() or "?",
-    )  # fmt: skip
     try:
         from threadpoolctl import threadpool_info  # noqa: PLC0415
 
@@ -62,8 +62,9 @@ def machine() -> dict[str, object]:
         ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
     )
     return {
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "cpu": cpu,
+        "date": datetime.now(UTC).strftime(runinfo.DATE_FORMAT),
+        "cpu": runinfo.cpu_model(),
+        "platform": platform.platform(),
         "nproc": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -88,6 +89,8 @@ def main() -> None:
     )
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--out", default="docs/benchmarks.md")
+    parser.add_argument("--results", default=str(report.LATENCY_RESULTS), help="the saved results (JSON)")
+    parser.add_argument("--images", default=str(REPO / "docs" / "images"), help="where the latency plot goes")
     parser.add_argument("--datasets", default=str(REPO.parent / "shared" / "datasets"))
     parser.add_argument("--cache-dir", default=str(store_builder.default_cache_dir()))
     parser.add_argument("--locomo-queries", type=int, default=150)
@@ -145,12 +148,36 @@ def main() -> None:
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
 
-    command = ".venv/bin/python bench/recall_latency.py " + " ".join(sys.argv[1:])
-    text = report.render(machine(), command.strip(), results, builds, turn, len(sv.sentences),
-                         len(queries), queries, store_builder)  # fmt: skip
+    if turn:
+        turn["summary"] = report.turn_summary(turn)
+    doc = {
+        "machine": machine(),
+        "command": runinfo.command(),
+        "results": results,
+        "builds": builds,
+        "turn": turn,
+        "corpus": {
+            "sentences": len(sv.sentences),
+            "queries": len(queries),
+            "locomo_queries": sum(q.origin == "locomo" for q in queries),
+            "xquad_queries": sum(q.origin == "xquad" for q in queries),
+        },
+        "recipe": {  # how store_builder built the stores, for the report's description
+            "held_out": store_builder.HELD_OUT,
+            "buckets": len(store_builder.BUCKETS),
+            "areas": list(store_builder.AREAS),
+            "persons": list(store_builder.PERSONS),
+            "span_days": store_builder.SPAN_DAYS,
+            "not_active_share": store_builder.NOT_ACTIVE_SHARE,
+        },
+    }
+    saved = Path(args.results)
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {saved}")
     out_path = (REPO / args.out) if not Path(args.out).is_absolute() else Path(args.out)
-    out_path.write_text(text)
-    print(f"wrote {out_path}")
+    for path in report.generate(report.load(saved), out_path, Path(args.images)):
+        print(f"wrote {path}")
 
 
 def again_rows(sv: store_builder.SentenceVectors, db: Path, idxs: list[int]) -> list[list[object]]:

