@@ -9,7 +9,8 @@ Conversations 0-4 of the file are the tuning half, 5-9 the held-out half.
 Indexing: every conversation goes into its own fresh engine (own SQLite file under a temporary
 directory), so conversations never see each other. One memory per dialogue turn, shared scope,
 remembered through MemoryEngine.remember with the engine's clock set to the turn's session date
-(`session_<n>_date_time`, all turns of a session at that instant). Content (turn_content):
+(`session_<n>_date_time`; turn i of a session i seconds after it), source_ref "session <n>" (a
+session is one conversation: the engine's conversation context, recall.py, follows it). Content (turn_content):
 "<speaker>: <text>", and for a turn that shared an image " [image: <blip_caption>]" appended.
 Content over the engine's MAX_CONTENT_CHARS is cut to it (no LoCoMo turn is that long).
 
@@ -46,7 +47,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -198,8 +199,13 @@ def evaluate_conversation(
         started = time.perf_counter()
         dia_ids_of: dict[str, list[str]] = defaultdict(list)  # memory id -> its turns
         for turn in turns:
-            clock.now = turn.when
-            result = engine.remember(turn.content, speaker=HOUSEHOLD, scope=Scope.SHARED)
+            session, index = turn.dia_id[1:].split(":")
+            # turns keep their order inside the session (a second apart), and a session is one
+            # conversation: source_ref is what the engine's conversation context follows
+            clock.now = turn.when + timedelta(seconds=int(index))
+            result = engine.remember(
+                turn.content, speaker=HOUSEHOLD, scope=Scope.SHARED, source_ref=f"session {session}"
+            )
             dia_ids_of[result.memory.id].append(turn.dia_id)
         indexed = time.perf_counter()
         results = rank_questions(engine, turns, dict(dia_ids_of), questions)
@@ -212,7 +218,7 @@ def rank_questions(
     engine: MemoryEngine, turns: Sequence[Turn], dia_ids_of: dict[str, list[str]], questions: list[Question]
 ) -> list[Result]:
     """Each question ranked by the engine, by cosine alone and by BM25 alone (see the module doc)."""
-    options = RecallOptions(limit=TOP_K, max_chars=sys.maxsize)
+    options = RecallOptions(limit=TOP_K, max_chars=sys.maxsize, language="en")
     bm25 = BM25Okapi([tokens(t.content) for t in turns])
     memory_ids = list(dia_ids_of)
     vectors = query_embedder(engine.embedder)([q.text for q in questions]) if questions else []

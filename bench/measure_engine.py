@@ -157,8 +157,7 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
         semantic, _ = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=owned_k)
         t_sem = time.perf_counter_ns() - s
         s = time.perf_counter_ns()
-        recall_mod.gather(store, vec, semantic, query=text, vis=vis, min_similarity=options.min_similarity,
-                          hubness=engine.hubness)  # fmt: skip
+        recall_mod.gather(store, vec, semantic, query=text, vis=vis, options=options, hubness=engine.hubness)
         t_gather = time.perf_counter_ns() - s
         s = time.perf_counter_ns()
         engine.recall(text, speaker, options, vector=vec)

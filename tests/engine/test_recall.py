@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from custom_components.memory.engine import recall as recall_mod
 from custom_components.memory.engine.api import RecallOptions
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
@@ -149,7 +150,9 @@ def test_c07_vague_query_does_not_drag_in_common_words(engine: MemoryEngine) -> 
     ]
     _seed(engine, [*tickets, *DISTRACTORS["en"]])
     hits = engine.recall("ticket plan", GUEST)
-    assert all(h.factors["lexical"] == 0 for h in hits)  # "ticket" is common: no anchor
+    # "ticket" is in half the store: no anchor, nothing admitted by it alone, and it lifts little
+    assert all(h.similarity >= RecallOptions().min_similarity for h in hits)
+    assert all(h.factors["lexical"] < recall_mod.W_ANCHOR_RARE for h in hits)
     assert len([t for t in _texts(hits) if t.startswith("Ticket")]) < len(tickets)
 
 

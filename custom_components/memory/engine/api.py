@@ -93,6 +93,7 @@ class RecallOptions:
     max_chars_per_memory: int = 300  # a longer memory is cut with an ellipsis in prompt blocks
     min_similarity: float = 0.25  # semantic leg threshold (docs/design.md §6)
     include_about_speaker: bool = True  # add memories owned by/about the recognised speaker
+    language: str | None = None  # the query's language (ISO 639-1) for full-text terms; None: any
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,10 +39,12 @@ BACKGROUND_REQUESTS: tuple[str, ...] = (
 
 
 class Hubness:
-    """Per-memory hubness against BACKGROUND_REQUESTS, for one embedder (embedded lazily once)."""
+    """Per-memory hubness against BACKGROUND_REQUESTS, for one embedder (embedded lazily once),
+    and the embedder's similarity scale (`scale`)."""
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
+        self.baseline = float(getattr(embedder, "unrelated_cosine", 0.0))
         self._background: Vectors | None = None
         self._lock = threading.Lock()
 
@@ -64,3 +66,10 @@ class Hubness:
         k = min(HUB_NEIGHBOURS, sims.shape[1])
         top = np.partition(sims, sims.shape[1] - k, axis=1)[:, -k:]
         return np.asarray(top.mean(axis=1), dtype=np.float32)
+
+    def scale(self, cosine: float) -> float:
+        """Cosine on the recall scale: (cosine - baseline) / (1 - baseline), where baseline is the
+        embedder's `unrelated_cosine` (what unrelated texts score; 0 when it declares none). E5-style
+        encoders score unrelated pairs ~0.74, USE-m3 ~0.04: rescaled, one min_similarity and one
+        set of recall weights fit both (bench/locomo.py, docs/recall-quality.md)."""
+        return (cosine - self.baseline) / (1.0 - self.baseline)

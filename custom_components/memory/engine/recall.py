@@ -3,19 +3,28 @@
 Pipeline for one query and speaker (visibility and "current only" are applied by the store):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
    plus at most one below it that stands out after hubness calibration (calibrated_best, C08);
-2. lexical leg: FTS5 BM25 over the query's exact anchors (lexical.py); a row enters only if it
-   really contains an anchor on our own tokens;
-3. when the query carries an identifier/number, semantic-only candidates carrying a different
-   one of the same shape are dropped (case C07);
+2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py) through FTS5,
+   a row counting only if it really contains one on our own tokens; (b) full text: BM25 over the
+   stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
+   TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
+3. when the query carries an identifier/number, candidates carrying a different one of the same
+   shape are dropped (case C07);
 4. score = Σ factors (similarity, lexical, provenance, importance, recency), best first;
-5. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
-6. the slate is capped at options.limit hits and options.max_chars characters (case C22).
+5. conversation context: the memories told right before/after a hit in the same conversation
+   (same source_ref, ≤ CONTEXT_WINDOW places away) gain a share of its score (factor "context"),
+   and enter the ranking if they were no candidates — what answers a question often sits in the
+   turn next to the one that matches it;
+6. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
+7. the slate is capped at options.limit hits and options.max_chars characters (case C22).
+
+The full-text and context constants were chosen on LoCoMo conversations 0-4 only and are
+reported on 5-9 (bench/locomo.py, docs/recall-quality.md).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
@@ -26,6 +35,7 @@ from .embedding.base import Vectors
 from .lexical import Anchor, AnchorKind, conflicts, fts_phrases, matched_anchors, query_anchors
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
+from .terms import query_terms
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
@@ -42,8 +52,21 @@ CALIBRATED_MARGIN = 0.06
 W_SIMILARITY = 1.0  # cosine in [-1, 1]
 W_ANCHOR_EXACT = 0.15  # the memory contains a query identifier/number: worth +0.15 cosine
 W_ANCHOR_RARE = 0.08  # it shares only a rare word with the query
-W_BM25 = 0.2  # x BM25/(BM25 + BM25_HALF): how well it matches the anchors beyond containing one
-BM25_HALF = 2.0  # BM25 at which the BM25 part reaches half its weight
+TERMS_POOL = 50  # best full-text (BM25) rows considered
+# Full text: W_TERMS x BM25 / (best BM25 of the query + TERMS_HALF). The best match gains almost
+# W_TERMS in a store where its words are rare, little where they are everywhere (BM25's IDF is ~0
+# for a word in half the memories, so "ticket" among tickets lifts nothing: C07's vague query).
+# Tuned on LoCoMo 0-4: W_TERMS 0.8/1.0/1.3 -> recall@10 0.707/0.711/0.710; TERMS_HALF 0/2/4 flat.
+W_TERMS = 1.0
+TERMS_HALF = 2.0
+TERMS_ADMIT_SHARE = 0.4  # a row enters by full text alone at ≥ 40 % of the best BM25 ...
+TERMS_ADMIT_MIN = 2.0  # ... and BM25 ≥ 2 (one word in ≤ ~12 % of memories, or two commoner ones)
+# Conversation context (step 5): a neighbour d places away gains
+# W_CONTEXT x CONTEXT_DECAY^(d-1) x the hit's score. LoCoMo 0-4: none 0.637, window 1 0.707,
+# window 2 0.717; W_CONTEXT 0.4/0.5/0.6 -> 0.701/0.707/0.706 (window 1).
+W_CONTEXT = 0.5
+CONTEXT_WINDOW = 2
+CONTEXT_DECAY = 0.5
 W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # x importance in [0, 1]
 W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
@@ -60,9 +83,10 @@ FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at lea
 class Candidate:
     memory_id: str
     similarity: float
-    anchor: float = 0.0  # W_ANCHOR_EXACT / W_ANCHOR_RARE when in the lexical leg, else 0
-    bm25: float = 0.0  # BM25 (higher = better), 0 when not in the lexical leg
+    anchor: float = 0.0  # W_ANCHOR_EXACT / W_ANCHOR_RARE when it carries a query anchor, else 0
+    terms: float = 0.0  # BM25 / (best BM25 + TERMS_HALF) in [0, 1), 0 when no term matched
     about_speaker: bool = False
+    context: float = 0.0  # the conversation-context share (step 5)
 
 
 def calibrated_best(
@@ -79,7 +103,8 @@ def calibrated_best(
     if not ids:
         return None
     cos = dict(below)
-    calibrated = np.array([cos[i] for i in ids], dtype=np.float32) - hubness.of(vecs)
+    hub = np.array([hubness.scale(float(h)) for h in hubness.of(vecs)], dtype=np.float32)
+    calibrated = np.array([cos[i] for i in ids], dtype=np.float32) - hub
     order = np.argsort(-calibrated)
     best = float(calibrated[order[0]])
     runner_up = max(float(calibrated[order[1]]), 0.0) if len(order) > 1 else 0.0
@@ -100,6 +125,8 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
     }
     if candidate.about_speaker:
         out["about_speaker"] = W_ABOUT_SPEAKER
+    if candidate.context:
+        out["context"] = candidate.context
     return out
 
 
@@ -110,42 +137,53 @@ def gather(
     *,
     query: str,
     vis: Visibility,
-    min_similarity: float,
+    options: RecallOptions,
     hubness: Hubness,
 ) -> tuple[dict[str, Candidate], list[Anchor]]:
     """Steps 1-3: the admitted candidates by id, and the query's anchors.
 
-    semantic: the store's top visible [(id, cosine)], best first.
+    semantic: the store's top visible [(id, cosine)], best first, cosines on the recall scale
+    (hubness.scale); every similarity here is on that scale.
     """
-    admitted = {i: s for i, s in semantic if s >= min_similarity}
-    extra = calibrated_best(store, hubness, semantic, min_similarity)
+    admitted = {i: s for i, s in semantic if s >= options.min_similarity}
+    extra = calibrated_best(store, hubness, semantic, options.min_similarity)
     if extra is not None:
         admitted[extra[0]] = dict(semantic)[extra[0]]
 
+    bm25 = store.term_matches(query_terms(query, options.language), vis, TERMS_POOL)
+    best = max(bm25.values(), default=0.0)
+    for mid, score in bm25.items():
+        if score >= max(TERMS_ADMIT_SHARE * best, TERMS_ADMIT_MIN):
+            admitted.setdefault(mid, float("nan"))  # similarity looked up below
+
     anchors = query_anchors(query, store)
-    lexical: dict[str, tuple[float, float]] = {}  # id -> (anchor weight, bm25)
+    anchored: dict[str, float] = {}  # id -> anchor weight
     if anchors:
         for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL):
             matched = matched_anchors(row.content, anchors)
             if matched:
                 exact = any(a.kind is not AnchorKind.RARE_WORD for a in matched)
-                lexical[row.id] = (W_ANCHOR_EXACT if exact else W_ANCHOR_RARE, max(row.bm25, 0.0))
+                anchored[row.id] = W_ANCHOR_EXACT if exact else W_ANCHOR_RARE
             elif row.id in admitted and conflicts(row.content, anchors):
                 del admitted[row.id]
-        # semantic-only candidates whose text we have not seen yet: check for a conflicting id
-        unseen = [i for i in admitted if i not in lexical]
+        # candidates whose text we have not seen yet: check for a conflicting id (C07)
+        unseen = [i for i in admitted if i not in anchored]
         if unseen and any(a.kind is not AnchorKind.RARE_WORD for a in anchors):
             for mid, memory in store.get_many(unseen, vis).items():
                 if conflicts(memory.content, anchors):
                     del admitted[mid]
 
-    lexical_sims = store.similarities([i for i in lexical if i not in admitted], qvec)
+    missing = [i for i in {*admitted, *anchored} if i not in admitted or math.isnan(admitted[i])]
+    sims = _similarities(store, missing, qvec, hubness)
     out: dict[str, Candidate] = {}
-    for mid, sim in admitted.items():
-        out[mid] = Candidate(mid, sim, *lexical.get(mid, (0.0, 0.0)))
-    for mid, (anchor, bm25) in lexical.items():
-        if mid not in out:
-            out[mid] = Candidate(mid, lexical_sims.get(mid, 0.0), anchor, bm25)
+    for mid in {*admitted, *anchored}:
+        sim = admitted.get(mid, math.nan)
+        out[mid] = Candidate(
+            mid,
+            sims.get(mid, 0.0) if math.isnan(sim) else sim,
+            anchored.get(mid, 0.0),
+            bm25.get(mid, 0.0) / (best + TERMS_HALF),
+        )
     return out, anchors
 
 
@@ -167,16 +205,56 @@ def recall(
         return []
     vis = Visibility.of(speaker)
     owned_k = ABOUT_SPEAKER_MAX + options.limit if options.include_about_speaker else 0
-    semantic, owned = store.semantic(qvec, vis, SEMANTIC_POOL, owned_k=owned_k)
-    candidates, _ = gather(
-        store, qvec, semantic, query=query, vis=vis, min_similarity=options.min_similarity, hubness=hubness
+    semantic, owned = (
+        [(i, hubness.scale(c)) for i, c in leg]
+        for leg in store.semantic(qvec, vis, SEMANTIC_POOL, owned_k=owned_k)
     )
+    candidates, _ = gather(store, qvec, semantic, query=query, vis=vis, options=options, hubness=hubness)
 
     about = [Candidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
     owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked for)
     extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
-    return cap_slate(_ranked_prefix(store, candidates, extra, vis, options=options, now=now), extra, options)
+    ranked = _ranked_prefix(store, candidates, extra, vis, options=options, now=now)
+    lifted = with_context(store, qvec, ranked, candidates, vis=vis, now=now, hubness=hubness)
+    return cap_slate(lifted, extra, options)
+
+
+def with_context(
+    store: MemoryStore,
+    qvec: Vectors,
+    ranked: list[Hit],
+    candidates: dict[str, Candidate],
+    *,
+    vis: Visibility,
+    now: datetime,
+    hubness: Hubness,
+) -> list[Hit]:
+    """Step 5 on the ranked head: every hit's conversation neighbours gain
+    W_CONTEXT x CONTEXT_DECAY^(distance-1) x the hit's score (the best such share, never a share
+    of a share); neighbours that were not ranked yet are read and scored on their own first.
+    Returns the hits re-ranked, best first."""
+    if not ranked:
+        return ranked
+    scores = {h.memory.id: h.score for h in ranked}
+    share: dict[str, float] = {}
+    for seed, near in store.neighbours(list(scores), vis, CONTEXT_WINDOW).items():
+        for mid, distance in near:
+            gain = W_CONTEXT * CONTEXT_DECAY ** (distance - 1) * max(scores[seed], 0.0)
+            share[mid] = max(share.get(mid, 0.0), gain)
+    if not share:
+        return ranked
+    new = [mid for mid in share if mid not in scores]
+    sims = _similarities(store, [m for m in new if m not in candidates], qvec, hubness)
+    fresh = [candidates.get(m) or Candidate(m, sims.get(m, 0.0)) for m in new]
+    lifted = [
+        Hit(memory=h.memory, score=h.score + share[h.memory.id], similarity=h.similarity,
+            factors={**h.factors, "context": share[h.memory.id]})
+        if h.memory.id in share else h
+        for h in ranked
+    ]  # fmt: skip
+    added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], store.get_many(new, vis), now)
+    return _merge_sorted(lifted, added)
 
 
 def bound(candidate: Candidate) -> float:
@@ -217,12 +295,17 @@ def _ranked_prefix(
     return fetched
 
 
+def _similarities(store: MemoryStore, ids: list[str], qvec: Vectors, hubness: Hubness) -> dict[str, float]:
+    """Cosines of the given memories with the query, on the recall scale (hubness.scale)."""
+    return {i: hubness.scale(c) for i, c in store.similarities(ids, qvec).items()}
+
+
 def _merge_sorted(a: list[Hit], b: list[Hit]) -> list[Hit]:
     return sorted([*a, *b], key=lambda h: (-h.score, h.memory.id))
 
 
 def _lexical(candidate: Candidate) -> float:
-    return candidate.anchor + W_BM25 * candidate.bm25 / (candidate.bm25 + BM25_HALF)
+    return candidate.anchor + W_TERMS * candidate.terms
 
 
 def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) -> list[Hit]:

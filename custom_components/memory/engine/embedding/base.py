@@ -18,6 +18,8 @@ class Embedder(Protocol):
     identity: which space the vectors live in; stored beside every vector.
     embed(texts): float32 array of shape [len(texts), identity.dimension], each row
     L2-normalised. Blocking (model inference); may raise EncoderUnavailable on first use.
+    Optional attribute `unrelated_cosine: float`: what unrelated texts score in this space
+    (measured; recall rescales cosines by it, calibration.Hubness.scale); absent = 0.
     """
 
     @property

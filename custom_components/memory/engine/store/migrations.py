@@ -114,12 +114,28 @@ def _v5_tombstone_anchors(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE tombstones ADD COLUMN anchors TEXT")
 
 
+def _v6_terms_and_context(conn: sqlite3.Connection) -> None:
+    """Stemmed search terms of each memory (terms.document_terms, the full-text recall leg) in an
+    FTS5 table (rowid = memories.rowid), backfilled; and an index for conversation context
+    (memories of one source_ref in time order)."""
+    from ..terms import document_terms  # noqa: PLC0415 - the one term maker
+
+    conn.execute(f"CREATE VIRTUAL TABLE memories_terms USING fts5(terms, tokenize='{FTS_TOKENIZER}')")
+    rows = conn.execute("SELECT rowid, content, language FROM memories").fetchall()
+    conn.executemany(
+        "INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)",
+        [(rowid, document_terms(content, language)) for rowid, content, language in rows],
+    )
+    conn.execute("CREATE INDEX memories_source_ref ON memories(source_ref, created_at)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
     _v3_transcripts,
     _v4_fact_values,
     _v5_tombstone_anchors,
+    _v6_terms_and_context,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

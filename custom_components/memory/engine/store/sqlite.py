@@ -39,6 +39,7 @@ from ..models import (
     Tombstone,
     TranscriptTurn,
 )
+from ..terms import document_terms
 from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
 from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex, fit_basis
@@ -140,6 +141,20 @@ def _memory_values(m: Memory) -> tuple[Any, ...]:
         m.superseded_by, _ts(m.valid_from), _ts(m.valid_to), m.source.value, m.source_ref,
         m.access_count, _ts(m.last_accessed_at), _ts(m.created_at), _ts(m.updated_at), m.value,
     )  # fmt: skip
+
+
+def _fts_put(conn: sqlite3.Connection, rowid: int, memory: Memory) -> None:
+    """Index a memory's text: its words (anchors, memories_fts) and its terms (memories_terms)."""
+    conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (rowid, memory.content))
+    conn.execute(
+        "INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)",
+        (rowid, document_terms(memory.content, memory.language)),
+    )
+
+
+def _fts_drop(conn: sqlite3.Connection, rowid: int) -> None:
+    conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+    conn.execute("DELETE FROM memories_terms WHERE rowid = ?", (rowid,))
 
 
 def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
@@ -306,9 +321,8 @@ class SqliteStore:
                 f"INSERT INTO memories ({cols}) VALUES ({marks})",
                 (*_memory_values(memory), to_blob(vector), *self._identity_values()),
             )
-            conn.execute(
-                "INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (cur.lastrowid, memory.content)
-            )
+            assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
+            _fts_put(conn, cur.lastrowid, memory)
         self._doc_count += 1
         self._index_memory(memory, vector)
         self._index_status([(i, Status.SUPERSEDED) for i in supersedes])
@@ -322,7 +336,9 @@ class SqliteStore:
 
     def _rewrite(self, conn: sqlite3.Connection, memory: Memory, vector: Vectors | None) -> bool:
         """UPDATE one memory's row (and FTS row when its content changed); False when it is gone."""
-        row = conn.execute("SELECT rowid, content FROM memories WHERE id = ?", (memory.id,)).fetchone()
+        row = conn.execute(
+            "SELECT rowid, content, language FROM memories WHERE id = ?", (memory.id,)
+        ).fetchone()
         if row is None:
             return False
         sets = ", ".join(f"{c} = ?" for c in _MEMORY_COLUMNS[1:])
@@ -331,9 +347,9 @@ class SqliteStore:
             sets += ", embedding = ?, emb_provider = ?, emb_model = ?, emb_dimension = ?"
             values += [to_blob(vector), *self._identity_values()]
         conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
-        if row[1] != memory.content:
-            conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (row[0],))
-            conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (row[0], memory.content))
+        if (row[1], row[2]) != (memory.content, memory.language):
+            _fts_drop(conn, row[0])
+            _fts_put(conn, row[0], memory)
         return True
 
     def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None:
@@ -393,7 +409,7 @@ class SqliteStore:
                 (Provenance.INFERRED.value, _ts(created_before)),
             ).fetchall()
             for rowid, _ in rows:
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                _fts_drop(conn, rowid)
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
         index = self._idx()
         for _, mid in rows:
@@ -577,6 +593,58 @@ class SqliteStore:
         )
         return [LexicalRow(id=r[0], content=r[1], bm25=float(r[2])) for r in rows]
 
+    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, float]:
+        """Current visible memories sharing any search term (terms.query_terms), id -> BM25
+        (FTS5 bm25() negated: higher = better, > 0), at most `limit`, best first."""
+        if not terms:
+            return {}
+        query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where, params = _visibility_sql(vis)
+        rows = self._read(
+            "SELECT m.id, -bm25(memories_terms) AS score FROM memories_terms "
+            "JOIN memories m ON m.rowid = memories_terms.rowid "
+            f"WHERE memories_terms MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
+            [query, *params, limit],
+        )
+        return {r[0]: float(r[1]) for r in rows}
+
+    def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
+        """Conversation context: for each given memory with a source_ref, the current, visible,
+        non-sensitive memories of the same source_ref at most `window` places before or after it
+        in (created_at, rowid) order, as [(id, distance ≥ 1)]. Memories without a source_ref
+        (or unknown ids) have none."""
+        if not ids or window <= 0:
+            return {}
+        marks = ",".join("?" * len(ids))
+        refs = [r[0] for r in self._read(
+            f"SELECT DISTINCT source_ref FROM memories WHERE id IN ({marks}) AND source_ref IS NOT NULL", ids
+        )]  # fmt: skip
+        if not refs:
+            return {}
+        where, params = _visibility_sql(vis)
+        rows = self._read(
+            f"SELECT m.id, m.source_ref, m.sensitive FROM memories m WHERE m.source_ref IN "
+            f"({','.join('?' * len(refs))}) AND {_CURRENT_SQL} AND {where} "
+            "ORDER BY m.source_ref, m.created_at, m.rowid",
+            [*refs, *params],
+        )
+        by_ref: dict[str, list[tuple[str, bool]]] = {}
+        for mid, ref, sensitive in rows:
+            by_ref.setdefault(ref, []).append((mid, bool(sensitive)))
+        wanted = set(ids)
+        out: dict[str, list[tuple[str, int]]] = {}
+        for members in by_ref.values():
+            for pos, (mid, _) in enumerate(members):
+                if mid not in wanted:
+                    continue
+                near = members[max(0, pos - window) : pos + window + 1]
+                out[mid] = [
+                    (other, abs(pos - (max(0, pos - window) + j)))
+                    for j, (other, sensitive) in enumerate(near)
+                    if other != mid and not sensitive
+                ]
+        return out
+
     def doc_count(self) -> int:
         """Number of memory rows (all scopes and statuses)."""
         return self._doc_count
@@ -657,12 +725,13 @@ class SqliteStore:
                     (tomb.id, tomb.scope.value, tomb.owner_id, tomb.area_id, blob, provider, model, dim,
                      _ts(at), digests or None),
                 )  # fmt: skip
-                conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                _fts_drop(conn, rowid)
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
                 self._pending_touch.pop(mid, None)
                 done.append((memory, tomb))
             if done:
                 conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+                conn.execute("INSERT INTO memories_terms(memories_terms) VALUES ('optimize')")
         if done:
             with self._lock:
                 self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")

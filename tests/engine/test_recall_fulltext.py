@@ -1,0 +1,177 @@
+"""Full-text terms (stemmed BM25 leg) and conversation context in recall (recall.py steps 2b, 5)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from custom_components.memory.engine import recall as recall_mod
+from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.models import Scope, Speaker
+from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store.base import Visibility
+from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.terms import document_terms, query_terms
+
+from .conftest import ANNA, JULIAN
+
+GUEST = Speaker()
+FILLER = [
+    "The dishwasher tablets are under the sink.",
+    "Grandma's birthday is on the 3rd of May.",
+    "The wifi password is on the fridge.",
+    "We take the bins out on Thursday.",
+    "The car needs new tyres before winter.",
+    "Lena's piano lesson is on Mondays at five.",
+    "The spare bulbs are in the hall cupboard.",
+    "The cat gets fed twice a day.",
+]
+LISBON = [
+    "Anna: What did you bring back from Lisbon?",
+    "Ben: A blue tile for the kitchen wall.",
+    "Anna: Lovely, let's put it up on Sunday.",
+]
+
+
+def _texts(hits: list) -> list[str]:
+    return [h.memory.content for h in hits]
+
+
+# ------------------------------------------------------------------ terms
+@pytest.mark.parametrize(
+    ("lang", "said", "asked"),
+    [
+        ("en", "We hiked up to the lake last weekend.", "Where did we go hiking?"),
+        ("de", "Die Kinder spielen im Fußballverein, zweimal die Woche Fußball.", "Wann ist Fußball?"),
+        ("it", "Abbiamo comprato due biciclette nuove.", "Quale bicicletta abbiamo comprato?"),
+        ("fr", "Les enfants adorent les chevaux du voisin.", "Quel cheval préfèrent-ils ?"),
+        ("es", "Compramos dos bicicletas rojas.", "¿De qué color es la bicicleta?"),
+    ],
+)
+def test_a_word_form_meets_its_stem(lang: str, said: str, asked: str) -> None:
+    """Indexed in the memory's language, asked in another form of the word: a shared term, with the
+    query's language known and unknown (then every supported language's stem is tried)."""
+    indexed = set(document_terms(said, lang).split())
+    assert indexed & set(query_terms(asked, lang))
+    assert indexed & set(query_terms(asked))
+
+
+def test_function_words_and_numbers() -> None:
+    assert document_terms("The code is 4711 and it is on the door.", "en").split() == ["code", "4711", "door"]
+    assert query_terms("What is the code?", "en") == ["code"]
+    assert document_terms("Der Code ist 4711.", "de").split() == ["cod", "4711"]  # German stem
+    assert query_terms("Who?", "xx") == []  # unsupported language: function words of all removed
+
+
+def test_full_text_finds_a_word_form_semantics_misses(engine: MemoryEngine) -> None:
+    for text in [*FILLER, "We hiked up to the lake last weekend."]:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    hits = engine.recall("hiking", GUEST, RecallOptions(language="en"))
+    assert _texts(hits)[0] == "We hiked up to the lake last weekend."
+    assert hits[0].factors["lexical"] > 0.2  # "hike" is in 1 of 9 memories
+
+
+def test_full_text_alone_admits_only_a_strong_match(engine: MemoryEngine) -> None:
+    """A row enters by full text alone only at TERMS_ADMIT_MIN: a word in most memories admits nothing."""
+    texts = [f"The {thing} is in the garage." for thing in ("ladder", "drill", "bike", "hose", "tent")]
+    for text in [*texts, *FILLER]:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    store = engine.store
+    scores = store.term_matches(query_terms("garage", "en"), Visibility.of(GUEST), 50)
+    assert len(scores) == 5 and max(scores.values()) < recall_mod.TERMS_ADMIT_MIN
+    hits = engine.recall("garage", GUEST, RecallOptions(language="en", limit=10))
+    assert all(h.similarity >= RecallOptions().min_similarity for h in hits)
+
+
+# ------------------------------------------------------------------ conversation context
+def _lisbon(engine: MemoryEngine, *, same_conversation: bool, speaker: Speaker = GUEST, **kw: object) -> None:
+    for text in FILLER:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    for i, text in enumerate(LISBON):
+        ref = "conversation-1" if same_conversation else f"conversation-{i}"
+        engine.remember(text, speaker=speaker, scope=kw.get("scope", Scope.SHARED), source_ref=ref)  # type: ignore[arg-type]
+
+
+def test_context_brings_the_answer_next_to_the_question(engine: MemoryEngine) -> None:
+    """The answer shares no word with the question; told right after it, it comes along."""
+    _lisbon(engine, same_conversation=True)
+    hits = engine.recall("What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en"))
+    assert _texts(hits)[:2] == LISBON[:2]
+    answer = hits[1]
+    assert answer.factors["context"] == pytest.approx(recall_mod.W_CONTEXT * hits[0].score - 0, rel=0.35)
+    assert answer.factors["context"] > answer.factors["similarity"]
+    # two places away: half the share
+    third = next(h for h in hits if h.memory.content == LISBON[2])
+    assert third.factors["context"] < answer.factors["context"]
+
+
+def test_no_context_across_conversations(engine: MemoryEngine) -> None:
+    _lisbon(engine, same_conversation=False)
+    hits = engine.recall("What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en"))
+    assert _texts(hits)[0] == LISBON[0]
+    assert all("context" not in h.factors for h in hits)
+
+
+def test_context_never_crosses_visibility(engine: MemoryEngine) -> None:
+    """Julian's private neighbour never rides along for Anna, however close it was told."""
+    for text in FILLER:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+    engine.remember("Ben: A blue tile, and a secret gift for Anna.", speaker=Speaker(person_id=JULIAN),
+                    scope=Scope.PRIVATE, source_ref="c")  # fmt: skip
+    anna = Speaker(person_id=ANNA)
+    hits = engine.recall("What did Ben bring back from Lisbon?", anna, RecallOptions(language="en"))
+    assert LISBON[0] in _texts(hits)
+    assert all("secret" not in t for t in _texts(hits))
+
+
+def test_context_never_brings_a_sensitive_memory(engine: MemoryEngine) -> None:
+    for text in FILLER:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+    engine.remember("Ben: the alarm code is 4711.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+    stored = engine.store.get_many([m.id for m in engine.list_memories(GUEST)], Visibility.of(GUEST))
+    assert any(m.sensitive for m in stored.values())  # the alarm code is marked sensitive
+    hits = engine.recall("What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en"))
+    assert all("4711" not in t for t in _texts(hits))
+
+
+def test_neighbours_in_told_order(engine: MemoryEngine) -> None:
+    ids = [
+        engine.remember(f"Turn {i} about the garden.", speaker=GUEST, scope=Scope.SHARED, source_ref="c").memory.id
+        for i in range(6)
+    ]
+    other = engine.remember("Elsewhere.", speaker=GUEST, scope=Scope.SHARED, source_ref="d").memory.id
+    near = engine.store.neighbours([ids[0], ids[3], other], Visibility.of(GUEST), 2)
+    assert near[ids[0]] == [(ids[1], 1), (ids[2], 2)]
+    assert sorted(near[ids[3]], key=lambda p: ids.index(p[0])) == [
+        (ids[1], 2), (ids[2], 1), (ids[4], 1), (ids[5], 2)
+    ]  # fmt: skip
+    assert near[other] == []
+
+
+# ------------------------------------------------------------------ schema v6
+def test_v5_database_gets_terms_and_finds_by_stem(tmp_path: Path, encoder: BundledEmbedder) -> None:
+    path = tmp_path / "v5.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn, target=5)
+    conn.execute(
+        "INSERT INTO memories (id, content, kind, language, provenance, scope, confidence, importance,"
+        " sensitive, status, source, access_count, created_at, updated_at)"
+        " VALUES ('old1', 'Wir sind im Sommer oft gewandert, am liebsten in den Bergen.', 'fact', 'de',"
+        " 'confirmed', 'shared', 1.0, 0.5, 0, 'active', 'service', 0,"
+        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')"
+    )
+    conn.close()
+    engine = MemoryEngine(SqliteStore(path), encoder)
+    engine.open()
+    try:
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 6
+        found = engine.store.term_matches(query_terms("Berg", "de"), Visibility.of(GUEST), 5)
+        assert list(found) == ["old1"]
+    finally:
+        engine.close()
