@@ -28,7 +28,7 @@ from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .answers import quote_all, reply
+from .answers import base_language, quote_all, reply
 from .cloud import agent_domain, async_is_cloud_domain, without_sensitive
 from .const import (
     AGENT_NAME,
@@ -219,7 +219,9 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         """Recall for the speaker, hand over with the memory block, answer from memory if not understood."""
         hass = self.hass
         data = self._data
-        hits = await async_recall(hass, data, user_input.text, speaker)
+        hits = await async_recall(
+            hass, data, user_input.text, speaker, language=base_language(user_input.language)
+        )
         agent_id = self._wrapped_agent_id()
         # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
         prompt_hits = (

@@ -454,7 +454,10 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
     async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
         speaker = await self._speaker(intent_obj)
-        hits = await async_recall(intent_obj.hass, self.data, str(slots[SLOT_QUERY]["value"]), speaker)
+        query = str(slots[SLOT_QUERY]["value"])
+        hits = await async_recall(
+            intent_obj.hass, self.data, query, speaker, language=base_language(intent_obj.language)
+        )
         # The speaker's own memories ride along with every recall (C05); for "what do you know
         # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
         matches = [h for h in hits if "about_speaker" not in h.factors] or hits

@@ -274,7 +274,8 @@ class MemoryAPI(llm.API):
                 speaker=speaker,
                 language=llm_context.language or self.hass.config.language,
             )
-        hits = await async_recall(self.hass, data, text, speaker) if text else []
+        language = base_language(llm_context.language or self.hass.config.language)
+        hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
         block = format_memory_block(without_sensitive(hits) if cloud else hits, data.recall_options())
         return llm.APIInstance(
             api=self,

@@ -141,10 +141,9 @@ def test_context_never_brings_a_sensitive_memory(engine: MemoryEngine) -> None:
 
 
 def test_neighbours_in_told_order(engine: MemoryEngine) -> None:
-    ids = [
-        engine.remember(f"Turn {i} about the garden.", speaker=GUEST, scope=Scope.SHARED, source_ref="c").memory.id
-        for i in range(6)
-    ]
+    told = [engine.remember(f"Turn {i} about the garden.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+            for i in range(6)]  # fmt: skip
+    ids = [r.memory.id for r in told]
     other = engine.remember("Elsewhere.", speaker=GUEST, scope=Scope.SHARED, source_ref="d").memory.id
     near = engine.store.neighbours([ids[0], ids[3], other], Visibility.of(GUEST), 2)
     assert near[ids[0]] == [(ids[1], 1), (ids[2], 2)]
