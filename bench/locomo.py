@@ -101,6 +101,7 @@ class Result:
     question: Question
     rankings: dict[str, list[str]] = field(default_factory=dict)
     engine_empty: bool = False  # engine recall returned nothing
+    engine_ms: float = 0.0  # wall time of the engine recall call (query already embedded)
     vector_below_threshold: bool = False  # no turn reaches the engine's min_similarity
 
 
@@ -224,7 +225,9 @@ def rank_questions(
     vectors = query_embedder(engine.embedder)([q.text for q in questions]) if questions else []
     results = []
     for question, qvec in zip(questions, vectors, strict=True):
+        started = time.perf_counter()
         hits = engine.recall(question.text, HOUSEHOLD, options, vector=qvec)
+        took_ms = (time.perf_counter() - started) * 1000
         cosines = engine.store.similarities(memory_ids, qvec)
         by_cosine = sorted(cosines, key=lambda i: -cosines[i])
         scores = bm25.get_scores(tokens(question.text))
@@ -238,6 +241,7 @@ def rank_questions(
                     "bm25": [turns[i].dia_id for i in by_bm25[:TOP_K]],
                 },
                 engine_empty=not hits,
+                engine_ms=took_ms,
                 vector_below_threshold=not cosines or max(cosines.values()) < options.min_similarity,
             )
         )
@@ -257,10 +261,13 @@ def summarise(results: Iterable[Result]) -> dict[str, Any]:
     """Mean recall@k per retriever, per category (1-4) and overall; category 5 empty shares.
 
     Shape: {"recall": {retriever: {"1".."4", "overall": {"n": int, "R@5": float, ...}}},
-            "adversarial": {"n": int, "engine_empty": float, "vector_below_threshold": float}}
+            "adversarial": {"n": int, "engine_empty": float, "vector_below_threshold": float},
+            "engine_recall_ms": {"p50": float, "p95": float}} (every question, limit TOP_K)
     """
     scored: dict[str, list[Result]] = defaultdict(list)
     adversarial: list[Result] = []
+    results = list(results)
+    times = sorted(r.engine_ms for r in results)
     for r in results:
         if r.question.category in SCORED_CATEGORIES:
             scored[str(r.question.category)].append(r)
@@ -290,7 +297,16 @@ def summarise(results: Iterable[Result]) -> dict[str, Any]:
             "engine_empty": round(mean(float(r.engine_empty) for r in adversarial), 4),
             "vector_below_threshold": round(mean(float(r.vector_below_threshold) for r in adversarial), 4),
         },
+        "engine_recall_ms": {
+            "p50": round(_percentile(times, 0.50), 2) if times else 0.0,
+            "p95": round(_percentile(times, 0.95), 2) if times else 0.0,
+        },
     }
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
 def table(summary: dict[str, Any]) -> str:

@@ -128,6 +128,11 @@ def plot_xquad(encoder: str, data: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _recall_ms(data: dict[str, Any]) -> str:
+    ms = data.get("engine_recall_ms")
+    return f"{ms['p50']:.1f} / {ms['p95']:.1f}" if ms else "-"
+
+
 def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[str, Any]],
            images: dict[str, str]) -> str:  # fmt: skip
     """The markdown; `images` maps a figure key ("locomo-<encoder>", "xquad-<encoder>") to its path
@@ -156,7 +161,8 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
                        for k in KS)]  # fmt: skip
             lines.append("| " + " | ".join(cells) + " |")
     head = ["encoder", "conversations", *(f"n {c}" for c in CATEGORIES), "n all", "adversarial n",
-            "engine empty", "vector below threshold", "run date", "nproc", "seconds"]  # fmt: skip
+            "engine empty", "vector below threshold", "engine recall p50 / p95 ms", "run date", "nproc",
+            "seconds"]  # fmt: skip
     lines += ["", "Questions per category (n) and category 5 (adversarial: share of questions where recall "
               "returned nothing, the right behaviour):", "",
               "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]  # fmt: skip
@@ -164,7 +170,7 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
         eng, adv = data["recall"]["engine"], data.get("adversarial", {})
         lines.append(f"| {encoder} | {half} | " + " | ".join(str(eng[c]["n"]) for c in CATEGORIES)
                      + f" | {eng['overall']['n']} | {adv.get('n', '-')} | {adv.get('engine_empty', '-')} | "
-                     f"{adv.get('vector_below_threshold', '-')} | {data.get('date', '?')} | "
+                     f"{adv.get('vector_below_threshold', '-')} | {_recall_ms(data)} | {data.get('date', '?')} | "
                      f"{_nproc(data)} | {data.get('seconds', '?')} |")  # fmt: skip
     lines += ["", "Runs (command, date, machine):", ""]
     for (encoder, half), data in sorted(locomo.items()):

@@ -105,8 +105,8 @@ def test_summarise_hand_checked() -> None:
             result(4, ("D1:7",), ranking),  # R@5 = 0, R@10.. = 1
             result(1, ("D1:2", "D1:26"), ranking),  # R@5 = R@10 = R@25 = 0.5, R@50 = 1
             result(3, (), []),  # empty evidence counts as recalled
-            Result(Question("q", 5, ("D1:1",)), {}, engine_empty=True),
-            Result(Question("q", 5, ("D1:1",)), {}, engine_empty=False),
+            Result(Question("q", 5, ("D1:1",)), {}, engine_empty=True, engine_ms=9.0),
+            Result(Question("q", 5, ("D1:1",)), {}, engine_empty=False, engine_ms=1.0),
         ]
     )
     engine = summary["recall"]["engine"]
@@ -116,6 +116,8 @@ def test_summarise_hand_checked() -> None:
     assert engine["overall"] == {"n": 4, "R@5": 0.625, "R@10": 0.875, "R@25": 0.875, "R@50": 1.0}
     assert summary["adversarial"]["n"] == 2
     assert summary["adversarial"]["engine_empty"] == 0.5
+    # nearest rank over all six questions' times (0, 0, 0, 0, 1, 9 ms)
+    assert summary["engine_recall_ms"] == {"p50": 0.0, "p95": 9.0}
 
 
 def test_tiny_conversation_through_the_real_engine(encoder: BundledEmbedder, tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ def _locomo(conversations: list[int], base: float) -> dict:
         "seconds": 1.5,
         "recall": recall,
         "adversarial": {"n": 4, "engine_empty": 0.25, "vector_below_threshold": 0.5},
+        "engine_recall_ms": {"p50": 2.25, "p95": 9.5},
     }
 
 
@@ -91,8 +92,8 @@ def test_report_numbers_and_figures(tmp_path: Path) -> None:
     assert (
         "| tiny | vector only | 0-4 | 0.310 | 0.320 | 0.330 | 0.340 | 0.305 | 0.310 | 0.325 | 0.350 |" in text
     )
-    assert "| 4 | 0.25 | 0.5 | 2026-01-02 03:04 UTC | 7 | 1.5 |" in text
-    assert "| 4 | 0.25 | 0.5 | 2026-02-03 04:05 UTC | 3 | 1.5 |" in text
+    assert "| 4 | 0.25 | 0.5 | 2.2 / 9.5 | 2026-01-02 03:04 UTC | 7 | 1.5 |" in text
+    assert "| 4 | 0.25 | 0.5 | 2.2 / 9.5 | 2026-02-03 04:05 UTC | 3 | 1.5 |" in text
     # per run: the recorded command (held out), the documented one as fallback (tuning half)
     assert (
         "- `.venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json` — "
