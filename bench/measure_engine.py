@@ -12,6 +12,7 @@ import json
 import resource
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import engine_import
@@ -80,10 +81,10 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     recall_ns: dict[str, list[int]] = {name: [] for name in SPEAKERS}
     hits_seen: dict[str, int] = {name: 0 for name in SPEAKERS}
     for rep in range(work["repeats"] + 1):  # rep 0 warms caches (FTS pages, numpy buffers)
-        for (text, _), vec in zip(queries, qvecs, strict=True):
+        for (text, lang), vec in zip(queries, qvecs, strict=True):
             for name, speaker in SPEAKERS.items():
                 s = time.perf_counter_ns()
-                hits = engine.recall(text, speaker, options, vector=vec)
+                hits = engine.recall(text, speaker, replace(options, language=lang), vector=vec)
                 elapsed = time.perf_counter_ns() - s
                 if rep:
                     recall_ns[name].append(elapsed)
@@ -95,9 +96,9 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     # cross-check: engine.recall end to end (embedding included)
     e2e_ns = []
     speaker = SPEAKERS["known person in the kitchen"]
-    for text, _ in queries:
+    for text, lang in queries:
         s = time.perf_counter_ns()
-        engine.recall(text, speaker, options)
+        engine.recall(text, speaker, replace(options, language=lang))
         e2e_ns.append(time.perf_counter_ns() - s)
     out["recall_end_to_end"] = pct(e2e_ns)
 
@@ -152,7 +153,8 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
     options = RecallOptions()
     owned_k = recall_mod.ABOUT_SPEAKER_MAX + options.limit
     parts: dict[str, list[int]] = {"semantic()": [], "gather()": [], "read+rank+slate": []}
-    for (text, _), vec in zip(queries, qvecs, strict=True):
+    for (text, lang), vec in zip(queries, qvecs, strict=True):
+        options = replace(options, language=lang)
         s = time.perf_counter_ns()
         semantic, _ = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=owned_k)
         t_sem = time.perf_counter_ns() - s

@@ -276,7 +276,9 @@ def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
               "person (person.julian) in the kitchen, and an unknown speaker at the living-room satellite.",
               "- Recall excludes the query embedding: the queries are embedded first, then the public "
               "`engine.recall(text, speaker, options, vector=v)` is timed (the whole pipeline and the "
-              "access-count touch, minus the one embed call). One untimed warm-up pass, then the timed passes. "
+              "access-count touch, minus the one embed call), with the question's language in the options as the "
+              "Home Assistant side passes it (full-text stems in that language). One untimed warm-up pass (it also "
+              "fills the stem cache, terms.py), then the timed passes. "
               "The end-to-end row times `engine.recall(text, …)` (embedding included) as a cross-check.",
               "- Query embedding: `engine.embedder.embed([query])`, one query at a time, after the encoder "
               "was warmed by open().",
