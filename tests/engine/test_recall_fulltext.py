@@ -174,3 +174,29 @@ def test_v5_database_gets_terms_and_finds_by_stem(tmp_path: Path, encoder: Bundl
         assert list(found) == ["old1"]
     finally:
         engine.close()
+
+
+def test_a_conversation_that_answers_floats_up_together(engine: MemoryEngine) -> None:
+    """Hits of one conversation gain W_CONVERSATION x its best hit's score, beyond the window too;
+    hits without a conversation gain nothing."""
+    for text in FILLER:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+    told = [
+        "Anna: What did you bring back from Lisbon?",
+        "Ben: Not much.",
+        "Anna: Oh well.",
+        "Ben: We should plan the garden.",
+        "Ben: And I still owe you the Lisbon photos.",
+    ]
+    for text in told:
+        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+    engine.remember("Lisbon is lovely in spring.", speaker=GUEST, scope=Scope.SHARED)
+    hits = engine.recall(
+        "What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en", limit=10)
+    )
+    by_text = {h.memory.content: h for h in hits}
+    best = max(h.score - h.factors.get("conversation", 0.0) for h in hits if h.memory.source_ref == "c")
+    photos = by_text[told[4]]  # 4 places after the question: outside the window, inside the conversation
+    assert "context" not in photos.factors
+    assert photos.factors["conversation"] == pytest.approx(recall_mod.W_CONVERSATION * best)
+    assert "conversation" not in by_text["Lisbon is lovely in spring."].factors

@@ -13,7 +13,8 @@ Pipeline for one query and speaker (visibility and "current only" are applied by
 5. conversation context: the memories told right before/after a hit in the same conversation
    (same source_ref, ≤ CONTEXT_WINDOW places away) gain a share of its score (factor "context"),
    and enter the ranking if they were no candidates — what answers a question often sits in the
-   turn next to the one that matches it;
+   turn next to the one that matches it; then the hits of a conversation gain a share of its best
+   hit's score (factor "conversation");
 6. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
 7. the slate is capped at options.limit hits and options.max_chars characters (case C22).
 
@@ -67,6 +68,10 @@ TERMS_ADMIT_MIN = 2.0  # ... and BM25 ≥ 2 (one word in ≤ ~12 % of memories, 
 W_CONTEXT = 0.5
 CONTEXT_WINDOW = 2
 CONTEXT_DECAY = 0.5
+# ... and every hit of a conversation gains W_CONVERSATION x the best score among that
+# conversation's hits (a conversation that answers well floats up together). LoCoMo 0-4:
+# 0 / 0.1 / 0.2 / 0.3 / 0.4 -> 0.712 / 0.723 / 0.727 / 0.722 / 0.726.
+W_CONVERSATION = 0.2
 W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # x importance in [0, 1]
 W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
@@ -233,6 +238,7 @@ def with_context(
     """Step 5 on the ranked head: every hit's conversation neighbours gain
     W_CONTEXT x CONTEXT_DECAY^(distance-1) x the hit's score (the best such share, never a share
     of a share); neighbours that were not ranked yet are read and scored on their own first.
+    Then every hit with a source_ref gains W_CONVERSATION x the best score of its conversation.
     Returns the hits re-ranked, best first."""
     if not ranked:
         return ranked
@@ -242,19 +248,29 @@ def with_context(
         for mid, distance in near:
             gain = W_CONTEXT * CONTEXT_DECAY ** (distance - 1) * max(scores[seed], 0.0)
             share[mid] = max(share.get(mid, 0.0), gain)
-    if not share:
-        return ranked
     new = [mid for mid in share if mid not in scores]
     sims = _similarities(store, [m for m in new if m not in candidates], qvec, hubness)
     fresh = [candidates.get(m) or Candidate(m, sims.get(m, 0.0)) for m in new]
-    lifted = [
-        Hit(memory=h.memory, score=h.score + share[h.memory.id], similarity=h.similarity,
-            factors={**h.factors, "context": share[h.memory.id]})
-        if h.memory.id in share else h
-        for h in ranked
-    ]  # fmt: skip
+    lifted = [_lift(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
     added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], store.get_many(new, vis), now)
-    return _merge_sorted(lifted, added)
+    hits = [*lifted, *added]
+    best: dict[str, float] = {}  # source_ref -> its best hit's score
+    for h in hits:
+        if h.memory.source_ref is not None:
+            best[h.memory.source_ref] = max(best.get(h.memory.source_ref, 0.0), h.score)
+    hits = [
+        _lift(h, "conversation", W_CONVERSATION * best[h.memory.source_ref])
+        if h.memory.source_ref in best
+        else h
+        for h in hits
+    ]
+    return _merge_sorted(hits, [])
+
+
+def _lift(hit: Hit, factor: str, gain: float) -> Hit:
+    """The hit with one more named factor (added to its score)."""
+    factors = {**hit.factors, factor: gain}
+    return Hit(memory=hit.memory, score=hit.score + gain, similarity=hit.similarity, factors=factors)
 
 
 def bound(candidate: Candidate) -> float:
