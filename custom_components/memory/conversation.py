@@ -269,10 +269,13 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         ):
             return None
         threshold = float(self._data.options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY))
-        if not hits or hits[0].similarity < threshold:
+        # by meaning, not by rank: shared words lift a memory in the question's language above
+        # the answer told in another one ("our dog?" -> "Der Hund heißt Bruno.")
+        best = max(hits, key=lambda h: h.similarity, default=None)
+        if best is None or best.similarity < threshold:
             return None
         answer = intent.IntentResponse(language=language)
-        answer.async_set_speech(reply(language, "from_memory", items=quote_all([hits[0].memory.content])))
+        answer.async_set_speech(reply(language, "from_memory", items=quote_all([best.memory.content])))
         return answer
 
 

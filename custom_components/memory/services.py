@@ -28,6 +28,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.service import async_register_admin_service
 
+from .answers import base_language
 from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
@@ -253,7 +254,10 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
     query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
     speaker = await _async_speaker(hass, call)
     overrides = {"limit": call.data[ATTR_LIMIT]} if ATTR_LIMIT in call.data else {}
-    hits = await async_recall(hass, data, query, speaker, **overrides)
+    # an automation's query is taken to be in the installation's language (full-text stems)
+    hits = await async_recall(
+        hass, data, query, speaker, language=base_language(hass.config.language), **overrides
+    )
     return {"memories": [hit_dict(hit) for hit in hits]}
 
 

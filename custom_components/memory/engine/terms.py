@@ -37,7 +37,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             i me my mine myself we us our ours you your yours he him his she her hers it its they them
             their theirs this that these those there here who whom whose which what when where why how
             is are was were be been being am do does did doing done have has had having will would
-            shall should can could may might must not no yes all any both each few more most other some
+            shall should can could might must not no yes all any both each few more most other some
             such only own same too very just also really s t ll ve re d m don didn doesn isn wasn aren
             let lets tell know remember forget please""",
         "de": """der die das den dem des ein eine einer eines einem einen und oder aber doch wenn dann
@@ -105,16 +105,26 @@ def document_terms(text: str, language: str) -> str:
     return " ".join(_stem(lang, w) for w in words)
 
 
-def query_terms(text: str, language: str | None = None) -> list[str]:
-    """The query's search terms, distinct, in first-seen order: stems in `language`, or — when it
-    is unknown or unsupported — the stems in each of en/de/it/fr/es plus the word itself."""
+def query_words(text: str, language: str | None = None) -> list[frozenset[str]]:
+    """The query's content words, each as the set of terms that stand for it: its stem in
+    `language`, or — when that is unknown or unsupported — its stems in each of en/de/it/fr/es plus
+    the word itself. One set per distinct word, in first-seen order."""
     lang = _base(language)
     if lang is not None:
         words = _content_words(text, FUNCTION_WORDS.get(lang, frozenset()))
-        return list(dict.fromkeys(_stem(lang, w) for w in words))
-    out: dict[str, None] = {}
-    for word in _content_words(text, _ALL_FUNCTION_WORDS):
-        out[word] = None
-        for code in FUNCTION_WORDS:
-            out[_stem(code, word)] = None
-    return list(out)
+        groups = [frozenset({_stem(lang, w)}) for w in words]
+    else:
+        words = _content_words(text, _ALL_FUNCTION_WORDS)
+        groups = [frozenset({w, *(_stem(code, w) for code in FUNCTION_WORDS)}) for w in words]
+    return list(dict.fromkeys(groups))
+
+
+def query_terms(text: str, language: str | None = None) -> list[str]:
+    """All search terms of the query (query_words flattened), distinct, in first-seen order."""
+    return list(dict.fromkeys(t for group in query_words(text, language) for t in sorted(group)))
+
+
+def words_matched(words: list[frozenset[str]], terms: str) -> int:
+    """How many of the query's words (query_words) a memory's terms (document_terms) contain."""
+    have = set(terms.split())
+    return sum(1 for group in words if group & have)

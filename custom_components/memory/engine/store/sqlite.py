@@ -593,20 +593,21 @@ class SqliteStore:
         )
         return [LexicalRow(id=r[0], content=r[1], bm25=float(r[2])) for r in rows]
 
-    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, float]:
-        """Current visible memories sharing any search term (terms.query_terms), id -> BM25
-        (FTS5 bm25() negated: higher = better, > 0), at most `limit`, best first."""
+    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
+        """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
+        memory's terms): BM25 is FTS5 bm25() negated (higher = better, > 0); at most `limit`, best
+        first."""
         if not terms:
             return {}
         query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         where, params = _visibility_sql(vis)
         rows = self._read(
-            "SELECT m.id, -bm25(memories_terms) AS score FROM memories_terms "
+            "SELECT m.id, -bm25(memories_terms) AS score, memories_terms.terms FROM memories_terms "
             "JOIN memories m ON m.rowid = memories_terms.rowid "
             f"WHERE memories_terms MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
             [query, *params, limit],
         )
-        return {r[0]: float(r[1]) for r in rows}
+        return {r[0]: (float(r[1]), str(r[2])) for r in rows}
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """Conversation context: for each given memory with a source_ref, the current, visible,
