@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from custom_components.memory.answers import reply
-from custom_components.memory.engine.models import Kind, Provenance, Scope, Status
+from custom_components.memory.engine.models import Kind, Provenance, Scope, Speaker, Status
 from tests.conftest import Resident, Room, async_call
 
 from .helpers_conversation import (
@@ -484,3 +484,25 @@ async def test_broken_unicode_does_not_crash_the_turn(hass: Any, memory_entry: A
     asked = await async_say(hass, memory_entry, "Forget the key \ud800.", room=hall)
     assert speech(asked) == reply("en", "forget_none")
     assert await async_all_memories(hass, memory_entry) == []
+
+
+async def test_c02_answer_by_meaning_not_by_shared_words(
+    hass: Any, memory_entry: Any, *, kitchen: Room, anna: Resident
+) -> None:
+    """Without an LLM the memory answers with the most similar memory, not the top-ranked one: the
+    English question shares "name" and "dog" with an English memory (ranked first by full text),
+    the answer was told in German."""
+    engine = memory_entry.runtime_data.engine
+    for content, language in (
+        ("Der Hund heißt Bruno.", "de"),
+        ("The dog's name tag is in the drawer.", "en"),
+    ):
+        await hass.async_add_executor_job(
+            lambda c=content, lang=language: engine.remember(
+                c, speaker=Speaker(), scope=Scope.SHARED, language=lang
+            )
+        )
+    result = await async_say(
+        hass, memory_entry, "What's the name of our dog?", language="en", who=anna, room=kitchen
+    )
+    assert "Bruno" in speech(result)
