@@ -68,6 +68,9 @@ SENSITIVE = [
     ("it", "Il nonno prende un farmaco per il cuore.", Sensitivity.HEALTH),
     ("fr", "Anna a une ordonnance pour un médicament.", Sensitivity.HEALTH),
     ("es", "Mia toma un medicamento para la alergia.", Sensitivity.HEALTH),
+    ("en", "I take antidepressants every morning.", Sensitivity.HEALTH),  # adversarial review
+    ("de", "Papa nimmt seit Montag ein Antibiotikum.", Sensitivity.HEALTH),
+    ("fr", "Elle prend des antidépresseurs.", Sensitivity.HEALTH),
 ]
 NOT_SENSITIVE = [
     "The spare key is in the blue tin in the hall.",

@@ -96,6 +96,11 @@ _KEYWORDS: dict[Sensitivity, list[str]] = {
         r"insulin",
         r"diabet\w*",
         r"depress\w*",
+        r"antidepress\w*",  # also de/it "Antidepressiva"/"antidepressivi"
+        r"antidépress\w*",
+        r"antidepresiv\w*",
+        r"antibioti\w*",  # de "Antibiotikum", it "antibiotico", fr "antibiotique"
+        r"psychiatr\w*",
         r"therap\w*",
         r"blood pressure",
         r"allerg\w*",
