@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Speaker
+from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.sqlite import SqliteStore
 
 JULIAN = "person.julian"
@@ -71,3 +73,13 @@ def index_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     if request.param == "compact":
         monkeypatch.setattr(sqlite_store, "COMPACT_MIN_ROWS", 0)
     return str(request.param)
+
+
+def legacy_database(path: Path, version: int, *statements: str) -> Path:
+    """A database file at schema `version` with `statements` (rows of that version) run on it."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrations.migrate(conn, target=version)
+    for sql in statements:
+        conn.execute(sql)
+    conn.close()
+    return path

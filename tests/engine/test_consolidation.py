@@ -27,7 +27,7 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 from tests.case_texts import C09
 
-from .conftest import ANNA, JULIAN, KITCHEN
+from .conftest import ANNA, JULIAN, KITCHEN, legacy_database
 
 JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
 PEOPLE = {"Julian": JULIAN, "Anna": ANNA}  # the household's person names, as the HA side passes them
@@ -473,17 +473,15 @@ def test_recall_counts_protect_a_guess_from_pruning(engine: MemoryEngine) -> Non
 
 
 def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbedder) -> None:
-    path = tmp_path / "v3.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, target=3)
-    conn.execute(
+    path = legacy_database(
+        tmp_path / "v3.db",
+        3,
         "INSERT INTO memories (id, content, kind, language, provenance, scope, owner_id, subject, predicate,"
         " confidence, importance, sensitive, status, source, access_count, created_at, updated_at)"
         " VALUES ('old1', 'My favourite colour is blue.', 'preference', 'en', 'extracted', 'private',"
         " 'person.julian', 'The User', 'Favourite Colour', 0.9, 0.5, 0, 'active', 'extraction', 0,"
-        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')"
+        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')",
     )
-    conn.close()
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import document_terms, query_terms
 
-from .conftest import ANNA, JULIAN
+from .conftest import ANNA, JULIAN, legacy_database
 
 GUEST = Speaker()
 FILLER = [
@@ -155,17 +154,15 @@ def test_neighbours_in_told_order(engine: MemoryEngine) -> None:
 
 # ------------------------------------------------------------------ schema v6
 def test_v5_database_gets_terms_and_finds_by_stem(tmp_path: Path, encoder: BundledEmbedder) -> None:
-    path = tmp_path / "v5.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    migrations.migrate(conn, target=5)
-    conn.execute(
+    path = legacy_database(
+        tmp_path / "v5.db",
+        5,
         "INSERT INTO memories (id, content, kind, language, provenance, scope, confidence, importance,"
         " sensitive, status, source, access_count, created_at, updated_at)"
         " VALUES ('old1', 'Wir sind im Sommer oft gewandert, am liebsten in den Bergen.', 'fact', 'de',"
         " 'confirmed', 'shared', 1.0, 0.5, 0, 'active', 'service', 0,"
-        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')"
+        " '2026-01-01T00:00:00.000000+00:00', '2026-01-01T00:00:00.000000+00:00')",
     )
-    conn.close()
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:

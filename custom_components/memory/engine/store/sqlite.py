@@ -581,33 +581,29 @@ class SqliteStore:
     # ---------------------------------------------------------------- lexical
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories matching any FTS5 phrase, by BM25 (higher = better)."""
-        if not phrases:
-            return []
-        query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
-        where, params = _visibility_sql(vis)
-        rows = self._read(
-            "SELECT m.id, m.content, -bm25(memories_fts) AS score FROM memories_fts "
-            "JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
-            [query, *params, limit],
-        )
-        return [LexicalRow(id=r[0], content=r[1], bm25=float(r[2])) for r in rows]
+        rows = self._fts("memories_fts", "m.content", phrases, vis, limit)
+        return [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows]
 
     def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
         """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
         memory's terms): BM25 is FTS5 bm25() negated (higher = better, > 0); at most `limit`, best
         first."""
-        if not terms:
-            return {}
-        query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        rows = self._fts("memories_terms", "memories_terms.terms", terms, vis, limit)
+        return {r[0]: (float(r[1]), str(r[2])) for r in rows}
+
+    def _fts(self, table: str, column: str, phrases: list[str], vis: Visibility, limit: int) -> list[Any]:
+        """(id, BM25 negated, column) of the current visible memories matching any phrase in the
+        FTS5 table, best first, at most limit."""
+        if not phrases:
+            return []
+        query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
         where, params = _visibility_sql(vis)
-        rows = self._read(
-            "SELECT m.id, -bm25(memories_terms) AS score, memories_terms.terms FROM memories_terms "
-            "JOIN memories m ON m.rowid = memories_terms.rowid "
-            f"WHERE memories_terms MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
+        return self._read(
+            f"SELECT m.id, -bm25({table}) AS score, {column} FROM {table} "
+            f"JOIN memories m ON m.rowid = {table}.rowid "
+            f"WHERE {table} MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY score DESC LIMIT ?",
             [query, *params, limit],
         )
-        return {r[0]: (float(r[1]), str(r[2])) for r in rows}
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """Conversation context: for each given memory with a source_ref, the current, visible,
