@@ -162,7 +162,7 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
                        for k in KS)]  # fmt: skip
             lines.append("| " + " | ".join(cells) + " |")
     head = ["encoder", "conversations", *(f"n {c}" for c in CATEGORIES), "n all", "adversarial n",
-            "engine empty", "vector below threshold", "engine recall p50 / p95 ms", "run date", "nproc",
+            "engine empty", "vector below threshold", "recall p50 / p95 ms (default slate)", "run date", "nproc",
             "seconds"]  # fmt: skip
     lines += ["", "Questions per category (n) and category 5 (adversarial: share of questions where recall "
               "returned nothing, the right behaviour):", "",
