@@ -37,7 +37,7 @@ from .embedding.base import Vectors
 from .lexical import Anchor, AnchorKind, conflicts, fts_phrases, matched_anchors, query_anchors
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
-from .terms import query_terms, query_words, words_matched
+from .terms import query_words, terms_of, words_matched
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
@@ -166,7 +166,7 @@ def gather(
         admitted[extra[0]] = dict(semantic)[extra[0]]
 
     words = query_words(query, options.language)
-    matches = store.term_matches(query_terms(query, options.language), vis, TERMS_POOL)
+    matches = store.term_matches(terms_of(words), vis, TERMS_POOL)
     bm25 = {mid: score for mid, (score, _) in matches.items()}
     best = max(bm25.values(), default=0.0)
     need = min(TERMS_ADMIT_WORDS, len(words))
@@ -183,7 +183,7 @@ def gather(
     if anchors:
         for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL):
             matched = matched_anchors(row.content, anchors)
-            if any(a.kind is not AnchorKind.RARE_WORD for a in matched):
+            if _has_exact(matched):
                 anchored[row.id] = W_ANCHOR_EXACT
             elif matched:
                 rare[row.id] = W_ANCHOR_RARE
@@ -191,10 +191,9 @@ def gather(
                 del admitted[row.id]
         # candidates whose text we have not seen yet: check for a conflicting id (C07)
         unseen = [i for i in admitted if i not in anchored]
-        if unseen and any(a.kind is not AnchorKind.RARE_WORD for a in anchors):
-            for mid, memory in store.get_many(unseen, vis).items():
-                if conflicts(memory.content, anchors):
-                    del admitted[mid]
+        if unseen and _has_exact(anchors):
+            for mid in _conflicting(store.get_many(unseen, vis), anchors):
+                del admitted[mid]
 
     missing = [i for i in {*admitted, *anchored} if i not in admitted or math.isnan(admitted[i])]
     sims = _similarities(store, missing, qvec, hubness)
@@ -275,8 +274,8 @@ def with_context(
     fresh = [candidates.get(m) or Candidate(m, sims.get(m, 0.0)) for m in new]
     fresh = [c for c in fresh if c.memory_id in candidates or c.similarity >= CONTEXT_ADMIT_SIMILARITY]
     memories = store.get_many([c.memory_id for c in fresh], vis)
-    if any(a.kind is not AnchorKind.RARE_WORD for a in anchors):  # C07 holds for neighbours too
-        memories = {i: m for i, m in memories.items() if not conflicts(m.content, anchors)}
+    for mid in _conflicting(memories, anchors):  # C07 holds for neighbours too
+        del memories[mid]
     lifted = [_lift(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
     added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], memories, now)
     hits = [*lifted, *added]
@@ -290,7 +289,19 @@ def with_context(
         else h
         for h in hits
     ]
-    return _merge_sorted(hits, [])
+    return _best_first(hits)
+
+
+def _has_exact(anchors: list[Anchor]) -> bool:
+    """The query carries an identifier or number (what C07's conflict check compares)."""
+    return any(a.kind is not AnchorKind.RARE_WORD for a in anchors)
+
+
+def _conflicting(memories: dict[str, Memory], anchors: list[Anchor]) -> list[str]:
+    """Ids of the memories carrying another identifier/number of the shape the query asks about."""
+    if not _has_exact(anchors):
+        return []
+    return [mid for mid, memory in memories.items() if conflicts(memory.content, anchors)]
 
 
 def _lift(hit: Hit, factor: str, gain: float) -> Hit:
@@ -326,7 +337,9 @@ def _ranked_prefix(
     while start < len(order):
         chunk = order[start : start + batch]
         start += len(chunk)
-        fetched = _merge_sorted(fetched, _hits(chunk, store.get_many([c.memory_id for c in chunk], vis), now))
+        fetched = _best_first(
+            [*fetched, *_hits(chunk, store.get_many([c.memory_id for c in chunk], vis), now)]
+        )
         if start >= len(order):
             break
         ceiling = bound(order[start])
@@ -342,8 +355,8 @@ def _similarities(store: MemoryStore, ids: list[str], qvec: Vectors, hubness: Hu
     return {i: hubness.scale(c) for i, c in store.similarities(ids, qvec).items()}
 
 
-def _merge_sorted(a: list[Hit], b: list[Hit]) -> list[Hit]:
-    return sorted([*a, *b], key=lambda h: (-h.score, h.memory.id))
+def _best_first(hits: list[Hit]) -> list[Hit]:
+    return sorted(hits, key=lambda h: (-h.score, h.memory.id))
 
 
 def _lexical(candidate: Candidate) -> float:

@@ -121,7 +121,12 @@ def query_words(text: str, language: str | None = None) -> list[frozenset[str]]:
 
 def query_terms(text: str, language: str | None = None) -> list[str]:
     """All search terms of the query (query_words flattened), distinct, in first-seen order."""
-    return list(dict.fromkeys(t for group in query_words(text, language) for t in sorted(group)))
+    return terms_of(query_words(text, language))
+
+
+def terms_of(words: list[frozenset[str]]) -> list[str]:
+    """query_words flattened into distinct search terms, in first-seen order."""
+    return list(dict.fromkeys(t for group in words for t in sorted(group)))
 
 
 def words_matched(words: list[frozenset[str]], terms: str) -> int:

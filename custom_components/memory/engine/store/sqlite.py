@@ -634,11 +634,10 @@ class SqliteStore:
             for pos, (mid, _) in enumerate(members):
                 if mid not in wanted:
                     continue
-                near = members[max(0, pos - window) : pos + window + 1]
                 out[mid] = [
-                    (other, abs(pos - (max(0, pos - window) + j)))
-                    for j, (other, sensitive) in enumerate(near)
-                    if other != mid and not sensitive
+                    (members[p][0], abs(p - pos))
+                    for p in range(max(0, pos - window), min(len(members), pos + window + 1))
+                    if p != pos and not members[p][1]  # [1]: sensitive
                 ]
         return out
 
