@@ -8,6 +8,11 @@ Pipeline for one query and speaker (visibility and "current only" are applied by
    admits it, a rare word only lifts it; (b) full text: BM25 over the
    stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
    TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
+   (c) translations: a memory in another language that says what one of the best full-text
+   matches says (cosine ≥ Hubness.same_meaning with it; looked for among the TRANSLATION_POOL nearest
+   vectors) borrows that match's BM25 and, when the match was admitted, enters with it — words
+   only match in the language they were said in, and a fact should not rank lower for having
+   been told in another one (XQuAD, bench/xquad.py);
 3. when the query carries an identifier/number, candidates carrying a different one of the same
    shape are dropped (case C07);
 4. score = Σ factors (similarity, lexical, provenance, importance, recency), best first;
@@ -67,6 +72,12 @@ TERMS_ADMIT_MIN = 2.0  # ... and BM25 ≥ 2 (one word in ≤ ~12 % of memories, 
 # ("What's the weather like?" / "Leo does not like mushrooms") admits nothing; its exact
 # anchors (rare words, identifiers) still do. LoCoMo 0-4: 1 word 0.727, 2 words 0.723.
 TERMS_ADMIT_WORDS = 2
+# Translations (step 2c): the TRANSLATION_SEEDS best full-text matches lend their BM25 to memories
+# in another language at cosine ≥ the embedder's same-meaning level with them (Hubness.same_meaning,
+# chosen on XQuAD's parallel sentences, not its questions), found among the TRANSLATION_POOL
+# nearest vectors of the query (the SEMANTIC_POOL first are the candidates).
+TRANSLATION_SEEDS = 3
+TRANSLATION_POOL = 200
 # Conversation context (step 5): a neighbour d places away gains
 # W_CONTEXT x CONTEXT_DECAY^(d-1) x the hit's score. LoCoMo 0-4: none 0.637, window 1 0.707,
 # window 2 0.717; W_CONTEXT 0.4/0.5/0.6 -> 0.701/0.707/0.706 (window 1).
@@ -99,6 +110,7 @@ class Candidate:
     similarity: float
     anchor: float = 0.0  # W_ANCHOR_EXACT / W_ANCHOR_RARE when it carries a query anchor, else 0
     terms: float = 0.0  # BM25 / (best BM25 + TERMS_HALF) in [0, 1), 0 when no term matched
+    translation: float = 0.0  # the same share borrowed from a full-text match it translates (2c)
     about_speaker: bool = False
     context: float = 0.0  # the conversation-context share (step 5)
     by_terms_only: bool = False  # admitted by full text alone (a sensitive memory is then left out)
@@ -133,11 +145,13 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
     age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
     out = {
         "similarity": W_SIMILARITY * candidate.similarity,
-        "lexical": _lexical(candidate),
+        "lexical": candidate.anchor + W_TERMS * candidate.terms,
         "provenance": W_PROVENANCE * (1.0 - memory.provenance.rank / (len(Provenance) - 1)),
         "importance": W_IMPORTANCE * memory.importance,
         "recency": W_RECENCY * math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),
     }
+    if candidate.translation > candidate.terms:
+        out["translation"] = W_TERMS * (candidate.translation - candidate.terms)
     if candidate.about_speaker:
         out["about_speaker"] = W_ABOUT_SPEAKER
     if candidate.context:
@@ -157,9 +171,11 @@ def gather(
 ) -> tuple[dict[str, Candidate], list[Anchor]]:
     """Steps 1-3: the admitted candidates by id, and the query's anchors.
 
-    semantic: the store's top visible [(id, cosine)], best first, cosines on the recall scale
-    (hubness.scale); every similarity here is on that scale.
+    semantic: the store's top visible [(id, cosine)], best first (TRANSLATION_POOL of them; the
+    first SEMANTIC_POOL are candidates), cosines on the recall scale (hubness.scale); every
+    similarity here is on that scale.
     """
+    wide, semantic = semantic, semantic[:SEMANTIC_POOL]
     admitted = {i: s for i, s in semantic if s >= options.min_similarity}
     extra = calibrated_best(store, hubness, semantic, options.min_similarity)
     if extra is not None:
@@ -176,6 +192,12 @@ def gather(
         if strong and mid not in admitted and words_matched(words, terms) >= need:
             admitted[mid] = float("nan")  # similarity looked up below
             by_terms.add(mid)
+    borrowed = translations(store, bm25, [i for i, _ in wide], vis, hubness)
+    for mid, (seed, _) in borrowed.items():
+        if seed in admitted and mid not in admitted:
+            admitted[mid] = float("nan")
+            by_terms.add(mid)  # it entered by words it does not contain: never a sensitive memory
+    lent = {mid: score for mid, (_, score) in borrowed.items()}
 
     anchors = query_anchors(query, store)
     anchored: dict[str, float] = {}  # id -> anchor weight; an exact anchor (identifier/number) admits
@@ -205,9 +227,38 @@ def gather(
             sims.get(mid, 0.0) if math.isnan(sim) else sim,
             anchored.get(mid, rare.get(mid, 0.0)),
             bm25.get(mid, 0.0) / (best + TERMS_HALF),
+            lent.get(mid, 0.0) / (best + TERMS_HALF),
             by_terms_only=mid in by_terms and mid not in anchored,
         )
     return out, anchors
+
+
+def translations(
+    store: MemoryStore, bm25: dict[str, float], pool: list[str], vis: Visibility, hubness: Hubness
+) -> dict[str, tuple[str, float]]:
+    """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
+    best full-text matches: another language, cosine ≥ hubness.same_meaning with it.
+
+    bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
+    match's BM25), the best such match per id; {} when nothing qualifies.
+    """
+    seeds = sorted(bm25, key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
+    seed_ids, seed_vecs = store.vectors(seeds)
+    pool_ids, pool_vecs = store.vectors(list(dict.fromkeys([*pool, *bm25])))
+    if not seed_ids or not pool_ids:
+        return {}
+    close = seed_vecs @ pool_vecs.T >= hubness.same_meaning
+    pairs = [(seed_ids[a], pool_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
+    pairs = [(s, m) for s, m in pairs if s != m]
+    memories = store.get_many(list({i for pair in pairs for i in pair}), vis) if pairs else {}
+    out: dict[str, tuple[str, float]] = {}
+    for seed, mid in pairs:
+        if seed not in memories or mid not in memories:
+            continue
+        other_language = memories[seed].language != memories[mid].language
+        if other_language and bm25[seed] > out.get(mid, ("", 0.0))[1]:
+            out[mid] = (seed, bm25[seed])
+    return out
 
 
 def recall(
@@ -230,7 +281,7 @@ def recall(
     owned_k = ABOUT_SPEAKER_MAX + options.limit if options.include_about_speaker else 0
     semantic, owned = (
         [(i, hubness.scale(c)) for i, c in leg]
-        for leg in store.semantic(qvec, vis, SEMANTIC_POOL, owned_k=owned_k)
+        for leg in store.semantic(qvec, vis, TRANSLATION_POOL, owned_k=owned_k)
     )
     candidates, anchors = gather(
         store, qvec, semantic, query=query, vis=vis, options=options, hubness=hubness
@@ -360,7 +411,9 @@ def _best_first(hits: list[Hit]) -> list[Hit]:
 
 
 def _lexical(candidate: Candidate) -> float:
-    return candidate.anchor + W_TERMS * candidate.terms
+    """Anchor + full text (own words, or a translated match's when more; factors() names the
+    borrowed part "translation")."""
+    return candidate.anchor + W_TERMS * max(candidate.terms, candidate.translation)
 
 
 def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) -> list[Hit]:

