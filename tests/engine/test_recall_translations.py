@@ -88,3 +88,17 @@ def test_a_translation_never_crosses_visibility(engine: MemoryEngine) -> None:
     assert all(h.memory.id != private.memory.id for h in julian)
     anna = engine.recall(QUESTION, Speaker(person_id=ANNA), RecallOptions(language="en", limit=10))
     assert any(h.memory.id == private.memory.id and "translation" in h.factors for h in anna)
+
+
+def test_a_translation_keeps_its_numbers(make_engine: Callable[..., MemoryEngine]) -> None:
+    """Close in meaning (USE-m3 cosine 0.68) but another number: the German code is no twin of the
+    English one and borrows nothing; the same code in German is one."""
+    for name, german in (("other.db", "Der Garagencode ist 5521."), ("same.db", "Der Garagencode ist 4471.")):
+        engine = make_engine(name)
+        for text in GERMAN_FILLER:
+            engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="de")
+        engine.remember("The garage code is 4471.", speaker=GUEST, scope=Scope.SHARED, language="en")
+        twin = engine.remember(german, speaker=GUEST, scope=Scope.SHARED, language="de")
+        hits = engine.recall("What is the garage code?", GUEST, RecallOptions(language="en", limit=10))
+        borrowed = [h for h in hits if h.memory.id == twin.memory.id and "translation" in h.factors]
+        assert bool(borrowed) == (name == "same.db"), name

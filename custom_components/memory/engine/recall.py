@@ -39,7 +39,15 @@ import numpy as np
 from .api import RecallOptions
 from .calibration import Hubness
 from .embedding.base import Vectors
-from .lexical import Anchor, AnchorKind, conflicts, fts_phrases, matched_anchors, query_anchors
+from .lexical import (
+    Anchor,
+    AnchorKind,
+    conflicts,
+    fts_phrases,
+    identity_anchors,
+    matched_anchors,
+    query_anchors,
+)
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
 from .terms import query_words, terms_of, words_matched
@@ -237,7 +245,8 @@ def translations(
     store: MemoryStore, bm25: dict[str, float], pool: list[str], vis: Visibility, hubness: Hubness
 ) -> dict[str, tuple[str, float]]:
     """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
-    best full-text matches: another language, cosine ≥ hubness.same_meaning with it.
+    best full-text matches: another language, cosine ≥ hubness.same_meaning with it, the same
+    numbers and identifiers (lexical.identity_anchors).
 
     bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
     match's BM25), the best such match per id; {} when nothing qualifies.
@@ -255,8 +264,12 @@ def translations(
     for seed, mid in pairs:
         if seed not in memories or mid not in memories:
             continue
-        other_language = memories[seed].language != memories[mid].language
-        if other_language and bm25[seed] > out.get(mid, ("", 0.0))[1]:
+        seed_memory, memory = memories[seed], memories[mid]
+        if seed_memory.language == memory.language or bm25[seed] <= out.get(mid, ("", 0.0))[1]:
+            continue
+        # a translation keeps its numbers and identifiers: "Annas PIN ist 1234" is no twin of
+        # "Julian's PIN is 5678", however close their meaning
+        if identity_anchors(seed_memory.content) == identity_anchors(memory.content):
             out[mid] = (seed, bm25[seed])
     return out
 
