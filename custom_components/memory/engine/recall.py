@@ -245,8 +245,8 @@ def translations(
     store: MemoryStore, bm25: dict[str, float], pool: list[str], vis: Visibility, hubness: Hubness
 ) -> dict[str, tuple[str, float]]:
     """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
-    best full-text matches: another language, cosine ≥ hubness.same_meaning with it, the same
-    numbers and identifiers (lexical.identity_anchors).
+    best full-text matches: another language, cosine ≥ hubness.same_meaning with it, and not two
+    different sets of numbers/identifiers (lexical.identity_anchors; sharing one is enough).
 
     bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
     match's BM25), the best such match per id; {} when nothing qualifies.
@@ -268,8 +268,11 @@ def translations(
         if seed_memory.language == memory.language or bm25[seed] <= out.get(mid, ("", 0.0))[1]:
             continue
         # a translation keeps its numbers and identifiers: "Annas PIN ist 1234" is no twin of
-        # "Julian's PIN is 5678", however close their meaning
-        if identity_anchors(seed_memory.content) == identity_anchors(memory.content):
+        # "Julian's PIN is 5678", however close their meaning. Not equality: 9 % of XQuAD's
+        # translation pairs write a number differently ("17.786.419" / "17,786,419"), 0.5 %
+        # share none of them
+        ours, theirs = identity_anchors(seed_memory.content), identity_anchors(memory.content)
+        if not ours or not theirs or ours & theirs:
             out[mid] = (seed, bm25[seed])
     return out
 
