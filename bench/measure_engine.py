@@ -156,7 +156,7 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
     for (text, lang), vec in zip(queries, qvecs, strict=True):
         options = replace(options, language=lang)
         s = time.perf_counter_ns()
-        semantic, _ = store.semantic(vec, vis, recall_mod.SEMANTIC_POOL, owned_k=owned_k)
+        semantic, _ = store.semantic(vec, vis, recall_mod.TRANSLATION_POOL, owned_k=owned_k)
         t_sem = time.perf_counter_ns() - s
         s = time.perf_counter_ns()
         recall_mod.gather(store, vec, semantic, query=text, vis=vis, options=options, hubness=engine.hubness)

@@ -194,6 +194,28 @@ def test_index_grows_and_removes(tmp_path: Path) -> None:
     assert Visibility.of(ADMIN).everything
 
 
+def test_index_knows_each_memorys_language(make_engine: Callable[..., MemoryEngine]) -> None:
+    """Recall's translation step reads languages from RAM: right after remember, after a
+    reopen (loaded from SQLite) and after a removal moved the last row into the gap."""
+    engine = make_engine("lang.db")
+    said = {
+        "en": "The spare key is under the blue pot.",
+        "de": "Der Ersatzschlüssel liegt unter dem blauen Topf.",
+        "it": "La chiave di riserva è sotto il vaso blu.",
+    }
+    ids = {lang: engine.remember(text, speaker=Speaker(), scope=Scope.SHARED, language=lang).memory.id
+           for lang, text in said.items()}  # fmt: skip
+    by_id = {mid: lang for lang, mid in ids.items()}
+    assert engine.store.languages([*by_id, "unknown"]) == by_id
+    engine.forget(ids["en"], Speaker())
+    del by_id[ids["en"]]
+    assert engine.store.languages(list(by_id)) == by_id
+    path = engine.store.path
+    engine.close()
+    again = make_engine(path.name)
+    assert again.store.languages(list(by_id)) == by_id
+
+
 def test_index_opens_with_headroom(make_engine: Callable[..., MemoryEngine]) -> None:
     """A reopened store has room for half its rows again: the first remember does not grow
     (and copy) the matrix while the old one is alive."""

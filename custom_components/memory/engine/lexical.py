@@ -28,6 +28,7 @@ CONFLICT_MIN_LENGTH = 3  # shorter numbers ("9", "10") differ between facts too 
 _LETTER_DIGIT_SEPARATOR = re.compile(r"(?<=[^\W\d_])[-/.:](?=\d)|(?<=\d)[-/.:](?=[^\W\d_])")
 _DIGIT_GROUP = re.compile(r"\d+")
 _GROUP = re.compile(r"[^\W\d_]+|\d+")
+_SEPARATOR = re.compile(r"[-/.:]")
 
 # Frequent words of ≥ RARE_MIN_LENGTH letters in en/de/it/fr/es: never anchors, even in
 # a tiny store where every word is "rare" by count.
@@ -123,12 +124,19 @@ class _Carried:
 
     @classmethod
     def of(cls, content: str) -> _Carried:
-        toks = frozenset(tokens(content))
+        # runs for every row a lexical leg returns: one scan of the text per field, and the
+        # per-token work only for tokens that can hold an identifier or a joined run
+        text = content.lower()
+        toks = frozenset(TOKEN_RE.findall(text))
+        digit_groups = frozenset(_DIGIT_GROUP.findall(text))  # digits only occur inside tokens
+        joined = [t for t in toks if _SEPARATOR.search(t)] if _SEPARATOR.search(text) else []
         return cls(
             tokens=toks,
-            identifiers=frozenset(normal_identifier(t) for t in toks if is_identifier(t)),
-            digit_groups=frozenset(d for t in toks for d in _DIGIT_GROUP.findall(t)),
-            parts=frozenset(p for t in toks for p in re.split(r"[-/.:]", t)),
+            identifiers=frozenset(normal_identifier(t) for t in toks if is_identifier(t))
+            if digit_groups
+            else frozenset(),
+            digit_groups=digit_groups,
+            parts=toks.union(p for t in joined for p in _SEPARATOR.split(t)),
         )
 
 
@@ -191,10 +199,9 @@ def conflicts(content: str, anchors: list[Anchor]) -> bool:
     carried = _Carried.of(content)
     for a in wanted:
         token = normal_identifier(a.token)
-        if a.kind is AnchorKind.IDENTIFIER:
-            have = carried.identifiers
-        else:
-            have = carried.tokens | carried.digit_groups
+        # a number's shape is all digits: only the digit groups can share it (every all-digit
+        # token is one of them)
+        have = carried.identifiers if a.kind is AnchorKind.IDENTIFIER else carried.digit_groups
         if token not in have and any(shape(t) == shape(token) for t in have):
             return True
     return False

@@ -249,29 +249,34 @@ def translations(
     different sets of numbers/identifiers (lexical.identity_anchors; sharing one is enough).
 
     bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
-    match's BM25), the best such match per id; {} when nothing qualifies.
+    match's BM25), the best such match per id; {} when nothing qualifies (at once, without any
+    vector work, when no memory of the pool is in another language than the matches).
     """
     seeds = sorted(bm25, key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
-    seed_ids, seed_vecs = store.vectors(seeds)
-    pool_ids, pool_vecs = store.vectors(list(dict.fromkeys([*pool, *bm25])))
-    if not seed_ids or not pool_ids:
+    language = store.languages([*seeds, *pool, *bm25])
+    seeds = [s for s in seeds if s in language]
+    others = [
+        i
+        for i in dict.fromkeys([*pool, *bm25])
+        if any(language.get(i, language[s]) != language[s] for s in seeds)
+    ]
+    if not others:
         return {}
-    close = seed_vecs @ pool_vecs.T >= hubness.same_meaning
-    pairs = [(seed_ids[a], pool_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
-    pairs = [(s, m) for s, m in pairs if s != m]
+    seed_ids, seed_vecs = store.vectors(seeds)
+    other_ids, other_vecs = store.vectors(others)
+    close = seed_vecs @ other_vecs.T >= hubness.same_meaning
+    pairs = [(seed_ids[a], other_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
+    pairs = [(s, m) for s, m in pairs if language[s] != language[m]]
     memories = store.get_many(list({i for pair in pairs for i in pair}), vis) if pairs else {}
     out: dict[str, tuple[str, float]] = {}
     for seed, mid in pairs:
-        if seed not in memories or mid not in memories:
-            continue
-        seed_memory, memory = memories[seed], memories[mid]
-        if seed_memory.language == memory.language or bm25[seed] <= out.get(mid, ("", 0.0))[1]:
+        if seed not in memories or mid not in memories or bm25[seed] <= out.get(mid, ("", 0.0))[1]:
             continue
         # a translation keeps its numbers and identifiers: "Annas PIN ist 1234" is no twin of
         # "Julian's PIN is 5678", however close their meaning. Not equality: 9 % of XQuAD's
         # translation pairs write a number differently ("17.786.419" / "17,786,419"), 0.5 %
         # share none of them
-        ours, theirs = identity_anchors(seed_memory.content), identity_anchors(memory.content)
+        ours, theirs = identity_anchors(memories[seed].content), identity_anchors(memories[mid].content)
         if not ours or not theirs or ours & theirs:
             out[mid] = (seed, bm25[seed])
     return out

@@ -232,13 +232,15 @@ class SqliteStore:
             basis = fit_basis(gram, COMPACT_DIMS)
         index = VectorIndex(identity.dimension, capacity=VectorIndex.capacity_for(count), basis=basis)
         cur = conn.execute(
-            f"SELECT id, embedding, scope, owner_id, area_id, status FROM memories {where}", ident
+            f"SELECT id, embedding, scope, owner_id, area_id, status, language FROM memories {where}", ident
         )
         for chunk in _chunks(cur):
             block = np.frombuffer(b"".join(r[1] for r in chunk), dtype="<f4").reshape(len(chunk), -1)
-            for (mid, _, scope, owner, area, status), vector in zip(chunk, index.project(block), strict=True):
+            for (mid, _, scope, owner, area, status, lang), vector in zip(
+                chunk, index.project(block), strict=True
+            ):
                 index.upsert(mid, vector, scope=Scope(scope), owner_id=owner, area_id=area,
-                             status=Status(status), projected=True)  # fmt: skip
+                             status=Status(status), language=lang, projected=True)  # fmt: skip
         self._index = index
         _release_free_heap()
 
@@ -425,6 +427,7 @@ class SqliteStore:
             owner_id=memory.owner_id,
             area_id=memory.area_id,
             status=memory.status,
+            language=memory.language,
         )
 
     def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None:
@@ -560,6 +563,11 @@ class SqliteStore:
         if not found:
             return {}
         return {i: float(s) for i, s in zip(found, matrix @ vector, strict=True)}
+
+    def languages(self, ids: list[str]) -> dict[str, str]:
+        """The language of each listed memory in the index (from RAM, no query), by id."""
+        with self._lock:
+            return self._idx().languages(ids)
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """The stored unit vectors of the listed memories that are in the index (order kept):
@@ -846,12 +854,11 @@ class SqliteStore:
                 (to_blob(vector), *self._identity_values(), memory_id),
             )
             row = conn.execute(
-                "SELECT scope, owner_id, area_id, status FROM memories WHERE id = ?", (memory_id,)
+                "SELECT scope, owner_id, area_id, status, language FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
         if row is not None:
-            self._idx().upsert(
-                memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2], status=Status(row[3])
-            )
+            self._idx().upsert(memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2],
+                               status=Status(row[3]), language=row[4])  # fmt: skip
 
     def footprint(self) -> dict[str, int]:
         """In-RAM index size for diagnostics: rows, capacity (rows), index_bytes (allocated),

@@ -63,13 +63,14 @@ class VectorIndex:
         self.size = 0
         self.ids: list[str] = []
         self.row_of: dict[str, int] = {}
-        self._codes: dict[str, dict[str, int]] = {"owner": {}, "area": {}}
+        self._codes: dict[str, dict[str, int]] = {"owner": {}, "area": {}, "language": {}}
         capacity = max(capacity, 1)
         self.vectors: Vectors = np.zeros((capacity, stored), dtype=np.float32)
         self.scope: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
         self.status: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
         self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.area: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
+        self.language: npt.NDArray[np.int16] = np.zeros(capacity, dtype=np.int16)
 
     @staticmethod
     def capacity_for(rows: int) -> int:
@@ -90,10 +91,11 @@ class VectorIndex:
         self.status = grown(self.status)
         self.owner = grown(self.owner)
         self.area = grown(self.area)
+        self.language = grown(self.language)
 
     def nbytes(self) -> int:
         """Bytes allocated by the arrays (capacity rows; unwritten pages are not resident)."""
-        arrays = (self.vectors, self.scope, self.status, self.owner, self.area)
+        arrays = (self.vectors, self.scope, self.status, self.owner, self.area, self.language)
         return sum(a.nbytes for a in arrays) + (0 if self.basis is None else self.basis.nbytes)
 
     def project(self, vectors: Vectors) -> Vectors:
@@ -103,7 +105,8 @@ class VectorIndex:
         return np.asarray(vectors @ self.basis, dtype=np.float32)
 
     def code(self, kind: str, value: str | None, *, create: bool = False) -> int:
-        """Integer code of an owner/area id (NO_CODE for None, UNKNOWN_CODE if never seen)."""
+        """Integer code of an owner/area id or a language (NO_CODE for None, UNKNOWN_CODE if never
+        seen)."""
         if value is None:
             return NO_CODE
         table = self._codes[kind]
@@ -122,6 +125,7 @@ class VectorIndex:
         owner_id: str | None,
         area_id: str | None,
         status: Status,
+        language: str | None = None,
         projected: bool = False,
     ) -> None:
         """Add or replace a row; vector None keeps the stored one (metadata-only change).
@@ -143,6 +147,13 @@ class VectorIndex:
         self.status[row] = STATUS_CODES[status]
         self.owner[row] = self.code("owner", owner_id, create=True)
         self.area[row] = self.code("area", area_id, create=True)
+        self.language[row] = self.code("language", language, create=True)
+
+    def languages(self, ids: list[str]) -> dict[str, str]:
+        """The language of each listed memory that is in the index and has one, by id."""
+        names = {code: name for name, code in self._codes["language"].items()}
+        rows = [(i, self.row_of[i]) for i in ids if i in self.row_of]
+        return {i: names[int(self.language[r])] for i, r in rows if int(self.language[r]) in names}
 
     def remove(self, memory_id: str) -> None:
         """Drop a row by moving the last row into its place."""
@@ -152,7 +163,7 @@ class VectorIndex:
         last = self.size - 1
         if row != last:
             moved = self.ids[last]
-            for arr in (self.vectors, self.scope, self.status, self.owner, self.area):
+            for arr in (self.vectors, self.scope, self.status, self.owner, self.area, self.language):
                 arr[row] = arr[last]
             self.ids[row] = moved
             self.row_of[moved] = row
