@@ -47,6 +47,7 @@ from .lexical import (
     identity_anchors,
     matched_anchors,
     query_anchors,
+    shape,
 )
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
@@ -200,13 +201,6 @@ def gather(
         if strong and mid not in admitted and words_matched(words, terms) >= need:
             admitted[mid] = float("nan")  # similarity looked up below
             by_terms.add(mid)
-    borrowed = translations(store, bm25, [i for i, _ in wide], vis, hubness)
-    for mid, (seed, _) in borrowed.items():
-        if seed in admitted and mid not in admitted:
-            admitted[mid] = float("nan")
-            by_terms.add(mid)  # it entered by words it does not contain: never a sensitive memory
-    lent = {mid: score for mid, (_, score) in borrowed.items()}
-
     anchors = query_anchors(query, store)
     anchored: dict[str, float] = {}  # id -> anchor weight; an exact anchor (identifier/number) admits
     rare: dict[str, float] = {}  # a rare word only lifts what is admitted otherwise (full text decides)
@@ -225,6 +219,13 @@ def gather(
             for mid in _conflicting(store.get_many(unseen, vis), anchors):
                 del admitted[mid]
 
+    borrowed = translations(store, bm25, [i for i, _ in wide], vis, hubness, anchors=anchors)
+    for mid, (seed, _) in borrowed.items():
+        if (seed in admitted or seed in anchored) and mid not in admitted:
+            admitted[mid] = float("nan")
+            by_terms.add(mid)  # it entered by words it does not contain
+    lent = {mid: score for mid, (_, score) in borrowed.items()}
+
     missing = [i for i in {*admitted, *anchored} if i not in admitted or math.isnan(admitted[i])]
     sims = _similarities(store, missing, qvec, hubness)
     out: dict[str, Candidate] = {}
@@ -242,11 +243,18 @@ def gather(
 
 
 def translations(
-    store: MemoryStore, bm25: dict[str, float], pool: list[str], vis: Visibility, hubness: Hubness
+    store: MemoryStore,
+    bm25: dict[str, float],
+    pool: list[str],
+    vis: Visibility,
+    hubness: Hubness,
+    *,
+    anchors: list[Anchor],
 ) -> dict[str, tuple[str, float]]:
     """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
-    best full-text matches: another language, cosine ≥ hubness.same_meaning with it, and not two
-    different sets of numbers/identifiers (lexical.identity_anchors; sharing one is enough).
+    best full-text matches not excluded by C07 (`anchors`, the query's). A twin is in another
+    language, at cosine ≥ hubness.same_meaning with its match, carries no number/identifier the
+    match has another value of (`_other_values`), no conflicting one (C07) and is not sensitive.
 
     bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
     match's BM25), the best such match per id; {} when nothing qualifies (at once, without any
@@ -268,18 +276,28 @@ def translations(
     pairs = [(seed_ids[a], other_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
     pairs = [(s, m) for s, m in pairs if language[s] != language[m]]
     memories = store.get_many(list({i for pair in pairs for i in pair}), vis) if pairs else {}
+    excluded = set(_conflicting(memories, anchors)) | {i for i, m in memories.items() if m.sensitive}
     out: dict[str, tuple[str, float]] = {}
     for seed, mid in pairs:
-        if seed not in memories or mid not in memories or bm25[seed] <= out.get(mid, ("", 0.0))[1]:
+        if seed not in memories or mid not in memories or {seed, mid} & excluded:
             continue
-        # a translation keeps its numbers and identifiers: "Annas PIN ist 1234" is no twin of
-        # "Julian's PIN is 5678", however close their meaning. Not equality: 9 % of XQuAD's
-        # translation pairs write a number differently ("17.786.419" / "17,786,419"), 0.5 %
-        # share none of them
-        ours, theirs = identity_anchors(memories[seed].content), identity_anchors(memories[mid].content)
-        if not ours or not theirs or ours & theirs:
+        if bm25[seed] <= out.get(mid, ("", 0.0))[1]:
+            continue
+        if not _other_values(memories[seed].content, memories[mid].content):
             out[mid] = (seed, bm25[seed])
     return out
+
+
+def _other_values(a: str, b: str) -> bool:
+    """One text carries a number/identifier (lexical.identity_anchors) of a shape the other has
+    another value of: "0171 5551234" / "0171 5559999". A number written differently
+    ("17.786.419" / "17,786,419") or missing on one side is no other value."""
+    ours, theirs = identity_anchors(a), identity_anchors(b)
+    for mine, other in ((ours, theirs), (theirs, ours)):
+        shapes = {shape(x) for x in other}
+        if any(shape(x) in shapes and x not in other for x in mine):
+            return True
+    return False
 
 
 def recall(
@@ -335,7 +353,7 @@ def with_context(
     Returns the hits re-ranked, best first."""
     if not ranked:
         return ranked
-    scores = {h.memory.id: h.score for h in ranked}
+    scores = {h.memory.id: _own(h) for h in ranked}
     share: dict[str, float] = {}
     for seed, near in store.neighbours(list(scores), vis, CONTEXT_WINDOW).items():
         for mid, distance in near:
@@ -354,7 +372,7 @@ def with_context(
     best: dict[str, float] = {}  # source_ref -> its best hit's score
     for h in hits:
         if h.memory.source_ref is not None:
-            best[h.memory.source_ref] = max(best.get(h.memory.source_ref, 0.0), h.score)
+            best[h.memory.source_ref] = max(best.get(h.memory.source_ref, 0.0), _own(h))
     hits = [
         _lift(h, "conversation", W_CONVERSATION * best[h.memory.source_ref])
         if h.memory.source_ref in best
@@ -362,6 +380,11 @@ def with_context(
         for h in hits
     ]
     return _best_first(hits)
+
+
+def _own(hit: Hit) -> float:
+    """The hit's score without borrowed words (step 2c): what it lends its conversation."""
+    return hit.score - hit.factors.get("translation", 0.0)
 
 
 def _has_exact(anchors: list[Anchor]) -> bool:
@@ -451,7 +474,8 @@ def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) ->
 
 def cap_slate(ranked: list[Hit], about: list[Hit], options: RecallOptions) -> list[Hit]:
     """Top hits within options.limit and options.max_chars (summed content length); the
-    speaker's own memories (`about`) take up to ABOUT_SPEAKER_MAX of the places."""
+    speaker's own memories (`about`) take up to ABOUT_SPEAKER_MAX of the places; hits lifted by a
+    translation's borrowed words (factor "translation") take only places left over."""
     reserve = min(len(about), ABOUT_SPEAKER_MAX, options.limit)
     slate: list[Hit] = []
     taken: set[str] = set()
@@ -472,7 +496,9 @@ def cap_slate(ranked: list[Hit], about: list[Hit], options: RecallOptions) -> li
             used += size
             room -= 1
 
-    take(ranked, options.limit - reserve)
+    # a place won by borrowed words (step 2c) is filled last: a twin repeats a fact whose match is
+    # usually in the slate already, and must not push out a memory that answers on its own
+    take([h for h in ranked if "translation" not in h.factors], options.limit - reserve)
     take(about, reserve)
     take(ranked, options.limit - len(slate))  # unused about places go back to matches
     slate.sort(key=lambda h: -h.score)
