@@ -12,6 +12,7 @@ from custom_components.memory.engine import recall as recall_mod
 from custom_components.memory.engine.api import RecallOptions
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
+from custom_components.memory.engine.store.base import Visibility
 
 from .conftest import ANNA, JULIAN
 
@@ -26,6 +27,17 @@ GERMAN_FILLER = [
     "Das Auto muss vor dem Winter in die Werkstatt.",
 ]
 QUESTION = "When does Leo have his swimming lesson?"
+MORE_FILLER = [
+    "Dr. Hoffmann is the children's doctor.",
+    "The dentist's appointment card is on the fridge.",
+    "Grandpa's optician is in the old town.",
+    "The vet is open until six on Fridays.",
+    "Leo's football coach is called Tom.",
+    "The pharmacy on the corner closes at eight.",
+    "Anna's hairdresser moved to Kirchgasse.",
+    "The piano tuner comes every spring.",
+]
+DISHWASHER = "Ticket HX-4478 was the dishwasher, closed."
 FILLER_EN = [
     "The dishwasher tablets are under the sink.",
     "The spare bulbs are in the hall cupboard.",
@@ -124,8 +136,10 @@ def test_borrowed_words_never_push_a_memory_out(
     borrows them. That copy only takes places nothing else wants: every memory of the slate
     without step 2c is still in it (it pushed Anna's own dentist out before)."""
     anna = Speaker(person_id=ANNA)
-    for text in GERMAN_FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="de")
+    for text in [*GERMAN_FILLER, *FILLER_EN, *MORE_FILLER]:  # more than one read batch (_ranked_prefix)
+        engine.remember(
+            text, speaker=GUEST, scope=Scope.SHARED, language="de" if text in GERMAN_FILLER else "en"
+        )
     engine.remember("Julian's dentist is Dr. Smith on Baker Street.", speaker=GUEST, scope=Scope.SHARED)
     engine.remember("Julians Zahnarzt ist Dr. Smith in der Baker Street.", speaker=GUEST, scope=Scope.SHARED,
                     language="de")  # fmt: skip
@@ -146,9 +160,11 @@ def test_c07_no_twin_of_an_excluded_ticket(engine: MemoryEngine) -> None:
     engine.remember(
         "The boiler service ticket HX-4471 is waiting for a part.", speaker=GUEST, scope=Scope.SHARED
     )
-    engine.remember("Ticket HX-4478 was the dishwasher, closed.", speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(DISHWASHER, speaker=GUEST, scope=Scope.SHARED)
     twin = engine.remember("Das Ticket war die Spülmaschine, geschlossen.", speaker=GUEST,
                            scope=Scope.SHARED, language="de")  # fmt: skip
+    closed = engine.store.similarities([twin.memory.id], engine.embedder.embed([DISHWASHER])[0])
+    assert closed[twin.memory.id] >= engine.hubness.same_meaning  # a twin by meaning: C07 must stop it
     hits = engine.recall("Is ticket HX-4471 closed?", GUEST, RecallOptions(language="en", limit=10))
     assert hits[0].memory.content.startswith("The boiler")
     assert all("translation" not in h.factors for h in hits if h.memory.id == twin.memory.id)
@@ -156,7 +172,8 @@ def test_c07_no_twin_of_an_excluded_ticket(engine: MemoryEngine) -> None:
 
 def test_a_sensitive_memory_never_borrows(engine: MemoryEngine) -> None:
     """Another password in German is close in meaning to the English one: it gains nothing from
-    the English match's words (it could push the right one out of a short slate)."""
+    the English match's words (it could push the right one out of a short slate). Both are
+    sensitive here, so this pins "no borrowing between sensitive memories"."""
     for text in FILLER_EN:
         engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
     engine.remember("The alarm password is bluebird.", speaker=GUEST, scope=Scope.SHARED)
@@ -165,3 +182,31 @@ def test_a_sensitive_memory_never_borrows(engine: MemoryEngine) -> None:
     assert other.memory.sensitive
     hits = engine.recall("What is the password for the alarm?", GUEST, RecallOptions(language="en", limit=10))
     assert all("translation" not in h.factors for h in hits if h.memory.id == other.memory.id)
+
+
+def test_a_borrowed_place_does_not_settle_the_slate_early(engine: MemoryEngine) -> None:
+    """Recall reads memories in batches and stops once the slate is settled; a hit whose place
+    rests on borrowed words (filled last) must not count towards that: with a 2-place slate, the
+    best memory that answers on its own takes the second place even when it is read later."""
+    ids = [
+        engine.remember(f"Note number {i} about the house.", speaker=GUEST, scope=Scope.SHARED).memory.id
+        for i in range(recall_mod.FETCH_BATCH_MIN + 4)
+    ]
+    twin, best, *rest = ids
+    candidates = {
+        twin: recall_mod.Candidate(twin, 0.1, translation=1.0),  # highest bound, borrowed words only
+        best: recall_mod.Candidate(best, 0.9),
+        **{mid: recall_mod.Candidate(mid, 0.3) for mid in rest},  # equal bounds: none settles batch 1
+    }
+    options = RecallOptions(limit=2)
+    prefix = recall_mod._ranked_prefix(
+        engine.store,
+        candidates,
+        [],
+        Visibility.of(GUEST),
+        options=options,
+        now=engine._clock(),
+    )
+    slate = recall_mod.cap_slate(prefix, [], options)
+    assert twin not in {h.memory.id for h in slate}
+    assert best in {h.memory.id for h in slate}

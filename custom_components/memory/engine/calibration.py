@@ -39,7 +39,8 @@ BACKGROUND_REQUESTS: tuple[str, ...] = (
 
 
 # Cosine from which two texts in different languages count as translations of each other
-# (recall step 2c), for an embedder that declares no `same_meaning_cosine`: USE-m3's. On XQuAD's
+# (recall step 2c), on the recall scale, for an embedder that declares no `same_meaning_cosine`:
+# USE-m3's. On XQuAD's
 # en/de/es paragraphs (sentences, not questions) 93 % of translation pairs and 1.0 % of the
 # other-language sentences of the same paragraph (the hardest non-translations) reach 0.65.
 SAME_MEANING_DEFAULT = 0.65
@@ -67,7 +68,10 @@ class Hubness:
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
         self.baseline = unrelated_cosine(embedder)
-        self.same_meaning = float(getattr(embedder, "same_meaning_cosine", SAME_MEANING_DEFAULT))
+        declared = getattr(embedder, "same_meaning_cosine", None)
+        self.same_meaning = (
+            float(declared) if declared is not None else raw_threshold(embedder, SAME_MEANING_DEFAULT)
+        )
         self._background: Vectors | None = None
         self._lock = threading.Lock()
 

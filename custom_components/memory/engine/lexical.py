@@ -136,7 +136,7 @@ class _Carried:
             if digit_groups
             else frozenset(),
             digit_groups=digit_groups,
-            parts=toks.union(p for t in joined for p in _SEPARATOR.split(t)),
+            parts=toks.difference(joined).union(p for t in joined for p in _SEPARATOR.split(t)),
         )
 
 
@@ -199,9 +199,13 @@ def conflicts(content: str, anchors: list[Anchor]) -> bool:
     carried = _Carried.of(content)
     for a in wanted:
         token = normal_identifier(a.token)
-        # a number's shape is all digits: only the digit groups can share it (every all-digit
-        # token is one of them)
-        have = carried.identifiers if a.kind is AnchorKind.IDENTIFIER else carried.digit_groups
+        # a number's shape is all digits: only digit groups and all-digit tokens can share it
+        # (str.isdigit also holds for "²", which the \d of the digit groups does not match)
+        have = (
+            carried.identifiers
+            if a.kind is AnchorKind.IDENTIFIER
+            else carried.digit_groups | {t for t in carried.tokens if t.isdigit()}
+        )
         if token not in have and any(shape(t) == shape(token) for t in have):
             return True
     return False

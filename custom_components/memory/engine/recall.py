@@ -85,6 +85,9 @@ TERMS_ADMIT_WORDS = 2
 # in another language at cosine ≥ the embedder's same-meaning level with them (Hubness.same_meaning,
 # chosen on XQuAD's parallel sentences, not its questions), found among the TRANSLATION_POOL
 # nearest vectors of the query (the SEMANTIC_POOL first are the candidates).
+# XQuAD bundled, within the candidates only: 3 / 5 / 10 seeds -> gap -0.087 / -0.087 / -0.087
+# (3: the fewest rows read); pool 50 (the candidates) / 200 / 500 -> -0.087 / -0.034 / -0.030
+# (200: no measurable cost; docs/recall-tuning.md)
 TRANSLATION_SEEDS = 3
 TRANSLATION_POOL = 200
 # Conversation context (step 5): a neighbour d places away gains
@@ -252,7 +255,8 @@ def translations(
     anchors: list[Anchor],
 ) -> dict[str, tuple[str, float]]:
     """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
-    best full-text matches not excluded by C07 (`anchors`, the query's). A twin is in another
+    best full-text matches in the index (one C07 excludes — `anchors`, the query's — or a
+    sensitive one lends nothing). A twin is in another
     language, at cosine ≥ hubness.same_meaning with its match, carries no number/identifier the
     match has another value of (`_other_values`), no conflicting one (C07) and is not sensitive.
 
@@ -260,9 +264,8 @@ def translations(
     match's BM25), the best such match per id; {} when nothing qualifies (at once, without any
     vector work, when no memory of the pool is in another language than the matches).
     """
-    seeds = sorted(bm25, key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
-    language = store.languages([*seeds, *pool, *bm25])
-    seeds = [s for s in seeds if s in language]
+    language = store.languages([*pool, *bm25])
+    seeds = sorted((i for i in bm25 if i in language), key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
     others = [
         i
         for i in dict.fromkeys([*pool, *bm25])
@@ -272,6 +275,8 @@ def translations(
         return {}
     seed_ids, seed_vecs = store.vectors(seeds)
     other_ids, other_vecs = store.vectors(others)
+    if not seed_ids or not other_ids:  # forgotten meanwhile (the store lock is not held between)
+        return {}
     close = seed_vecs @ other_vecs.T >= hubness.same_meaning
     pairs = [(seed_ids[a], other_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
     pairs = [(s, m) for s, m in pairs if language[s] != language[m]]
@@ -439,7 +444,9 @@ def _ranked_prefix(
             break
         ceiling = bound(order[start])
         settled = [h for h in fetched if h.score > ceiling]
-        if len(cap_slate(settled, extra, options)) >= options.limit:
+        # only hits that answer on their own settle it: borrowed-word places are filled last
+        own = [h for h in settled if "translation" not in h.factors]
+        if len(cap_slate(own, extra, options)) >= options.limit:
             return settled
         batch *= 2
     return fetched

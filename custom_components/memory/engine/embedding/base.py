@@ -22,7 +22,7 @@ class Embedder(Protocol):
     (measured; recall rescales cosines by it, calibration.Hubness.scale); absent = 0.
     Optional attribute `same_meaning_cosine: float`: the cosine from which two texts in different
     languages count as translations of each other (measured; recall step 2c); absent =
-    calibration.SAME_MEANING_DEFAULT.
+    calibration.SAME_MEANING_DEFAULT on the recall scale.
     """
 
     @property
