@@ -15,6 +15,7 @@ identifier, and a bare number matches a digit group of an identifier ("4471" in 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -206,9 +207,14 @@ def conflicts(content: str, anchors: list[Anchor]) -> bool:
             if a.kind is AnchorKind.IDENTIFIER
             else carried.digit_groups | {t for t in carried.tokens if t.isdigit()}
         )
-        if token not in have and any(shape(t) == shape(token) for t in have):
+        if another_value(token, have):
             return True
     return False
+
+
+def another_value(value: str, have: Collection[str]) -> bool:
+    """`have` lacks `value` but holds another value of its shape ("hx4478" for "hx4471")."""
+    return value not in have and any(shape(t) == shape(value) for t in have)
 
 
 IDENTITY_MIN_DIGITS = 3  # "4711", "HX-4471"'s 4471; "at 8" or "2 cats" identify nothing
@@ -230,3 +236,11 @@ def identity_anchors(text: str) -> frozenset[str]:
     joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(text))
     numbers = (d for d in (*carried.digit_groups, *joined) if len(d) >= IDENTITY_MIN_DIGITS)
     return frozenset(carried.identifiers) | frozenset(numbers)
+
+
+def other_values(a: str, b: str) -> bool:
+    """One text carries a number/identifier (identity_anchors) of a shape the other has another
+    value of: "0171 5551234" / "0171 5559999". A number written differently ("17.786.419" /
+    "17,786,419") or missing on one side is no other value."""
+    ours, theirs = identity_anchors(a), identity_anchors(b)
+    return any(another_value(x, theirs) for x in ours) or any(another_value(x, ours) for x in theirs)

@@ -44,10 +44,9 @@ from .lexical import (
     AnchorKind,
     conflicts,
     fts_phrases,
-    identity_anchors,
     matched_anchors,
+    other_values,
     query_anchors,
-    shape,
 )
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
@@ -258,7 +257,7 @@ def translations(
     best full-text matches in the index (one C07 excludes — `anchors`, the query's — or a
     sensitive one lends nothing). A twin is in another
     language, at cosine ≥ hubness.same_meaning with its match, carries no number/identifier the
-    match has another value of (`_other_values`), no conflicting one (C07) and is not sensitive.
+    match has another value of (lexical.other_values), no conflicting one (C07) and is not sensitive.
 
     bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
     match's BM25), the best such match per id; {} when nothing qualifies (at once, without any
@@ -288,21 +287,9 @@ def translations(
             continue
         if bm25[seed] <= out.get(mid, ("", 0.0))[1]:
             continue
-        if not _other_values(memories[seed].content, memories[mid].content):
+        if not other_values(memories[seed].content, memories[mid].content):
             out[mid] = (seed, bm25[seed])
     return out
-
-
-def _other_values(a: str, b: str) -> bool:
-    """One text carries a number/identifier (lexical.identity_anchors) of a shape the other has
-    another value of: "0171 5551234" / "0171 5559999". A number written differently
-    ("17.786.419" / "17,786,419") or missing on one side is no other value."""
-    ours, theirs = identity_anchors(a), identity_anchors(b)
-    for mine, other in ((ours, theirs), (theirs, ours)):
-        shapes = {shape(x) for x in other}
-        if any(shape(x) in shapes and x not in other for x in mine):
-            return True
-    return False
 
 
 def recall(
@@ -387,9 +374,15 @@ def with_context(
     return _best_first(hits)
 
 
+def _borrowed(hit: Hit) -> float:
+    """What the hit's score owes to a translated match's words (step 2c): such a place is filled
+    last (cap_slate) and lends nothing to its conversation (with_context)."""
+    return hit.factors.get("translation", 0.0)
+
+
 def _own(hit: Hit) -> float:
-    """The hit's score without borrowed words (step 2c): what it lends its conversation."""
-    return hit.score - hit.factors.get("translation", 0.0)
+    """The hit's score without borrowed words: what it lends its conversation."""
+    return hit.score - _borrowed(hit)
 
 
 def _has_exact(anchors: list[Anchor]) -> bool:
@@ -445,7 +438,7 @@ def _ranked_prefix(
         ceiling = bound(order[start])
         settled = [h for h in fetched if h.score > ceiling]
         # only hits that answer on their own settle it: borrowed-word places are filled last
-        own = [h for h in settled if "translation" not in h.factors]
+        own = [h for h in settled if not _borrowed(h)]
         if len(cap_slate(own, extra, options)) >= options.limit:
             return settled
         batch *= 2
@@ -505,7 +498,7 @@ def cap_slate(ranked: list[Hit], about: list[Hit], options: RecallOptions) -> li
 
     # a place won by borrowed words (step 2c) is filled last: a twin repeats a fact whose match is
     # usually in the slate already, and must not push out a memory that answers on its own
-    take([h for h in ranked if "translation" not in h.factors], options.limit - reserve)
+    take([h for h in ranked if not _borrowed(h)], options.limit - reserve)
     take(about, reserve)
     take(ranked, options.limit - len(slate))  # unused about places go back to matches
     slate.sort(key=lambda h: -h.score)
