@@ -8,7 +8,8 @@ Conversations 0-4 of the file are the tuning half, 5-9 the held-out half.
 
 Indexing: every conversation goes into its own fresh engine (own SQLite file under a temporary
 directory), so conversations never see each other. One memory per dialogue turn, shared scope,
-remembered through MemoryEngine.remember with the engine's clock set to the turn's session date
+remembered through MemoryEngine.remember by the turn's speaker as a recognised person
+("Caroline" -> person.caroline: a household of the conversation's two speakers) with the engine's clock set to the turn's session date
 (`session_<n>_date_time`; turn i of a session i seconds after it), source_ref "session <n>" (a
 session is one conversation: the engine's conversation context, recall.py, follows it). Content (turn_content):
 "<speaker>: <text>", and for a turn that shared an image " [image: <blip_caption>]" appended.
@@ -18,7 +19,8 @@ Querying: the clock stays at the last session's date. Each question is embedded 
 encoder's query side when it has one) and ranked by three retrievers:
 - engine: MemoryEngine.recall(question, unknown speaker, limit=TOP_K, max_chars unlimited —
   the default 1200-character slate cap would cut the list at ~10 turns; thresholds and weights
-  are the engine's defaults);
+  are the engine's defaults), with the persons the question names (text.names_in over the
+  speakers' names, as Home Assistant resolves its person registry) as named_persons;
 - vector: every turn by exact cosine with the same stored vectors (no threshold);
 - bm25: rank-bm25's BM25Okapi over lower-cased word tokens (\\w+) of the same content; turns
   with score 0 (no shared token) are left out.
@@ -67,6 +69,7 @@ from custom_components.memory.engine.embedding.base import Embedder, Vectors  # 
 from custom_components.memory.engine.engine import MemoryEngine  # noqa: E402
 from custom_components.memory.engine.models import Scope, Speaker  # noqa: E402
 from custom_components.memory.engine.store.sqlite import SqliteStore  # noqa: E402
+from custom_components.memory.engine.text import names_in  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "locomo" / "locomo10.json"
 KS = (5, 10, 25, 50)
@@ -86,6 +89,7 @@ class Turn:
     dia_id: str  # "D<session>:<turn>"
     content: str  # what is remembered (turn_content)
     when: datetime  # the session's date, aware UTC
+    speaker: str  # who said it ("Caroline"): a person of the conversation's household
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +127,12 @@ def turns_of(conversation: dict[str, Any]) -> list[Turn]:
     """The conversation's turns in session order; sessions without turns are skipped."""
     sessions = sorted(int(m.group(1)) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
     return [
-        Turn(turn["dia_id"], turn_content(turn), parse_session_date(conversation[f"session_{n}_date_time"]))
+        Turn(
+            turn["dia_id"],
+            turn_content(turn),
+            parse_session_date(conversation[f"session_{n}_date_time"]),
+            turn["speaker"],
+        )
         for n in sessions
         for turn in conversation[f"session_{n}"]
     ]
@@ -206,7 +215,10 @@ def evaluate_conversation(
             # conversation: source_ref is what the engine's conversation context follows
             clock.now = turn.when + timedelta(seconds=int(index))
             result = engine.remember(
-                turn.content, speaker=HOUSEHOLD, scope=Scope.SHARED, source_ref=f"session {session}"
+                turn.content,
+                speaker=Speaker(person_id=person_id(turn.speaker)),
+                scope=Scope.SHARED,
+                source_ref=f"session {session}",
             )
             dia_ids_of[result.memory.id].append(turn.dia_id)
         indexed = time.perf_counter()
@@ -220,13 +232,15 @@ def rank_questions(
     engine: MemoryEngine, turns: Sequence[Turn], dia_ids_of: dict[str, list[str]], questions: list[Question]
 ) -> list[Result]:
     """Each question ranked by the engine, by cosine alone and by BM25 alone (see the module doc)."""
-    options = RecallOptions(limit=TOP_K, max_chars=sys.maxsize, language="en")
+    persons = {t.speaker: person_id(t.speaker) for t in turns}  # Home Assistant's person registry
     bm25 = BM25Okapi([tokens(t.content) for t in turns])
     memory_ids = list(dia_ids_of)
     vectors = query_embedder(engine.embedder)([q.text for q in questions]) if questions else []
     results = []
-    slate = RecallOptions(language="en")  # what Home Assistant asks for before an answer
     for question, qvec in zip(questions, vectors, strict=True):
+        named = names_in(question.text, persons)  # as Home Assistant resolves them (speaker.py)
+        options = RecallOptions(limit=TOP_K, max_chars=sys.maxsize, language="en", named_persons=named)
+        slate = RecallOptions(language="en", named_persons=named)  # what HA asks for before an answer
         hits = engine.recall(question.text, HOUSEHOLD, options, vector=qvec)
         started = time.perf_counter()
         engine.recall(question.text, HOUSEHOLD, slate, vector=qvec)
@@ -249,6 +263,11 @@ def rank_questions(
             )
         )
     return results
+
+
+def person_id(name: str) -> str:
+    """The person id a speaker of the dataset stands for ("Caroline" -> "person.caroline")."""
+    return f"person.{'_'.join(name.casefold().split())}"
 
 
 def _flatten(memory_ids: Iterable[str], dia_ids_of: dict[str, list[str]]) -> list[str]:

@@ -23,6 +23,7 @@ from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_DEVICE_PERSONS
 from .engine.models import Speaker
+from .engine.text import names_in
 
 
 @callback
@@ -44,6 +45,21 @@ def person_for_user(hass: HomeAssistant, user_id: str | None) -> str | None:
         if state.attributes.get(ATTR_USER_ID) == user_id:
             return state.entity_id
     return None
+
+
+@callback
+def persons_named(hass: HomeAssistant, text: str) -> frozenset[str]:
+    """The person entity ids `text` names: a person's full name, or its first word when no other
+    person's name starts with it ("What does Julian play?" -> {"person.julian"}); whole words,
+    any case (text.names_in). Recall ranks what these persons said first (RecallOptions.named_persons)."""
+    people = [(state.name.split(), state.entity_id) for state in hass.states.async_all(PERSON_DOMAIN)]
+    firsts: dict[str, list[str]] = {}
+    for words, entity_id in people:
+        if words:
+            firsts.setdefault(words[0].casefold(), []).append(entity_id)
+    names = {" ".join(words): entity_id for words, entity_id in people if words}
+    names |= {first: ids[0] for first, ids in firsts.items() if len(ids) == 1}
+    return names_in(text, names)
 
 
 @callback

@@ -94,6 +94,9 @@ class RecallOptions:
     min_similarity: float = 0.25  # semantic leg threshold (docs/design.md §6)
     include_about_speaker: bool = True  # add memories owned by/about the recognised speaker
     language: str | None = None  # the query's language (ISO 639-1) for full-text terms; None: any
+    # person ids the query names (the caller resolves names: speaker.persons_named); a memory
+    # told by, owned by or keyed on one of them gains the factor "named" (recall.W_NAMED)
+    named_persons: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +192,9 @@ class MemoryEngineAPI(Protocol):
         ...
 
     def forget_person(self, person_id: str) -> int:
-        """Forget every PRIVATE memory owned by person_id (tombstones left).
-        Returns how many. Other scopes and other persons untouched."""
+        """Forget every PRIVATE memory owned by person_id (tombstones left) and drop them as the
+        teller (speaker_id) of other memories, which stay. Returns how many were forgotten.
+        Other persons untouched."""
         ...
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:

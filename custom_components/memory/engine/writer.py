@@ -92,6 +92,7 @@ def _merge(existing: Memory, new: Memory) -> Memory:
         winner = existing
     return replace(
         winner,
+        speaker_id=existing.speaker_id or new.speaker_id,  # who said it first
         importance=max(existing.importance, new.importance),
         confidence=max(existing.confidence, new.confidence),
         updated_at=new.updated_at,
@@ -147,6 +148,7 @@ def remember(
         status=status,
         source=source,
         source_ref=source_ref,
+        speaker_id=speaker.person_id,
     )
     existing = _duplicate(store, vector, bucket, text)
     if existing is not None:

@@ -129,6 +129,13 @@ def _v6_terms_and_context(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memories_source_ref ON memories(source_ref, created_at)")
 
 
+def _v7_speaker(conn: sqlite3.Connection) -> None:
+    """Who said each memory (provenance: the recognised person's id; recall's "named" factor).
+    NULL for memories stored before: who said them was never recorded."""
+    conn.execute("ALTER TABLE memories ADD COLUMN speaker_id TEXT")
+    conn.execute("CREATE INDEX memories_speaker ON memories(speaker_id) WHERE speaker_id IS NOT NULL")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -136,6 +143,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v4_fact_values,
     _v5_tombstone_anchors,
     _v6_terms_and_context,
+    _v7_speaker,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

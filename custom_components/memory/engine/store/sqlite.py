@@ -63,7 +63,7 @@ _MEMORY_COLUMNS = (
     "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
     "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
     "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
-    "value",
+    "value", "speaker_id",
 )  # fmt: skip
 _SELECT = "SELECT " + ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS) + " FROM memories m"
 
@@ -131,6 +131,7 @@ def _memory(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
         access_count=int(r["access_count"]),
         last_accessed_at=_dt(r["last_accessed_at"]),
         value=r["value"],
+        speaker_id=r["speaker_id"],
     )
 
 
@@ -140,6 +141,7 @@ def _memory_values(m: Memory) -> tuple[Any, ...]:
         m.area_id, m.subject, m.predicate, m.confidence, m.importance, int(m.sensitive), m.status.value,
         m.superseded_by, _ts(m.valid_from), _ts(m.valid_to), m.source.value, m.source_ref,
         m.access_count, _ts(m.last_accessed_at), _ts(m.created_at), _ts(m.updated_at), m.value,
+        m.speaker_id,
     )  # fmt: skip
 
 
@@ -473,6 +475,14 @@ class SqliteStore:
             "SELECT id FROM memories WHERE scope = ? AND owner_id = ?", (Scope.PRIVATE.value, person_id)
         )
         return [r[0] for r in rows]
+
+    def unlink_speaker(self, person_id: str) -> int:
+        """Drop person_id as the teller (speaker_id) of every memory; the memories stay.
+        Returns how many; committed."""
+        with self._tx() as conn:
+            return conn.execute(
+                "UPDATE memories SET speaker_id = NULL WHERE speaker_id = ?", (person_id,)
+            ).rowcount
 
     def history_ids(self, memory_id: str, vis: Visibility) -> list[str]:
         """Ids of the memories memory_id replaced, recursively: SUPERSEDED/ARCHIVED ones whose
