@@ -32,6 +32,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "know_nothing": "I don't know anything about that.",
         "know_list": "Here's what I know: {items}",
         "from_memory": "From memory: {items}",
+        "from_memory_by": "{name} told me: {items}",
     },
     "de": {
         "remembered_shared": "Alles klar, ich merke es mir.",
@@ -55,6 +56,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "know_nothing": "Darüber weiß ich nichts.",
         "know_list": "Das weiß ich: {items}",
         "from_memory": "Ich habe mir gemerkt: {items}",
+        "from_memory_by": "{name} hat mir gesagt: {items}",
     },
     "it": {
         "remembered_shared": "Va bene, me lo ricorderò.",
@@ -78,6 +80,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "know_nothing": "Non ne so niente.",
         "know_list": "Ecco cosa so: {items}",
         "from_memory": "Ecco cosa ricordo: {items}",
+        "from_memory_by": "{name} mi ha detto: {items}",
     },
     "fr": {
         "remembered_shared": "D'accord, je m'en souviendrai.",
@@ -101,6 +104,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "know_nothing": "Je n'en sais rien.",
         "know_list": "Voici ce que je sais : {items}",
         "from_memory": "Voici ce dont je me souviens : {items}",
+        "from_memory_by": "{name} m'a dit : {items}",
     },
     "es": {
         "remembered_shared": "Entendido, lo recordaré.",
@@ -124,6 +128,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "know_nothing": "No sé nada de eso.",
         "know_list": "Esto es lo que sé: {items}",
         "from_memory": "Esto es lo que recuerdo: {items}",
+        "from_memory_by": "{name} me dijo: {items}",
     },
 }
 

@@ -48,7 +48,7 @@ from .intents import (
 )
 from .llm_api import format_memory_block
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall
-from .speaker import async_resolve_speaker
+from .speaker import async_resolve_speaker, tellers
 from .transcripts import async_record_turn
 
 _LOGGER = logging.getLogger(__name__)
@@ -229,7 +229,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             if await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
             else hits
         )
-        block = format_memory_block(prompt_hits, data.recall_options())
+        block = format_memory_block(prompt_hits, data.recall_options(), tellers(hass, speaker))
         extra_prompt = "\n\n".join(p for p in (block, user_input.extra_system_prompt) if p) or None
         result = await conversation.async_converse(
             hass,
@@ -242,7 +242,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             satellite_id=user_input.satellite_id,
             extra_system_prompt=extra_prompt,
         )
-        if (answer := self._memory_answer(result, hits, user_input.language)) is not None:
+        if (answer := self._memory_answer(result, hits, user_input.language, speaker)) is not None:
             return conversation.ConversationResult(
                 response=answer, conversation_id=result.conversation_id, continue_conversation=False
             )
@@ -259,9 +259,10 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         return agent_id
 
     def _memory_answer(
-        self, result: conversation.ConversationResult, hits: list[Hit], language: str
+        self, result: conversation.ConversationResult, hits: list[Hit], language: str, speaker: Speaker
     ) -> intent.IntentResponse | None:
-        """The best memory as the answer, when the wrapped agent did not understand."""
+        """The best memory as the answer, when the wrapped agent did not understand; one another
+        person told is answered with their name ("Julian told me: …": its "I" is Julian)."""
         response = result.response
         if (
             response.response_type != intent.IntentResponseType.ERROR
@@ -275,7 +276,13 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         if best is None or best.similarity < threshold:
             return None
         answer = intent.IntentResponse(language=language)
-        answer.async_set_speech(reply(language, "from_memory", items=quote_all([best.memory.content])))
+        items = quote_all([best.memory.content])
+        teller = best.memory.speaker_id
+        name = tellers(self.hass, speaker).get(teller) if teller and teller != speaker.person_id else None
+        if name:
+            answer.async_set_speech(reply(language, "from_memory_by", name=name, items=items))
+        else:
+            answer.async_set_speech(reply(language, "from_memory", items=items))
         return answer
 
 

@@ -48,18 +48,31 @@ def person_for_user(hass: HomeAssistant, user_id: str | None) -> str | None:
 
 
 @callback
-def persons_named(hass: HomeAssistant, text: str) -> frozenset[str]:
-    """The person entity ids `text` names: a person's full name, or its first word when no other
-    person's name starts with it ("What does Julian play?" -> {"person.julian"}); whole words,
-    any case (text.names_in). Recall ranks what these persons said first (RecallOptions.named_persons)."""
+def persons_named(hass: HomeAssistant, text: str) -> dict[str, str]:
+    """The persons `text` names, name as matched -> person entity id: a person's full name, or its
+    first word when no other person's name starts with it ("What does Julian play?" ->
+    {"Julian": "person.julian"}); whole words, any case, diacritics and a genitive "s" aside
+    (text.names_in). Recall ranks what concerns them first (RecallOptions.named_persons)."""
     people = [(state.name.split(), state.entity_id) for state in hass.states.async_all(PERSON_DOMAIN)]
     firsts: dict[str, list[str]] = {}
     for words, entity_id in people:
         if words:
             firsts.setdefault(words[0].casefold(), []).append(entity_id)
     names = {" ".join(words): entity_id for words, entity_id in people if words}
-    names |= {first: ids[0] for first, ids in firsts.items() if len(ids) == 1}
+    for words, entity_id in people:
+        if words and len(firsts[words[0].casefold()]) == 1:
+            names.setdefault(words[0], entity_id)
     return names_in(text, names)
+
+
+@callback
+def tellers(hass: HomeAssistant, speaker: Speaker) -> dict[str, str]:
+    """Person entity id -> how a prompt names them as the teller of a memory: their name, and
+    "you" for the speaker (a memory's "I" is whoever said it)."""
+    names = {state.entity_id: state.name for state in hass.states.async_all(PERSON_DOMAIN)}
+    if speaker.person_id in names:
+        names[speaker.person_id] = "you"
+    return names
 
 
 @callback

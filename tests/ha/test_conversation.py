@@ -121,6 +121,55 @@ async def test_c02_recall_across_languages_without_llm(
     assert speech(result).startswith(reply(language, "from_memory", items="").strip())
 
 
+GARAGE = "Remember that the car is booked in at the garage on Friday."
+GARAGE_CONTENT = "the car is booked in at the garage on Friday"
+
+
+async def test_the_prompt_says_who_told_a_memory(
+    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """A shared memory Julian told reaches Anna's prompt as "said by Julian" (its "I" would be
+    his), Julian's as "said by you", an unknown speaker's memory with no teller."""
+    await async_say(hass, memory_entry, GARAGE, who=julian, room=kitchen)
+    await async_say(hass, memory_entry, KEY_DE, language="de", room=kitchen)
+    agent = await async_wrap_recording_agent(hass, memory_entry)
+
+    question = "When is the car at the garage, and where is the spare key for the cellar?"
+    await async_say(hass, memory_entry, question, who=anna, room=kitchen)
+    await async_say(hass, memory_entry, question, who=julian, room=kitchen)
+
+    anna_prompt, julian_prompt = agent.extra_prompts
+    garage = next(line for line in anna_prompt.splitlines() if GARAGE_CONTENT in line)
+    key = next(line for line in anna_prompt.splitlines() if KEY_CONTENT in line)
+    assert "(said by Julian, confirmed, " in garage
+    assert "said by" not in key
+    mine = next(line for line in julian_prompt.splitlines() if GARAGE_CONTENT in line)
+    assert "(said by you, confirmed, " in mine
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+async def test_the_memory_answer_names_who_told_it(
+    hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room, language: str
+) -> None:
+    """HA's agent does not understand; the memory answers with what Julian told, in his name
+    for Anna, as plain memory for Julian himself."""
+    await async_say(hass, memory_entry, GARAGE, who=julian, room=kitchen)
+    question = {
+        "en": "When is the car booked in at the garage?",
+        "de": "An welchem Tag ist der Termin in der Autowerkstatt?",
+        "it": "Quando è prenotata l'auto in officina?",
+    }[language]
+    for_anna = speech(
+        await async_say(hass, memory_entry, question, language=language, who=anna, room=kitchen)
+    )
+    for_julian = speech(
+        await async_say(hass, memory_entry, question, language=language, who=julian, room=kitchen)
+    )
+    assert GARAGE_CONTENT in for_anna and GARAGE_CONTENT in for_julian
+    assert for_anna.startswith(reply(language, "from_memory_by", name="Julian", items="").strip())
+    assert for_julian.startswith(reply(language, "from_memory", items="").strip())
+
+
 @pytest.mark.parametrize("language", list(FORGET))
 async def test_c03_forget_with_confirmation(hass: Any, memory_entry: Any, hall: Room, language: str) -> None:
     """Forget names what it would forget and waits; "no" keeps it, "yes" leaves only a tombstone."""
@@ -219,7 +268,7 @@ async def test_c05_speaker_memories_shape_unrelated_answers(
 
     julian_prompt, anna_prompt = agent.extra_prompts
     assert "I like short answers." in julian_prompt
-    assert "(confirmed, " in julian_prompt
+    assert "(said by you, confirmed, " in julian_prompt
     assert "short answers" not in anna_prompt
 
 

@@ -88,6 +88,22 @@ async def test_remember_tool_is_bound_to_the_speaker(
     assert [m["content"] for m in found["memories"]] == ["I like short answers."]
 
 
+async def test_recall_tool_says_who_told_a_memory(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident
+) -> None:
+    """said_by: the teller's name for others, "you" for the teller, None for an unknown speaker."""
+    await _call(await _instance(hass, julian), "remember", content="The car is at the garage on Friday.")
+    await _call(await _instance(hass, None), "remember", content="The garage closes at six.")
+    query = "When is the car at the garage?"
+    told = {
+        m["content"]: m["said_by"]
+        for m in (await _call(await _instance(hass, anna), "recall", query=query))["memories"]
+    }
+    assert told == {"The car is at the garage on Friday.": "Julian", "The garage closes at six.": None}
+    mine = (await _call(await _instance(hass, julian), "recall", query=query))["memories"]
+    assert {m["content"]: m["said_by"] for m in mine}["The car is at the garage on Friday."] == "you"
+
+
 async def test_guest_cannot_store_private(hass: HomeAssistant, memory_entry: Any) -> None:
     guest_api = await _instance(hass, None)
     result = await _call(guest_api, "remember", content="I like short answers.", scope="private")

@@ -20,14 +20,15 @@ async def test_persons_named_reads_the_person_registry(household: HomeAssistant,
     await household.async_block_till_done()
     by_name = {state.name: state.entity_id for state in household.states.async_all("person")}
     leo, anna_schmidt = by_name["Leo Weber"], by_name["Anna Schmidt"]
-    assert persons_named(household, "What did Julian start?") == {julian.person_id}
-    assert persons_named(household, "what's julian's favourite colour") == {julian.person_id}
-    assert persons_named(household, "Does Leo like pasta?") == {leo}  # a unique first name
-    assert persons_named(household, "Did Leo Weber call?") == {leo}
+    assert persons_named(household, "What did Julian start?") == {"Julian": julian.person_id}
+    assert persons_named(household, "what's julian's favourite colour") == {"Julian": julian.person_id}
+    assert persons_named(household, "Does Leo like pasta?") == {"Leo": leo}  # a unique first name
+    assert persons_named(household, "Wann hat Leos Lehrerin Zeit?") == {"Leo": leo}
+    assert persons_named(household, "Did Leo Weber call?") == {"Leo Weber": leo}
     # "Anna" is a person's whole name and another person's first name: it names the person "Anna"
-    assert persons_named(household, "Where is Anna?") == {anna.person_id}
-    assert persons_named(household, "Where is Anna Schmidt?") == {anna.person_id, anna_schmidt}
-    assert persons_named(household, "Where are the keys?") == frozenset()
+    assert persons_named(household, "Where is Anna?") == {"Anna": anna.person_id}
+    assert persons_named(household, "Where is Anna Schmidt?") == {"Anna Schmidt": anna_schmidt}
+    assert persons_named(household, "Where are the keys?") == {}
 
 
 async def test_what_a_named_person_told_ranks_first(

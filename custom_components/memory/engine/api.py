@@ -8,6 +8,7 @@ the event loop. The engine is thread-safe (one writer at a time).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -94,9 +95,10 @@ class RecallOptions:
     min_similarity: float = 0.25  # semantic leg threshold (docs/design.md §6)
     include_about_speaker: bool = True  # add memories owned by/about the recognised speaker
     language: str | None = None  # the query's language (ISO 639-1) for full-text terms; None: any
-    # person ids the query names (the caller resolves names: speaker.persons_named); a memory
-    # told by, owned by or keyed on one of them gains the factor "named" (recall.W_NAMED)
-    named_persons: frozenset[str] = frozenset()
+    # the persons the query names, name as said -> person id (the caller resolves them:
+    # speaker.persons_named, text.names_in); a memory told by, owned by, keyed on or naming one
+    # of them gains the factor "named" (recall.W_NAMED)
+    named_persons: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

