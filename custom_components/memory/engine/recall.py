@@ -296,10 +296,11 @@ def translations(
     """
     language = store.languages([*pool, *bm25])
     seeds = sorted((i for i in bm25 if i in language), key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
+    seed_languages = {language[s] for s in seeds}  # with two, every language differs from one
     others = [
         i
         for i in dict.fromkeys([*pool, *bm25])
-        if any(language.get(i, language[s]) != language[s] for s in seeds)
+        if i in language and (len(seed_languages) > 1 or language[i] not in seed_languages)
     ]
     if not others:
         return {}
