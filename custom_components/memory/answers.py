@@ -7,6 +7,8 @@ answer in the conversation's language without a round trip through translations.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 FALLBACK_LANGUAGE = "en"
 
 REPLIES: dict[str, dict[str, str]] = {
@@ -140,9 +142,14 @@ def base_language(language: str | None) -> str:
     return language.replace("_", "-").split("-")[0].lower()
 
 
-def quote_all(contents: list[str]) -> str:
-    """Memory texts quoted for speech: '"A"; "B"'."""
-    return "; ".join(f'"{text.strip()}"' for text in contents)
+def quote_all(contents: list[str], tellers: Sequence[str | None] = ()) -> str:
+    """Memory texts quoted for speech: '"A"; Julian: "B"' — the teller's name before a memory
+    another person told (tellers: one name or None per text; none given: no names)."""
+    names = list(tellers) or [None] * len(contents)
+    return "; ".join(
+        f'{name}: "{text.strip()}"' if name else f'"{text.strip()}"'
+        for text, name in zip(contents, names, strict=True)
+    )
 
 
 def reply(language: str | None, key: str, **values: object) -> str:

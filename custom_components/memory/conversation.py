@@ -48,7 +48,7 @@ from .intents import (
 )
 from .llm_api import format_memory_block
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall
-from .speaker import async_resolve_speaker, tellers
+from .speaker import async_resolve_speaker, other_tellers, tellers
 from .transcripts import async_record_turn
 
 _LOGGER = logging.getLogger(__name__)
@@ -277,8 +277,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             return None
         answer = intent.IntentResponse(language=language)
         items = quote_all([best.memory.content])
-        teller = best.memory.speaker_id
-        name = tellers(self.hass, speaker).get(teller) if teller and teller != speaker.person_id else None
+        (name,) = other_tellers(self.hass, speaker, [best.memory])
         if name:
             answer.async_set_speech(reply(language, "from_memory_by", name=name, items=items))
         else:

@@ -60,6 +60,7 @@ from .engine.extraction import (
 from .engine.models import Kind, Role, Speaker, TranscriptTurn
 from .engine.sensitive import is_sensitive
 from .runtime import MemoryConfigEntry, async_run
+from .speaker import person_names
 from .transcripts import learning_allowed
 
 _LOGGER = logging.getLogger(__name__)
@@ -268,7 +269,7 @@ class ExtractionJob:
             return None
         review = bool(options.get(CONF_REVIEW, DEFAULT_REVIEW))
         # a person named as a fact's subject is keyed to that person (engine/extraction.py)
-        people = {state.name: state.entity_id for state in self.hass.states.async_all("person")}
+        people = {name: entity_id for entity_id, name in person_names(self.hass).items()}
         try:
             result = await async_run(
                 self.hass,

@@ -30,7 +30,7 @@ from .engine.api import EngineError, InvalidInput
 from .engine.models import Hit, Kind, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, PendingForget, async_recall, async_run
-from .speaker import async_resolve_speaker
+from .speaker import async_resolve_speaker, other_tellers
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -463,9 +463,9 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         matches = [h for h in hits if "about_speaker" not in h.factors] or hits
         if not matches:
             return self._respond(intent_obj, "know_nothing")
-        return self._respond(
-            intent_obj, "know_list", items=quote_all([h.memory.content for h in matches[:KNOW_MAX_ITEMS]])
-        )
+        said = [h.memory for h in matches[:KNOW_MAX_ITEMS]]
+        names = other_tellers(intent_obj.hass, speaker, said)
+        return self._respond(intent_obj, "know_list", items=quote_all([m.content for m in said], names))
 
 
 _HANDLERS: tuple[type[_MemoryIntentHandler], ...] = (

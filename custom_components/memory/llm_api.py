@@ -75,19 +75,19 @@ def memory_line(memory: Memory, limit: int | None = None, teller: str | None = N
 
 
 def format_memory_block(
-    hits: list[Hit], options: RecallOptions | None = None, tellers: Mapping[str, str] | None = None
+    hits: list[Hit], options: RecallOptions | None = None, names: Mapping[str, str] | None = None
 ) -> str | None:
     """The memory block for a system prompt, or None when nothing was recalled.
 
     The slate is already capped by the engine (top-k, characters); each memory is
-    additionally cut at options.max_chars_per_memory. tellers: person id -> how the prompt
-    names them (speaker.tellers), for the memories whose speaker_id is known.
+    additionally cut at options.max_chars_per_memory. names: person id -> how the prompt
+    names them as a memory's teller (speaker.tellers).
     """
     if not hits:
         return None
     limit = (options or RecallOptions()).max_chars_per_memory
-    names = tellers or {}
-    lines = [memory_line(hit.memory, limit, names.get(hit.memory.speaker_id or "")) for hit in hits]
+    said_by = names or {}
+    lines = [memory_line(hit.memory, limit, said_by.get(hit.memory.speaker_id or "")) for hit in hits]
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
 
 

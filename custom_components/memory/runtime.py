@@ -99,7 +99,8 @@ async def async_recall(
 ) -> list[Hit]:
     """Recall for speaker with the entry's options and the persons the query names
     (speaker.persons_named); never raises (engine contract)."""
-    overrides.setdefault("named_persons", persons_named(hass, query))
+    if "named_persons" not in overrides:
+        overrides["named_persons"] = persons_named(hass, query)
     try:
         return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
     except Exception:

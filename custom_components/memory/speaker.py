@@ -22,8 +22,8 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_DEVICE_PERSONS
-from .engine.models import Speaker
-from .engine.text import names_in
+from .engine.models import Memory, Speaker
+from .engine.text import names_in, names_key
 
 
 @callback
@@ -49,30 +49,50 @@ def person_for_user(hass: HomeAssistant, user_id: str | None) -> str | None:
 
 @callback
 def persons_named(hass: HomeAssistant, text: str) -> dict[str, str]:
-    """The persons `text` names, name as matched -> person entity id: a person's full name, or its
-    first word when no other person's name starts with it ("What does Julian play?" ->
-    {"Julian": "person.julian"}); whole words, any case, diacritics and a genitive "s" aside
-    (text.names_in). Recall ranks what concerns them first (RecallOptions.named_persons)."""
-    people = [(state.name.split(), state.entity_id) for state in hass.states.async_all(PERSON_DOMAIN)]
-    firsts: dict[str, list[str]] = {}
-    for words, entity_id in people:
+    """The persons `text` names, name as matched -> person entity id: a person's full name when
+    no other person has the same, or its first word when that is nobody's full name and no other
+    person's first word ("What does Julian play?" -> {"Julian": "person.julian"}); whole words up
+    to case and diacritics, a genitive "s" (text.names_in). Recall ranks what concerns them
+    first (RecallOptions.named_persons)."""
+    full: dict[str, list[tuple[str, str]]] = {}  # names_in's form of a name -> (as written, person)
+    first: dict[str, list[tuple[str, str]]] = {}
+    for entity_id, name in person_names(hass).items():
+        words = name.split()
         if words:
-            firsts.setdefault(words[0].casefold(), []).append(entity_id)
-    names = {" ".join(words): entity_id for words, entity_id in people if words}
-    for words, entity_id in people:
-        if words and len(firsts[words[0].casefold()]) == 1:
-            names.setdefault(words[0], entity_id)
-    return names_in(text, names)
+            full.setdefault(" ".join(names_key(name)), []).append((name, entity_id))
+            first.setdefault(" ".join(names_key(words[0])), []).append((words[0], entity_id))
+    unique = {said[0][0]: said[0][1] for key, said in full.items() if key and len(said) == 1}
+    unique |= {
+        said[0][0]: said[0][1] for key, said in first.items() if key and len(said) == 1 and key not in full
+    }
+    return names_in(text, unique)
+
+
+@callback
+def person_names(hass: HomeAssistant) -> dict[str, str]:
+    """Person entity id -> the person's name, for every person."""
+    return {state.entity_id: state.name for state in hass.states.async_all(PERSON_DOMAIN)}
 
 
 @callback
 def tellers(hass: HomeAssistant, speaker: Speaker) -> dict[str, str]:
     """Person entity id -> how a prompt names them as the teller of a memory: their name, and
     "you" for the speaker (a memory's "I" is whoever said it)."""
-    names = {state.entity_id: state.name for state in hass.states.async_all(PERSON_DOMAIN)}
+    names = person_names(hass)
     if speaker.person_id in names:
         names[speaker.person_id] = "you"
     return names
+
+
+@callback
+def other_tellers(hass: HomeAssistant, speaker: Speaker, memories: list[Memory]) -> list[str | None]:
+    """For speech: per memory the name of the recognised person who told it when that is not
+    the speaker ("Julian told me: …"), else None."""
+    names = person_names(hass)
+    return [
+        names.get(m.speaker_id) if m.speaker_id and m.speaker_id != speaker.person_id else None
+        for m in memories
+    ]
 
 
 @callback

@@ -52,15 +52,30 @@ def _ask(engine: MemoryEngine, question: str, *named: str, limit: int = 5) -> li
 
 
 def test_the_teller_is_recorded(engine: MemoryEngine) -> None:
-    """A recognised speaker is kept as speaker_id; an unknown one as None; telling the same again
-    keeps the first teller."""
+    """A recognised speaker is kept as speaker_id, an unknown one as None. The same words again
+    by the same person merge; by another recognised person they are another memory (their "I"
+    is someone else); by an unknown speaker they merge and keep the teller."""
     (cello,) = _tell(engine, JULIAN, CELLO)
     guest = engine.remember("The bins go out on Tuesday.", speaker=GUEST, scope=Scope.SHARED).memory
-    again = engine.remember(CELLO, speaker=Speaker(person_id=ANNA), scope=Scope.SHARED)
     assert engine.get(cello, GUEST).speaker_id == JULIAN
     assert guest.speaker_id is None
-    assert again.memory.id == cello
-    assert engine.get(cello, GUEST).speaker_id == JULIAN
+    assert _tell(engine, JULIAN, CELLO) == [cello]
+    (annas,) = _tell(engine, ANNA, CELLO)
+    assert annas != cello
+    assert engine.get(annas, GUEST).speaker_id == ANNA
+    assert engine.remember(CELLO, speaker=GUEST, scope=Scope.SHARED).memory.id in {cello, annas}
+    assert {engine.get(i, GUEST).speaker_id for i in (cello, annas)} == {JULIAN, ANNA}
+
+
+def test_the_speakers_own_memories_ride_along_without_the_named_share(engine: MemoryEngine) -> None:
+    """Julian names himself: his private memories still come along (about_speaker), but gain
+    nothing for being his — they must not outrank what answers the question."""
+    _tell(engine, JULIAN, "I like green tea.", scope=Scope.PRIVATE)
+    options = RecallOptions(language="en", named_persons=_named(JULIAN))
+    hits = engine.recall("Which instrument did Julian start playing?", Speaker(person_id=JULIAN), options)
+    tea = next(h for h in hits if h.memory.content == "I like green tea.")
+    assert "about_speaker" in tea.factors
+    assert "named" not in tea.factors
 
 
 def test_the_named_persons_memory_ranks_first(engine: MemoryEngine) -> None:

@@ -147,6 +147,21 @@ async def test_the_prompt_says_who_told_a_memory(
     assert "(said by you, confirmed, " in mine
 
 
+async def test_what_do_you_know_names_who_told_it(
+    hass: Any, memory_entry: Any, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """The read-out list puts the teller's name before what another person told."""
+    await async_say(hass, memory_entry, GARAGE, who=julian, room=kitchen)
+    for_anna = speech(
+        await async_say(hass, memory_entry, "What do you know about the garage?", who=anna, room=kitchen)
+    )
+    for_julian = speech(
+        await async_say(hass, memory_entry, "What do you know about the garage?", who=julian, room=kitchen)
+    )
+    assert f'Julian: "{GARAGE_CONTENT}' in for_anna
+    assert "Julian:" not in for_julian and GARAGE_CONTENT in for_julian
+
+
 @pytest.mark.parametrize("language", ["en", "de", "it"])
 async def test_the_memory_answer_names_who_told_it(
     hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room, language: str

@@ -31,6 +31,18 @@ async def test_persons_named_reads_the_person_registry(household: HomeAssistant,
     assert persons_named(household, "Where are the keys?") == {}
 
 
+async def test_a_name_two_persons_share_names_no_one(household: HomeAssistant) -> None:
+    for name in ("Sam Weber", "Sam Weber", "Zoë Klein", "Zoe Brandt", "Noah"):
+        await person.async_create_person(household, name)
+    await household.async_block_till_done()
+    by_name = {state.name: state.entity_id for state in household.states.async_all("person")}
+    assert persons_named(household, "Where is Sam Weber?") == {}  # the same full name twice
+    assert persons_named(household, "Where is Zoe?") == {}  # Zoë and Zoe: one first name, diacritics aside
+    assert persons_named(household, "Where is Zoe Brandt?") == {"Zoe Brandt": by_name["Zoe Brandt"]}
+    assert persons_named(household, "Is Noah home?") == {"Noah": by_name["Noah"]}
+    assert persons_named(household, "Did Noahs bike get fixed?") == {"Noah": by_name["Noah"]}
+
+
 async def test_what_a_named_person_told_ranks_first(
     household: HomeAssistant, memory_entry, julian, anna
 ) -> None:

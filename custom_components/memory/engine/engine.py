@@ -259,9 +259,12 @@ class MemoryEngine:
         return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
 
     def forget_person(self, person_id: str) -> int:
-        """Forget every PRIVATE memory of person_id; returns how many."""
+        """Forget every PRIVATE memory of person_id and unlink them as the teller of the others;
+        returns how many were forgotten. Under the write lock: a write racing it cannot put the
+        teller back."""
         self._require_open()
-        return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
+        with self._writes:
+            return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
 
     def is_tombstoned(
         self,

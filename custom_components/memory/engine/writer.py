@@ -150,7 +150,7 @@ def remember(
         source_ref=source_ref,
         speaker_id=speaker.person_id,
     )
-    existing = _duplicate(store, vector, bucket, text)
+    existing = _duplicate(store, vector, bucket, text, new.speaker_id)
     if existing is not None:
         merged = _merge(existing, new)
         store.update(merged, vector if merged.content != existing.content else None)
@@ -183,6 +183,7 @@ def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory
             same,
             provenance=min(same.provenance, new.provenance, key=lambda p: p.rank),
             value=same.value or new.value,
+            speaker_id=same.speaker_id or new.speaker_id,
             confidence=max(same.confidence, new.confidence),
             importance=max(same.importance, new.importance),
             updated_at=new.updated_at,
@@ -202,18 +203,26 @@ def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory
     return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive, superseded=superseded)
 
 
-def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, text: str) -> Memory | None:
+def _duplicate(
+    store: MemoryStore, vector: Vectors, bucket: Bucket, text: str, speaker_id: str | None
+) -> Memory | None:
     """The current memory of this bucket with the same wording as `text` (same_text) among its
-    DEDUP_NEIGHBOURS nearest, else None."""
+    DEDUP_NEIGHBOURS nearest, else None. Not one another known person said: their "I" is
+    someone else (Anna's "I started the cello" is not Julian's)."""
     nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
     if not nearest:
         return None
     found = store.get_many([i for i, _ in nearest], _bucket_view(bucket))
     for mid, _ in nearest:
         memory = found.get(mid)
-        if memory is not None and same_text(memory.content, text):
+        if memory is not None and same_text(memory.content, text) and _same_teller(memory, speaker_id):
             return memory
     return None
+
+
+def _same_teller(memory: Memory, speaker_id: str | None) -> bool:
+    """Not told by two different recognised persons (an unknown teller matches anyone)."""
+    return memory.speaker_id is None or speaker_id is None or memory.speaker_id == speaker_id
 
 
 def _bucket_view(bucket: Bucket) -> Visibility:
