@@ -1,6 +1,6 @@
-"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03; with the local LLM also
-learning in passing and C04), as turns at satellites and service calls, each with the checks a
-person listening would make."""
+"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, and who said a memory; with
+the local LLM also learning in passing and C04), as turns at satellites and service calls, each
+with the checks a person listening would make."""
 
 from __future__ import annotations
 
@@ -140,6 +140,10 @@ WHERE_KEY = "Where is the spare key for the cellar?"
 WHERE_KEY_IT = "Dove si trova la chiave di riserva della cantina?"
 WHERE_KEY_FR = "Où se trouve la clé de secours de la cave ?"
 KEY_Q = "What do you know about the spare key?"
+GARAGE = "Remember that the car is booked in at the garage on Friday."  # shared: not about Julian
+GARAGE_Q = "When is the car booked in at the garage?"
+GARAGE_Q_NAMED = "When is Julian's car booked in at the garage?"
+GARAGE_TEXT = "garage on Friday"
 
 # fmt: off
 CASES: tuple[Case, ...] = (
@@ -168,6 +172,11 @@ CASES: tuple[Case, ...] = (
         Say("anna", "kitchen", "en", WINDOW),
         Say("anna", "hall", "en", WINDOW_Q, (absent(WINDOW_TEXT),)),
         Say("guest", "kitchen", "en", WINDOW_Q, (ANSWERED, contains(WINDOW_TEXT))),
+    )),
+    Case("WHO", "who said it: a question naming a person, answered in their name", (
+        Say("julian", "kitchen", "en", GARAGE),
+        Say("anna", "hall", "en", GARAGE_Q_NAMED, (ANSWERED, contains("Julian told me", GARAGE_TEXT))),
+        Say("julian", "hall", "en", GARAGE_Q, (ANSWERED, contains(GARAGE_TEXT), absent("Julian told me"))),
     )),
     Case("C03", "forget with confirmation", (
         Say("julian", "hall", "en", FORGET, (ANSWERED, any_of(KEY_ANSWER, "Ersatzschlüssel"))),
