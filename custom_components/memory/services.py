@@ -192,6 +192,7 @@ def memory_dict(memory: Memory) -> dict[str, Any]:
         "provenance": memory.provenance.value,
         "language": memory.language,
         "person": memory.owner_id,
+        "said_by": memory.speaker_id,
         "area": memory.area_id,
         "created_at": memory.created_at.isoformat(),
     }

@@ -61,6 +61,7 @@ async def test_remember_then_recall(household: HomeAssistant, memory_entry, lang
         "provenance": "confirmed",
         "language": language,
         "person": None,
+        "said_by": None,
         "area": None,
         "created_at": None,
     }
@@ -104,6 +105,7 @@ async def test_caller_user_is_the_speaker(household: HomeAssistant, memory_entry
         context=julian.context,
     )
     assert written["memory"]["person"] == julian.person_id
+    assert written["memory"]["said_by"] == julian.person_id
     query = {"query": "How do I like my answers?"}
     assert written["memory"]["id"] in _ids(
         await async_call(household, "recall", query, context=julian.context)
