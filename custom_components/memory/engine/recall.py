@@ -357,11 +357,18 @@ def recall(
     owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked
     # for), and for who asks, not for whom the question names (no "named" share)
-    named = options.named_persons
     extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
     ranked = _ranked_prefix(store, candidates, extra, vis, options=options, now=now)
     lifted = with_context(
-        store, qvec, ranked, candidates, anchors, vis=vis, now=now, hubness=hubness, named=named
+        store,
+        qvec,
+        ranked,
+        candidates,
+        anchors,
+        vis=vis,
+        now=now,
+        hubness=hubness,
+        named=options.named_persons,
     )
     return cap_slate(lifted, extra, options)
 

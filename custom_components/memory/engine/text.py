@@ -8,6 +8,7 @@ encoded at all (SQLite and the encoder would raise UnicodeEncodeError deep insid
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -16,7 +17,6 @@ from collections.abc import Mapping
 # the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zs", "Zl", "Zp"})
 _WORDS = re.compile(r"\w+")
-_NAME_TOKENS = re.compile(r"\w+(?:-\w+)*|[,!]")  # "Anna-Lena" is one name, not "Anna"
 
 
 def is_invisible(char: str) -> bool:
@@ -88,9 +88,11 @@ def _name_tokens(text: str) -> list[tuple[str, bool]]:
     return [(t.casefold(), t[:1].isupper()) for t in _NAME_TOKENS.findall(plain)]
 
 
-def names_key(name: str) -> list[str]:
-    """The words of a name as names_in compares them ("Zoë Weber" -> ["zoe", "weber"])."""
-    return [t for t, _ in _name_tokens(name) if t not in _AFTER_VOCATIVE]
+@functools.lru_cache(maxsize=256)
+def names_key(name: str) -> tuple[str, ...]:
+    """The words of a name as names_in compares them ("Zoë Weber" -> ("zoe", "weber")); cached:
+    recall compares the same few household names with every candidate it reads."""
+    return tuple(t for t, _ in _name_tokens(name) if t not in _AFTER_VOCATIVE)
 
 
 def _name_spans(text: str, names: Mapping[str, str]) -> tuple[list[str], list[tuple[int, int, str]]]:
@@ -103,15 +105,11 @@ def _name_spans(text: str, names: Mapping[str, str]) -> tuple[list[str], list[tu
     spans: set[tuple[int, int, str]] = set()
     for name in names:
         parts = names_key(name)
-        n = len(parts)
         if not parts:
             continue
+        n, head, ends = len(parts), list(parts[:-1]), (parts[-1], parts[-1] + "s")
         for i in range(len(words) - n + 1):
-            if (
-                words[i : i + n - 1] == parts[:-1]
-                and words[i + n - 1] in (parts[-1], parts[-1] + "s")
-                and (tokens[i][1] or not cased)
-            ):
+            if words[i : i + n - 1] == head and words[i + n - 1] in ends and (tokens[i][1] or not cased):
                 spans.add((i, i + n, name))
     # drop a span inside a longer one: by start, the longer first; contained if an earlier span
     # (another extent) already reaches as far
