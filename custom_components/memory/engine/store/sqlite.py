@@ -510,7 +510,9 @@ class SqliteStore:
         if vis.everything:
             mask = np.ones(n, dtype=np.bool_)
         else:
-            mask = np.isin(scope, [SCOPE_CODES[s] for s in ALWAYS_VISIBLE])
+            mask = np.zeros(n, dtype=np.bool_)
+            for always in ALWAYS_VISIBLE:  # not np.isin: ~90 µs at 10k rows, these ~5
+                mask |= scope == SCOPE_CODES[always]
             if vis.area_id is not None:
                 area = index.code("area", vis.area_id)
                 mask |= (scope == SCOPE_CODES[Scope.ROOM]) & (index.area[:n] == area)
