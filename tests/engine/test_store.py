@@ -17,6 +17,9 @@ from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Spe
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.terms import query_terms
+
+from .conftest import ANNA, HALL, JULIAN, KITCHEN
 
 ADMIN = Speaker.administrator()
 REPO = Path(__file__).resolve().parents[2]
@@ -258,6 +261,31 @@ def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
     hit = engine.recall("cellar light", Speaker())[0]
     engine.forget(hit.memory.id, Speaker.administrator())
     assert store.doc_frequency("cellar", 10) == 1
+
+
+def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(engine: MemoryEngine) -> None:
+    """term_matches lets FTS5 sort its matches (fts_sorts): the same rows, scores and order as
+    SQLite sorting bm25(), also where equal scores straddle the limit with rows of buckets the
+    speaker cannot see in between."""
+    buckets: list[dict[str, object]] = [
+        {"scope": Scope.SHARED},
+        {"scope": Scope.ROOM, "area_id": KITCHEN},
+        {"scope": Scope.ROOM, "area_id": HALL},
+        {"scope": Scope.PRIVATE, "owner_id": JULIAN},
+        {"scope": Scope.PRIVATE, "owner_id": ANNA},
+    ]
+    for thing in ("ladder", "bike", "tent"):
+        for bucket in buckets:
+            engine.remember(f"The {thing} is in the garage.", speaker=Speaker(), **bucket)  # type: ignore[arg-type]
+    engine.remember("Oil the garage door: the garage door sticks.", speaker=Speaker(), scope=Scope.SHARED)
+    terms = query_terms("Is the bike in the garage?", "en")
+    for speaker in (ADMIN, Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)):
+        vis = Visibility.of(speaker)
+        every = engine.store._fts("memories_terms", "terms", terms, vis, 50, fts_sorts=False)
+        assert len({score for _, score, _ in every}) < len(every) - 2  # ties
+        for limit in range(1, len(every) + 2):
+            args = ("memories_terms", "memories_terms.terms", terms, vis, limit)
+            assert engine.store._fts(*args, fts_sorts=True) == engine.store._fts(*args, fts_sorts=False)
 
 
 def test_bucket_scores_in_place_match_exact_products() -> None:
