@@ -588,7 +588,7 @@ class SqliteStore:
             index = self._idx()
             found = [i for i in ids if i in index.row_of]
             if index.exact or not found:
-                return found, index.vectors[[index.row_of[i] for i in found]].copy()
+                return found, index.vectors[[index.row_of[i] for i in found]]  # a copy (fancy indexing)
             blobs = dict(
                 self._read(
                     f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found

@@ -152,8 +152,9 @@ class VectorIndex:
     def languages(self, ids: list[str]) -> dict[str, str]:
         """The language of each listed memory that is in the index and has one, by id."""
         names = {code: name for name, code in self._codes["language"].items()}
-        rows = [(i, self.row_of[i]) for i in ids if i in self.row_of]
-        return {i: names[int(self.language[r])] for i, r in rows if int(self.language[r]) in names}
+        found = [i for i in ids if i in self.row_of]
+        codes = self.language[[self.row_of[i] for i in found]].tolist()  # one gather, not a read per id
+        return {i: names[c] for i, c in zip(found, codes, strict=True) if c in names}
 
     def remove(self, memory_id: str) -> None:
         """Drop a row by moving the last row into its place."""
@@ -197,4 +198,5 @@ class VectorIndex:
         sims = scores[rows]
         part = np.argpartition(-sims, k - 1)[:k] if sims.size > k else np.arange(sims.size)
         order = part[np.argsort(-sims[part], kind="stable")]
-        return [(self.ids[int(rows[i])], float(sims[i])) for i in order]
+        best = zip(rows[order].tolist(), sims[order].tolist(), strict=True)  # not a numpy scalar per item
+        return [(self.ids[r], s) for r, s in best]
