@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -281,11 +282,11 @@ def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(engine: MemoryEngine) -> Non
     terms = query_terms("Is the bike in the garage?", "en")
     for speaker in (ADMIN, Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)):
         vis = Visibility.of(speaker)
-        every = engine.store._fts("memories_terms", "terms", terms, vis, 50, fts_sorts=False)
+        fts = partial(engine.store._fts, "memories_terms", "memories_terms.terms", terms, vis)
+        every = fts(50, fts_sorts=False)
         assert len({score for _, score, _ in every}) < len(every) - 2  # ties
         for limit in range(1, len(every) + 2):
-            args = ("memories_terms", "memories_terms.terms", terms, vis, limit)
-            assert engine.store._fts(*args, fts_sorts=True) == engine.store._fts(*args, fts_sorts=False)
+            assert fts(limit, fts_sorts=True) == fts(limit, fts_sorts=False)
 
 
 def test_bucket_scores_in_place_match_exact_products() -> None:

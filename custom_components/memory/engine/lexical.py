@@ -118,8 +118,8 @@ def fts_phrases(anchors: list[Anchor]) -> list[str]:
 class _Carried:
     """What a text carries for exact matching: tokens, normal identifiers, digit groups, parts.
 
-    Built for every row a lexical leg returns, so each field is worked out on first use only: a
-    rare-word anchor mostly needs the tokens alone (~half the cost of all four fields)."""
+    Built for every row a lexical leg returns, so each field is worked out on first use only:
+    rare-word anchors, the most common, never need the digit groups or identifiers."""
 
     def __init__(self, content: str) -> None:
         self._text = content.lower()

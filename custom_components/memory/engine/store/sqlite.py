@@ -621,7 +621,8 @@ class SqliteStore:
         memories rows and `column` are read only until `limit` visible rows are found, not for
         every match; but FTS5 prepares a statement for that on every query (~0.09 ms). It pays
         off for many matches (full-text terms: ~370 at 10k, p50), not for few (rare-word anchors:
-        ~45). Same rows, scores and order either way, ties included (rowid ascending)."""
+        ~45). Both give the same rows, scores and order, ties included: in scan (rowid) order, which
+        SQL leaves open; test_store pins it."""
         if not phrases:
             return []
         query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
