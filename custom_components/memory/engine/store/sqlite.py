@@ -278,8 +278,9 @@ class SqliteStore:
     def _tx(self, *, memories: bool = True) -> Iterator[sqlite3.Connection]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT, durable on return).
 
-        memories=False for writes that touch no memory (transcripts): the document-frequency
-        cache of the recall path stays valid across every recorded turn."""
+        memories=False for writes that change no memory's text (transcripts, access counts): the
+        document-frequency cache of the recall path stays valid across every recorded turn and
+        every batch of recall touches."""
         with self._lock:
             conn = self._db()
             try:
@@ -703,7 +704,7 @@ class SqliteStore:
                 count, _ = self._pending_touch.get(mid, (0, stamp))
                 self._pending_touch[mid] = (count + 1, stamp)
             if len(self._pending_touch) >= TOUCH_FLUSH_EVERY:
-                with self._tx():
+                with self._tx(memories=False):
                     pass
 
     def _flush_touches(self, conn: sqlite3.Connection) -> None:
