@@ -114,8 +114,9 @@ async def test_turn_latency(
     for attr, name in (
         ("async_get_sentences", "memory sentences loaded (cached)"),
         ("match_sentence", "memory sentence matching (hassil)"),
-        ("async_resolve_speaker", "speaker resolution"),
-        ("async_recall", "recall incl. executor hop"),
+        ("start_turn", "speaker resolution"),
+        ("async_recall_once", "recall incl. executor hop"),
+        ("async_strict_intent", "HA's exact intent match (questions without an LLM)"),
         ("format_memory_block", "memory block formatting"),
     ):
         monkeypatch.setattr(agent_mod, attr, _timed(steps, name, getattr(agent_mod, attr)))

@@ -8,11 +8,21 @@ answer in the conversation's language without a round trip through translations.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
 FALLBACK_LANGUAGE = "en"
 
 REPLIES: dict[str, dict[str, str]] = {
     "en": {
+        "from_memory_dated": "On {date}, I noted: {items}",
+        "from_memory_by_dated": "On {date}, {name} told me: {items}",
+        "withheld": "I can't tell you that here: it's sensitive, and I don't know who you are.",
+        "withheld_item": "something sensitive I can't read out here",
+        "too_long": "That's too long for me. Please say it in fewer words.",
+        "remember_offer": "Should I remember that?",
+        "remember_declined": "Okay, I won't remember it.",
+        "noted": "Okay, noted.",
+        "forget_what": "What should I forget?",
         "remembered_shared": "Got it, I'll remember that.",
         "remembered_private": "Got it, I'll remember that for you.",
         "remembered_room": "Got it, I'll remember that for this room.",
@@ -37,6 +47,15 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} told me: {items}",
     },
     "de": {
+        "from_memory_dated": "Am {date} habe ich notiert: {items}",
+        "from_memory_by_dated": "Am {date} hat mir {name} gesagt: {items}",
+        "withheld": "Das kann ich dir hier nicht sagen: Es ist vertraulich, und ich weiß nicht, wer du bist.",
+        "withheld_item": "etwas Vertrauliches, das ich hier nicht vorlese",
+        "too_long": "Das ist mir zu lang. Sag es bitte mit weniger Worten.",
+        "remember_offer": "Soll ich mir das merken?",
+        "remember_declined": "Gut, ich merke es mir nicht.",
+        "noted": "Okay, notiert.",
+        "forget_what": "Was soll ich vergessen?",
         "remembered_shared": "Alles klar, ich merke es mir.",
         "remembered_private": "Alles klar, ich merke es mir für dich.",
         "remembered_room": "Alles klar, ich merke es mir für diesen Raum.",
@@ -61,6 +80,15 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} hat mir gesagt: {items}",
     },
     "it": {
+        "from_memory_dated": "Ho annotato {date}: {items}",
+        "from_memory_by_dated": "{name} mi ha detto {date}: {items}",
+        "withheld": "Non posso dirtelo qui: è riservato e non so chi sei.",
+        "withheld_item": "una cosa riservata che qui non posso leggere",
+        "too_long": "È troppo lungo per me. Dillo con meno parole, per favore.",
+        "remember_offer": "Devo ricordarlo?",
+        "remember_declined": "Va bene, non lo ricorderò.",
+        "noted": "Ok, preso nota.",
+        "forget_what": "Cosa devo dimenticare?",
         "remembered_shared": "Va bene, me lo ricorderò.",
         "remembered_private": "Va bene, me lo ricorderò per te.",
         "remembered_room": "Va bene, me lo ricorderò per questa stanza.",
@@ -85,6 +113,15 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} mi ha detto: {items}",
     },
     "fr": {
+        "from_memory_dated": "J'ai noté le {date} : {items}",
+        "from_memory_by_dated": "{name} m'a dit le {date} : {items}",
+        "withheld": "Je ne peux pas te le dire ici : c'est confidentiel et je ne sais pas qui tu es.",
+        "withheld_item": "une chose confidentielle que je ne peux pas lire ici",
+        "too_long": "C'est trop long pour moi. Dis-le en moins de mots, s'il te plaît.",
+        "remember_offer": "Dois-je m'en souvenir ?",
+        "remember_declined": "D'accord, je ne m'en souviendrai pas.",
+        "noted": "D'accord, c'est noté.",
+        "forget_what": "Que dois-je oublier ?",
         "remembered_shared": "D'accord, je m'en souviendrai.",
         "remembered_private": "D'accord, je m'en souviendrai pour toi.",
         "remembered_room": "D'accord, je m'en souviendrai pour cette pièce.",
@@ -109,6 +146,15 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} m'a dit : {items}",
     },
     "es": {
+        "from_memory_dated": "Anoté el {date}: {items}",
+        "from_memory_by_dated": "{name} me dijo el {date}: {items}",
+        "withheld": "No puedo decírtelo aquí: es confidencial y no sé quién eres.",
+        "withheld_item": "algo confidencial que no puedo leer aquí",
+        "too_long": "Es demasiado largo para mí. Dilo con menos palabras, por favor.",
+        "remember_offer": "¿Debo recordarlo?",
+        "remember_declined": "De acuerdo, no lo recordaré.",
+        "noted": "Vale, anotado.",
+        "forget_what": "¿Qué debo olvidar?",
         "remembered_shared": "Entendido, lo recordaré.",
         "remembered_private": "Entendido, lo recordaré para ti.",
         "remembered_room": "Entendido, lo recordaré para esta habitación.",
@@ -142,14 +188,62 @@ def base_language(language: str | None) -> str:
     return language.replace("_", "-").split("-")[0].lower()
 
 
-def quote_all(contents: list[str], tellers: Sequence[str | None] = ()) -> str:
-    """Memory texts quoted for speech: '"A"; Julian: "B"' — the teller's name before a memory
-    another person told (tellers: one name or None per text; none given: no names)."""
+def quote_all(
+    contents: list[str], tellers: Sequence[str | None] = (), dates: Sequence[str | None] = ()
+) -> str:
+    """Memory texts quoted for speech: '"A"; Julian: "B" (Monday, 30 November)' — the teller's
+    name before a memory another person told, the day it was said after one from another day
+    (tellers, dates: one value or None per text; none given: none)."""
     names = list(tellers) or [None] * len(contents)
+    days = list(dates) or [None] * len(contents)
     return "; ".join(
-        f'{name}: "{text.strip()}"' if name else f'"{text.strip()}"'
-        for text, name in zip(contents, names, strict=True)
+        (f'{name}: "{text.strip()}"' if name else f'"{text.strip()}"') + (f" ({day})" if day else "")
+        for text, name, day in zip(contents, names, days, strict=True)
     )
+
+
+# Weekdays (Monday first) and months per language, for the day a memory was said.
+_WEEKDAYS: dict[str, tuple[str, ...]] = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    "it": ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica"),
+    "fr": ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+}
+_MONTHS: dict[str, tuple[str, ...]] = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
+           "Oktober", "November", "Dezember"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
+           "settembre", "ottobre", "novembre", "dicembre"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+           "octobre", "novembre", "décembre"),
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+           "octubre", "noviembre", "diciembre"),
+}  # fmt: skip
+_DATE_FORMATS = {
+    "en": "{weekday}, {day} {month}",
+    "de": "{weekday}, {day}. {month}",
+    "it": "{weekday} {day} {month}",
+    "fr": "{weekday} {day} {month}",
+    "es": "{weekday} {day} de {month}",
+}
+
+
+def spoken_date(day: date, language: str | None, today: date) -> str | None:
+    """The day a memory was said, for speech ("Monday, 30 November"; the year when it is not
+    today's year), or None when it was said today: a memory from another day is read back with
+    its day, so "tomorrow" in it is not taken as tomorrow from now."""
+    if day == today:
+        return None
+    lang = base_language(language)
+    if lang not in _DATE_FORMATS:
+        lang = FALLBACK_LANGUAGE
+    text = _DATE_FORMATS[lang].format(
+        weekday=_WEEKDAYS[lang][day.weekday()], day=day.day, month=_MONTHS[lang][day.month - 1]
+    )
+    return text if day.year == today.year else f"{text} {day.year}"
 
 
 def reply(language: str | None, key: str, **values: object) -> str:

@@ -1,4 +1,5 @@
-"""Device commands recognised by Home Assistant's own sentence matching (case C20).
+"""What Home Assistant's own agent matches exactly: device commands (not memories) and the
+sentences it answers itself (which a memory answer must not take over).
 
 The engine's `is_device_command` knows imperative verbs in five languages. Home Assistant's
 default conversation agent knows the commands of every language it ships intents for, and
@@ -19,18 +20,20 @@ from homeassistant.core import Context, HomeAssistant
 _LOGGER = logging.getLogger(__name__)
 
 QUESTION_INTENT_PREFIX = "HassGet"  # HassGetState, HassGetWeather, HassGetCurrentTime, …
+SENTENCE_TRIGGER = "sentence_trigger"  # an automation's "when I say …" (an action of its own)
 
 
-async def async_is_device_command(hass: HomeAssistant, text: str, language: str) -> bool:
-    """True when HA's default agent strictly matches `text` (in `language`) to an action intent
-    (HassTurnOn, HassLightSet, HassSetPosition, HassMediaSearchAndPlay, timers, lists …).
+async def async_strict_intent(hass: HomeAssistant, text: str, language: str) -> str | None:
+    """The intent HA's default agent matches `text` (in `language`) to *exactly*: a sentence
+    template of its own against exposed entities with every entity found (no fuzzy matching, no
+    wildcard guess) -> the intent's name; a sentence trigger of an automation -> SENTENCE_TRIGGER;
+    None when it matches none.
 
-    Never raises: without a default agent, intents for the language, or on any error → False
-    (the engine's verb filter still applies)."""
+    Never raises: without a default agent, intents for the language, or on any error -> None."""
     agent = async_get_agent(hass)
     recognize = getattr(agent, "async_recognize_intent", None)
     if recognize is None:
-        return False
+        return None
     said = conversation.ConversationInput(
         text=text,
         context=Context(),
@@ -41,10 +44,23 @@ async def async_is_device_command(hass: HomeAssistant, text: str, language: str)
         agent_id=conversation.HOME_ASSISTANT_AGENT,
     )
     try:
+        if (trigger := getattr(agent, "async_recognize_sentence_trigger", None)) is not None and (
+            await trigger(said)
+        ) is not None:
+            return SENTENCE_TRIGGER
         result = await recognize(said, strict_intents_only=True)
-    except Exception:  # recognition is a filter; a failure must not stop learning
-        _LOGGER.debug("Intent recognition failed for a transcript turn", exc_info=True)
-        return False
+    except Exception:  # recognition only decides who answers; a failure must not end the turn
+        _LOGGER.debug("Intent recognition failed", exc_info=True)
+        return None
     if result is None or result.unmatched_entities:
-        return False
-    return not result.intent.name.startswith(QUESTION_INTENT_PREFIX)
+        return None
+    return str(result.intent.name)
+
+
+async def async_is_device_command(hass: HomeAssistant, text: str, language: str) -> bool:
+    """True when HA's default agent strictly matches `text` (in `language`) to an action intent
+    (HassTurnOn, HassLightSet, HassSetPosition, HassMediaSearchAndPlay, timers, lists …):
+    async_strict_intent, not a question (HassGet…). Never raises (the engine's verb filter
+    still applies)."""
+    name = await async_strict_intent(hass, text, language)
+    return name is not None and not name.startswith(QUESTION_INTENT_PREFIX)

@@ -39,6 +39,7 @@ from .const import (
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_REVIEW,
+    CONF_SENSITIVE_TO_UNKNOWN,
     CONF_STORAGE,
     CONF_TOP_K,
     CONF_TRANSCRIPT_RETENTION_DAYS,
@@ -50,6 +51,7 @@ from .const import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_REVIEW,
+    DEFAULT_SENSITIVE_TO_UNKNOWN,
     DEFAULT_TOP_K,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
     DOMAIN,
@@ -239,6 +241,10 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
             vol.Optional(
                 CONF_CLOUD_PERSONAL,
                 description=_suggested(options, CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL),
+            ): selector.BooleanSelector(),
+            vol.Optional(
+                CONF_SENSITIVE_TO_UNKNOWN,
+                description=_suggested(options, CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN),
             ): selector.BooleanSelector(),
         }
     )

@@ -38,6 +38,7 @@ CONF_EXTRACTION_ENTITY: Final = "extraction_entity"  # the AI Task entity (ai_ta
 CONF_REVIEW: Final = "review_extracted"  # extracted memories land pending until memory.approve
 CONF_IDLE_MINUTES: Final = "idle_minutes"  # a conversation without a turn this long has ended
 CONF_CLOUD_PERSONAL: Final = "cloud_personal"  # a recognised speaker's words may go to a cloud model
+CONF_SENSITIVE_TO_UNKNOWN: Final = "sensitive_to_unknown"  # unknown speakers may hear sensitive memories
 
 DEFAULT_TOP_K: Final = 5  # memories per prompt block (docs/design.md §6 "cap the slate")
 DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
@@ -54,6 +55,7 @@ DEFAULT_REVIEW: Final = False
 DEFAULT_IDLE_MINUTES: Final = 3
 IDLE_MINUTES_RANGE: Final = (1, 1440)
 DEFAULT_CLOUD_PERSONAL: Final = False  # private by default (docs/privacy.md)
+DEFAULT_SENSITIVE_TO_UNKNOWN: Final = False  # codes and health facts only for recognised members
 EVENT_MEMORY_LEARNED: Final = "memory_learned"
 
 LLM_API_ID: Final = "memory"

@@ -1,13 +1,15 @@
-"""The memory agent: memory sentences first, otherwise recall and hand over to the wrapped agent.
+"""The memory agent: memory sentences first, then a memory answer or the wrapped agent.
 
-Per turn:
-1. a memory sentence ("remember …", "forget …", yes/no for a pending forget, …) is
+Per turn (one `turn.Turn`: speaker, room and text worked out once, recall run once):
+1. an utterance over the length limit gets a clear reply and nothing else happens;
+2. a memory sentence ("remember …", "forget …", yes/no to a waiting question, …) is
    dispatched through HA's intent machinery (intents.py) and answered here;
-2. otherwise the memories visible to the speaker in their room are recalled and passed
-   to the wrapped agent (options: agent_id, default HA's own agent) as an extra system
-   prompt;
-3. when the wrapped agent did not understand (no intent matched) and the best memory is
-   close enough (answer_similarity), the memory itself is the answer (the no-LLM path).
+3. without an LLM (HA's own agent wrapped), a question that HA's agent does not match exactly
+   and that a memory answers well (answer_similarity) is answered from memory;
+4. otherwise the wrapped agent (options: agent_id, default HA's own agent) answers with the
+   turn's memories as an extra system prompt; when it did not understand, a close memory
+   answers, and without an LLM a statement is offered to be remembered (or noted, with
+   learning on).
 
 The agent implements `async_process` rather than `_async_handle_message`: the wrapped
 agent opens (or, inside an Assist pipeline, reuses) the chat log of the same
@@ -28,8 +30,9 @@ from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .answers import base_language, quote_all, reply
+from .answers import quote_all, reply
 from .cloud import agent_domain, async_is_cloud_domain, without_sensitive
+from .commands import async_strict_intent
 from .const import (
     AGENT_NAME,
     CONF_AGENT,
@@ -37,19 +40,33 @@ from .const import (
     DEFAULT_ANSWER_SIMILARITY,
     DOMAIN,
 )
-from .engine.models import Hit, Role, Speaker
+from .engine.models import Hit, Role
 from .extraction_job import async_note_turn
 from .intents import (
-    INTENT_FORGET_CONFIRM,
+    INTENT_CONFIRM,
+    INTENT_FORGET,
+    SLOT_ANSWER,
     SLOT_CONVERSATION_ID,
+    SLOT_QUERY,
     SentenceMatch,
     async_get_sentences,
     match_sentence,
+    said_on,
 )
 from .llm_api import format_memory_block
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall
-from .speaker import async_resolve_speaker, other_tellers, tellers
-from .transcripts import async_record_turn
+from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion
+from .speaker import other_tellers, tellers
+from .transcripts import async_record_turn, learning_allowed
+from .turn import (
+    Turn,
+    active,
+    async_recall_once,
+    start_turn,
+    tellable,
+    utterance_problem,
+    withheld,
+)
+from .utterances import is_filler, is_question, is_statement
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -110,84 +127,96 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     async def async_process(
         self, user_input: conversation.ConversationInput
     ) -> conversation.ConversationResult:
-        """One turn: a memory sentence, or recall + the wrapped agent (+ the no-LLM answer).
+        """One turn: a memory sentence, a memory answer, or recall + the wrapped agent.
 
-        The user's words are recorded verbatim before anything interprets them, the reply after.
+        The speaker and room are resolved once (turn.start_turn) and published to every door the
+        turn passes. The user's words are recorded verbatim before anything interprets them, the
+        reply after; an utterance over the length limit is answered and neither recorded nor
+        interpreted.
         """
         with async_get_chat_session(self.hass, user_input.conversation_id) as session:
             pass  # fixes the conversation id now (a new one when none was given) for the transcript
         user_input = replace(user_input, conversation_id=session.conversation_id)
-        speaker = await async_resolve_speaker(
+        turn = start_turn(
             self.hass,
+            self._data.options,
+            conversation_id=session.conversation_id,
+            text=user_input.text,
+            language=user_input.language,
             context=user_input.context,
             device_id=user_input.device_id,
             satellite_id=user_input.satellite_id,
-            options=self._data.options,
         )
-        await self._async_record(user_input, Role.USER, user_input.text, speaker)
-        if (match := await self._async_match(user_input)) is not None:
-            result = await self._async_handle_sentence(user_input, match)
-        else:
-            result = await self._async_delegate(user_input, speaker)
-        reply_text = result.response.speech.get("plain", {}).get("speech", "")
-        await self._async_record(user_input, Role.ASSISTANT, reply_text, speaker)
+        if (problem := utterance_problem(user_input.text)) is not None:
+            return self._reply(turn, reply(turn.language, problem))
+        with active(turn):
+            await self._async_record(turn, Role.USER, turn.text)
+            if (match := await self._async_match(turn)) is not None:
+                result = await self._async_handle_sentence(user_input, turn, match)
+            else:
+                result = await self._async_answer(user_input, turn)
+            reply_text = result.response.speech.get("plain", {}).get("speech", "")
+            await self._async_record(turn, Role.ASSISTANT, reply_text)
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
             self.hass,
             self._entry,
             session.conversation_id,
-            speaker=speaker,
+            speaker=turn.speaker,
             language=user_input.language,
             session=session,
         )
         return result
 
-    async def _async_record(
-        self, user_input: conversation.ConversationInput, role: Role, text: str, speaker: Speaker
-    ) -> None:
-        assert user_input.conversation_id is not None
+    async def _async_record(self, turn: Turn, role: Role, text: str) -> None:
         await async_record_turn(
             self.hass,
             self._entry,
-            user_input.conversation_id,
+            turn.conversation_id,
             role,
             text,
-            speaker=speaker,
-            language=user_input.language,
+            speaker=turn.speaker,
+            language=turn.language,
         )
 
-    async def _async_match(self, user_input: conversation.ConversationInput) -> SentenceMatch | None:
-        """The memory sentence of this turn; yes/no only counts while a forget is pending."""
+    async def _async_match(self, turn: Turn) -> SentenceMatch | None:
+        """The memory sentence of this turn. Yes/no only counts while a question waits (then
+        "No, forget that" declines an offer to remember); any other sentence drops the question."""
         data = self._data
-        conversation_id = user_input.conversation_id
-        pending = conversation_id is not None and conversation_id in data.pending_forget
-        intents = await async_get_sentences(self.hass, user_input.language)
-        match = match_sentence(intents, user_input.text) if intents is not None else None
-        if match is not None and match.intent_type == INTENT_FORGET_CONFIRM:
-            return match if pending else None
-        if pending:  # the user moved on: the question is dropped, nothing is forgotten
-            _drop_pending(data, conversation_id)
+        pending = data.pending.get(turn.conversation_id)
+        intents = await async_get_sentences(self.hass, turn.language)
+        if intents is None:
+            return None
+        skip = () if pending is not None else (INTENT_CONFIRM,)
+        match = match_sentence(intents, turn.text, skip=skip)
+        if pending is None or match is None or match.intent_type == INTENT_CONFIRM:
+            return match
+        if (
+            pending.ask is Ask.REMEMBER
+            and match.intent_type == INTENT_FORGET
+            and is_filler(match.slots.get(SLOT_QUERY), turn.language)
+        ):
+            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: "no"})
+        _drop_pending(data, turn.conversation_id)  # the user moved on: nothing is done
         return match
 
     async def _async_handle_sentence(
-        self, user_input: conversation.ConversationInput, match: SentenceMatch
+        self, user_input: conversation.ConversationInput, turn: Turn, match: SentenceMatch
     ) -> conversation.ConversationResult:
         """Dispatch a memory sentence through HA's intents and log the turn in the chat log."""
         hass = self.hass
-        data = self._data
         with (
-            async_get_chat_session(hass, user_input.conversation_id) as session,
+            async_get_chat_session(hass, turn.conversation_id) as session,
             conversation.async_get_chat_log(hass, session, user_input) as chat_log,
         ):
-            conversation_id = session.conversation_id
             slots = {name: {"value": value} for name, value in match.slots.items()}
-            slots[SLOT_CONVERSATION_ID] = {"value": conversation_id}
+            slots[SLOT_CONVERSATION_ID] = {"value": turn.conversation_id}
             try:
                 response = await intent.async_handle(
                     hass,
                     DOMAIN,
                     match.intent_type,
                     slots,
-                    text_input=user_input.text,
+                    text_input=turn.text,
                     context=user_input.context,
                     language=user_input.language,
                     assistant=conversation.DOMAIN,
@@ -206,35 +235,60 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             chat_log.async_add_assistant_content_without_tools(
                 conversation.AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech)
             )
-            waiting = conversation_id in data.pending_forget
-            if waiting:  # a question is open: drop it when the chat session expires
-                session.async_on_cleanup(lambda: _drop_pending(data, conversation_id))
-        return conversation.ConversationResult(
-            response=response, conversation_id=conversation_id, continue_conversation=waiting
-        )
+        return self._result(turn, response)
+
+    async def _async_answer(
+        self, user_input: conversation.ConversationInput, turn: Turn
+    ) -> conversation.ConversationResult:
+        """Not a memory sentence. Without an LLM, a question Home Assistant's own agent does not
+        match exactly is answered from memory when a memory answers it well (HA's fuzzy matching
+        would take "Where is the NAS?" for the time); otherwise the wrapped agent answers with the
+        turn's memories in its prompt, the memory stepping in when it did not understand, and a
+        statement nobody understood is offered to be remembered (or, with learning on, noted)."""
+        hass = self.hass
+        hits = await async_recall_once(hass, self._data, turn)
+        agent_id = self._wrapped_agent_id()
+        no_llm = agent_id == conversation.HOME_ASSISTANT_AGENT
+        question = is_question(turn.text, turn.language)
+        if (
+            no_llm
+            and question
+            and (answer := self._memory_answer(hits, turn)) is not None
+            and await async_strict_intent(hass, turn.text, turn.language) is None
+        ):
+            return self._reply(turn, answer)
+        result = await self._async_delegate(user_input, turn, agent_id, hits)
+        response = result.response
+        if (
+            response.response_type != intent.IntentResponseType.ERROR
+            or response.error_code not in NOT_UNDERSTOOD
+        ):
+            return result
+        if (answer := self._memory_answer(hits, turn)) is not None:
+            return self._reply(turn, answer)
+        if no_llm and not question and is_statement(turn.text, turn.language):
+            return self._offer_to_remember(turn)
+        return result
 
     async def _async_delegate(
-        self, user_input: conversation.ConversationInput, speaker: Speaker
+        self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]
     ) -> conversation.ConversationResult:
-        """Recall for the speaker, hand over with the memory block, answer from memory if not understood."""
+        """Hand the turn to the wrapped agent with one memory block in its system prompt (a Memory
+        LLM API of that agent reads the same turn and adds no second block)."""
         hass = self.hass
         data = self._data
-        hits = await async_recall(
-            hass, data, user_input.text, speaker, language=base_language(user_input.language)
-        )
-        agent_id = self._wrapped_agent_id()
+        told, kept = tellable(hits, turn.speaker, data.options)
         # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
-        prompt_hits = (
-            without_sensitive(hits)
-            if await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
-            else hits
+        if await async_is_cloud_domain(hass, agent_domain(hass, agent_id)):
+            told = without_sensitive(told)
+        block = format_memory_block(
+            told, data.recall_options(), tellers(hass, turn.speaker), withheld=len(kept)
         )
-        block = format_memory_block(prompt_hits, data.recall_options(), tellers(hass, speaker))
         extra_prompt = "\n\n".join(p for p in (block, user_input.extra_system_prompt) if p) or None
-        result = await conversation.async_converse(
+        return await conversation.async_converse(
             hass,
             user_input.text,
-            user_input.conversation_id,
+            turn.conversation_id,
             user_input.context,
             user_input.language,
             agent_id=agent_id,
@@ -242,11 +296,35 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             satellite_id=user_input.satellite_id,
             extra_system_prompt=extra_prompt,
         )
-        if (answer := self._memory_answer(result, hits, user_input.language, speaker)) is not None:
-            return conversation.ConversationResult(
-                response=answer, conversation_id=result.conversation_id, continue_conversation=False
-            )
-        return result
+
+    def _offer_to_remember(self, turn: Turn) -> conversation.ConversationResult:
+        """A statement no agent understood: "Okay, noted." when learning will read this
+        conversation, else "Should I remember that?" waiting for yes/no."""
+        data = self._data
+        if learning_allowed(data.options, turn.speaker.area_id):
+            return self._reply(turn, reply(turn.language, "noted"))
+        data.pending[turn.conversation_id] = PendingQuestion(
+            asker=turn.asker, ask=Ask.REMEMBER, content=turn.text, language=turn.language
+        )
+        return self._reply(turn, reply(turn.language, "remember_offer"))
+
+    def _reply(self, turn: Turn, speech: str) -> conversation.ConversationResult:
+        response = intent.IntentResponse(language=turn.language)
+        response.async_set_speech(speech)
+        return self._result(turn, response)
+
+    def _result(self, turn: Turn, response: intent.IntentResponse) -> conversation.ConversationResult:
+        """The turn's result; while a question waits for yes/no the conversation stays open, and
+        the question is dropped when the chat session ends."""
+        data = self._data
+        conversation_id = turn.conversation_id
+        waiting = conversation_id in data.pending
+        if waiting:
+            with async_get_chat_session(self.hass, conversation_id) as session:
+                session.async_on_cleanup(lambda: _drop_pending(data, conversation_id))
+        return conversation.ConversationResult(
+            response=response, conversation_id=conversation_id, continue_conversation=waiting
+        )
 
     def _wrapped_agent_id(self) -> str:
         """The configured agent, or HA's default agent when unset, missing or this agent itself."""
@@ -258,32 +336,27 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             return conversation.HOME_ASSISTANT_AGENT
         return agent_id
 
-    def _memory_answer(
-        self, result: conversation.ConversationResult, hits: list[Hit], language: str, speaker: Speaker
-    ) -> intent.IntentResponse | None:
-        """The best memory as the answer, when the wrapped agent did not understand; one another
-        person told is answered with their name ("Julian told me: …": its "I" is Julian)."""
-        response = result.response
-        if (
-            response.response_type != intent.IntentResponseType.ERROR
-            or response.error_code not in NOT_UNDERSTOOD
-        ):
-            return None
+    def _memory_answer(self, hits: list[Hit], turn: Turn) -> str | None:
+        """The spoken answer from the memory closest in meaning, when it is close enough
+        (answer_similarity); it names another teller ("Julian told me: …": its "I" is Julian) and
+        the day it was said when not today; a sensitive one an unknown speaker may not hear is
+        said to be withheld. None when no memory answers."""
         threshold = float(self._data.options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY))
         # by meaning, not by rank: shared words lift a memory in the question's language above
         # the answer told in another one ("our dog?" -> "Der Hund heißt Bruno.")
         best = max(hits, key=lambda h: h.similarity, default=None)
         if best is None or best.similarity < threshold:
             return None
-        answer = intent.IntentResponse(language=language)
-        items = quote_all([best.memory.content])
-        (name,) = other_tellers(self.hass, speaker, [best.memory])
-        if name:
-            answer.async_set_speech(reply(language, "from_memory_by", name=name, items=items))
-        else:
-            answer.async_set_speech(reply(language, "from_memory", items=items))
-        return answer
+        memory = best.memory
+        language = turn.language
+        if withheld(memory, turn.speaker, self._data.options):
+            return reply(language, "withheld")
+        items = quote_all([memory.content])
+        (name,) = other_tellers(self.hass, turn.speaker, [memory])
+        day = said_on(memory, language)
+        key = "from_memory" + ("_by" if name else "") + ("_dated" if day else "")
+        return reply(language, key, name=name, items=items, date=day)
 
 
 def _drop_pending(data: MemoryRuntimeData, conversation_id: str) -> None:
-    data.pending_forget.pop(conversation_id, None)
+    data.pending.pop(conversation_id, None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,20 +23,30 @@ from hassil import Intents, recognize_all
 from hassil.models import MatchEntity
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import intent
+from homeassistant.util import dt as dt_util
 
-from .answers import base_language, quote_all, reply
+from .answers import base_language, quote_all, reply, spoken_date
 from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput
-from .engine.models import Hit, Kind, Provenance, Scope, Source, Speaker
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, PendingForget, async_recall, async_run
-from .speaker import async_resolve_speaker, other_tellers
+from .runtime import (
+    Ask,
+    MemoryConfigEntry,
+    MemoryRuntimeData,
+    PendingQuestion,
+    async_recall,
+    async_run,
+)
+from .speaker import other_tellers
+from .turn import Turn, current_turn, error_reply, start_turn, tellable, withheld
+from .utterances import is_filler
 
 _LOGGER = logging.getLogger(__name__)
 
 INTENT_REMEMBER = "MemoryRemember"
 INTENT_FORGET = "MemoryForget"
-INTENT_FORGET_CONFIRM = "MemoryForgetConfirm"
+INTENT_CONFIRM = "MemoryConfirm"  # yes/no to the question a memory sentence asked
 INTENT_FORGET_ABOUT_ME = "MemoryForgetAboutMe"
 INTENT_WHAT_DO_YOU_KNOW = "MemoryWhatDoYouKnow"
 
@@ -124,16 +134,6 @@ _PREFERENCE = {
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
-# A remember whose whole content only points at something ("Remember that.", "Merk dir das.")
-# has nothing to store: the agent asks what to remember instead.
-_FILLERS: dict[str, frozenset[str]] = {
-    "en": frozenset({"that", "this", "it", "something", "that one", "this one"}),
-    "de": frozenset({"das", "dies", "dieses", "es", "etwas", "das hier", "daran"}),
-    "it": frozenset({"questo", "quello", "ciò", "lo", "qualcosa", "di questo", "di quello", "di ciò"}),
-    "fr": frozenset({"ça", "ca", "cela", "ceci", "le", "de ça", "de ca", "de cela", "de ceci"}),
-    "es": frozenset({"eso", "esto", "lo", "ello", "algo", "de eso", "de esto"}),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class SentenceMatch:
@@ -190,12 +190,15 @@ def _literal_chars(text: str, entities: dict[str, MatchEntity]) -> int:
     return len(text) - wild
 
 
-def match_sentence(intents: Intents, text: str) -> SentenceMatch | None:
+def match_sentence(intents: Intents, text: str, skip: Collection[str] = ()) -> SentenceMatch | None:
     """Best memory sentence for `text`: the one matching most literal words
     (so "forget everything about me" beats "forget {query}", and "remember that X"
-    keeps "that" out of the content)."""
+    keeps "that" out of the content); intents in `skip` do not count (yes/no while no
+    question waits: Spanish "Olvídalo" is then "forget that", not "no")."""
     best: tuple[int, int, SentenceMatch] | None = None
     for result in recognize_all(text, intents):
+        if result.intent.name in skip:
+            continue
         slots: dict[str, str] = {}
         for name, entity in result.entities.items():
             value = str(entity.value)
@@ -225,20 +228,6 @@ def is_about_speaker(content: str, language: str) -> bool:
     return False
 
 
-def is_filler(content: str, language: str) -> bool:
-    """True when `content` says nothing to remember: no words, or only a filler ("that", "das")."""
-    words = " ".join(w.casefold() for w in _WORD.findall(content))
-    return not words or words in _FILLERS.get(base_language(language), _FILLERS["en"])
-
-
-def asker_of(speaker: Speaker, intent_obj: intent.Intent) -> tuple[str, str]:
-    """Who asked a forget question (PendingForget.asker): the person, or for an unknown
-    speaker the satellite/device they spoke at."""
-    if speaker.person_id is not None:
-        return ("person", speaker.person_id)
-    return ("device", intent_obj.satellite_id or intent_obj.device_id or "")
-
-
 def infer_kind(content: str, language: str) -> Kind:
     """`preference` for likings ("I like …", "ich mag …"), otherwise `fact`."""
     pattern = _PREFERENCE.get(base_language(language), _PREFERENCE["en"])
@@ -263,7 +252,7 @@ def forget_candidates(hits: list[Hit]) -> list[Hit]:
 
 
 class _MemoryIntentHandler(intent.IntentHandler):
-    """Shared plumbing: the entry's runtime data, the speaker and the reply."""
+    """Shared plumbing: the entry's runtime data, the turn's speaker, the reply, engine errors."""
 
     # Only the memory agent dispatches these; the platform also hides them from Assist's LLM tools.
     platforms = {DOMAIN}  # noqa: RUF012 - HA's IntentHandler API
@@ -275,14 +264,38 @@ class _MemoryIntentHandler(intent.IntentHandler):
     def data(self) -> MemoryRuntimeData:
         return self._entry.runtime_data
 
-    async def _speaker(self, intent_obj: intent.Intent) -> Speaker:
-        return await async_resolve_speaker(
+    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+        """Handle the intent; an engine error is answered (turn.error_reply), never raised."""
+        try:
+            return await self._async_handle(intent_obj)
+        except EngineError as err:
+            _LOGGER.warning("Memory intent %s: %s", self.intent_type, type(err).__name__)
+            return self._respond(intent_obj, error_reply(err))
+
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+        raise NotImplementedError
+
+    def _turn(self, intent_obj: intent.Intent) -> Turn:
+        """The memory agent's turn (speaker resolved once), or one resolved for this intent when
+        it was fired by something else."""
+        conversation_id = self._slot(intent_obj, SLOT_CONVERSATION_ID)
+        if (turn := current_turn(conversation_id)) is not None:
+            return turn
+        return start_turn(
             intent_obj.hass,
+            self.data.options,
+            conversation_id=conversation_id or "",
+            text=intent_obj.text_input or "",
+            language=intent_obj.language,
             context=intent_obj.context,
             device_id=intent_obj.device_id,
             satellite_id=intent_obj.satellite_id,
-            options=self.data.options,
         )
+
+    def _ask(self, turn: Turn, question: PendingQuestion) -> None:
+        """Leave `question` waiting for this conversation's yes/no (none without a conversation)."""
+        if turn.conversation_id:
+            self.data.pending[turn.conversation_id] = question
 
     @staticmethod
     def _respond(intent_obj: intent.Intent, key: str, **values: Any) -> intent.IntentResponse:
@@ -296,81 +309,97 @@ class _MemoryIntentHandler(intent.IntentHandler):
         return None if slot is None or slot.get("value") is None else str(slot["value"])
 
 
+async def async_remember_said(
+    hass: HomeAssistant, data: MemoryRuntimeData, turn: Turn, content: str, *, room: bool = False
+) -> str:
+    """Store what the speaker of `turn` asked to remember, verbatim and confirmed (scope and kind
+    from the words), and note it for "forget that"; returns the reply key. Only a committed write
+    says "got it" (invariant 5); raises EngineError when the store fails."""
+    if not is_encodable(content):
+        return "remember_invalid"
+    content = strip_invisible(content)
+    if is_filler(content, turn.language):
+        return "remember_what"
+    scope = infer_scope(content, turn.language, turn.speaker, room=room)
+    try:
+        result = await async_run(
+            hass,
+            data.engine.remember,
+            content,
+            speaker=turn.speaker,
+            scope=scope,
+            kind=infer_kind(content, turn.language),
+            language=turn.language,
+            provenance=Provenance.CONFIRMED,
+            source=Source.VOICE,
+            source_ref=turn.conversation_id or None,
+        )
+    except InvalidInput as err:
+        return error_reply(err)
+    data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
+    return f"remembered_{scope.value}"
+
+
 class RememberIntentHandler(_MemoryIntentHandler):
-    """MemoryRemember: store the content verbatim (confirmed), then say so."""
+    """MemoryRemember: store the content verbatim (confirmed), then say so; nothing named
+    ("Remember that for me.", "Ricordatelo.") asks what to remember and stores nothing."""
 
     intent_type = INTENT_REMEMBER
     description = "Remembers what the user said"
     slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
-        vol.Required(SLOT_CONTENT): intent.non_empty_string,
+        vol.Optional(SLOT_CONTENT): str,
         vol.Optional(SLOT_SCOPE): vol.In([Scope.ROOM.value]),
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
 
-    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
-        raw = str(slots[SLOT_CONTENT]["value"])
-        if not is_encodable(raw):
-            return self._respond(intent_obj, "remember_invalid")
-        content = strip_invisible(raw)
-        language = base_language(intent_obj.language)
-        if is_filler(content, language):
-            return self._respond(intent_obj, "remember_what")
-        speaker = await self._speaker(intent_obj)
-        scope = infer_scope(content, language, speaker, room=SLOT_SCOPE in slots)
-        try:
-            await async_run(
-                intent_obj.hass,
-                self.data.engine.remember,
-                content,
-                speaker=speaker,
-                scope=scope,
-                kind=infer_kind(content, language),
-                language=language,
-                provenance=Provenance.CONFIRMED,
-                source=Source.VOICE,
-                source_ref=self._slot(intent_obj, SLOT_CONVERSATION_ID),
-            )
-        except InvalidInput as err:
-            key = "remember_no_room" if err.reason == "scope_needs_area" else "remember_invalid"
-            return self._respond(intent_obj, key)
-        except EngineError:
-            _LOGGER.warning("Memory store unavailable while remembering")
-            return self._respond(intent_obj, "store_unavailable")
-        # The engine committed before returning: only now say "got it" (invariant 5).
-        return self._respond(intent_obj, f"remembered_{scope.value}")
+        content = str(slots[SLOT_CONTENT]["value"]) if SLOT_CONTENT in slots else ""
+        turn = self._turn(intent_obj)
+        key = await async_remember_said(intent_obj.hass, self.data, turn, content, room=SLOT_SCOPE in slots)
+        return self._respond(intent_obj, key)
 
 
 class ForgetIntentHandler(_MemoryIntentHandler):
-    """MemoryForget: name what would be forgotten and wait for yes/no."""
+    """MemoryForget: name what would be forgotten and wait for yes/no. "Forget that" (nothing
+    named) means the memory this speaker or conversation stored last, within a few minutes."""
 
     intent_type = INTENT_FORGET
     description = "Finds memories to forget and asks for confirmation"
     slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
-        vol.Required(SLOT_QUERY): intent.non_empty_string,
+        vol.Optional(SLOT_QUERY): str,
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
 
-    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
-        query = strip_invisible(str(slots[SLOT_QUERY]["value"]))
-        if not query or not is_encodable(query):
+        query = strip_invisible(str(slots[SLOT_QUERY]["value"])) if SLOT_QUERY in slots else ""
+        turn = self._turn(intent_obj)
+        if not is_encodable(query):
             return self._respond(intent_obj, "forget_none")
-        speaker = await self._speaker(intent_obj)
-        try:
-            hits = await async_run(intent_obj.hass, self.data.engine.find_to_forget, query, speaker)
-        except EngineError:
-            return self._respond(intent_obj, "store_unavailable")
-        candidates = forget_candidates(hits)
+        if is_filler(query, turn.language):
+            candidates = await self._just_remembered(intent_obj, turn)
+            if not candidates:
+                return self._respond(intent_obj, "forget_what")
+        else:
+            hits = await async_run(intent_obj.hass, self.data.engine.find_to_forget, query, turn.speaker)
+            candidates = [h.memory for h in forget_candidates(hits)]
         if not candidates:
             return self._respond(intent_obj, "forget_none")
-        if conversation_id := self._slot(intent_obj, SLOT_CONVERSATION_ID):
-            self.data.pending_forget[conversation_id] = PendingForget(
-                asker=asker_of(speaker, intent_obj), memory_ids=tuple(h.memory.id for h in candidates)
-            )
-        return self._respond(
-            intent_obj, "forget_ask", items=quote_all([h.memory.content for h in candidates])
-        )
+        self._ask(turn, PendingQuestion(asker=turn.asker, memory_ids=tuple(m.id for m in candidates)))
+        told = [m for m in candidates if not withheld(m, turn.speaker, self.data.options)]
+        items = quote_all([m.content for m in told])
+        if len(told) < len(candidates):
+            items = "; ".join(filter(None, (items, reply(intent_obj.language, "withheld_item"))))
+        return self._respond(intent_obj, "forget_ask", items=items)
+
+    async def _just_remembered(self, intent_obj: intent.Intent, turn: Turn) -> list[Memory]:
+        """The memory this conversation, else this asker, stored last (still visible), or []."""
+        memory_id = self.data.last_remembered(dt_util.utcnow(), turn.conversation_id, turn.asker)
+        if memory_id is None:
+            return []
+        memory = await async_run(intent_obj.hass, self.data.engine.get, memory_id, turn.speaker)
+        return [memory] if memory is not None and memory.status is Status.ACTIVE else []
 
 
 class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
@@ -380,69 +409,66 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
     description = "Forgets everything private about the speaker, after confirmation"
     slot_schema = {vol.Optional(SLOT_CONVERSATION_ID): str}  # noqa: RUF012 - HA's IntentHandler API
 
-    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
-        speaker = await self._speaker(intent_obj)
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+        speaker = (turn := self._turn(intent_obj)).speaker
         if not speaker.known:
             return self._respond(intent_obj, "about_me_unknown")
-        try:
-            visible = await async_run(
-                intent_obj.hass, self.data.engine.list_memories, speaker, limit=ABOUT_ME_LIST_LIMIT
-            )
-        except EngineError:
-            return self._respond(intent_obj, "store_unavailable")
+        visible = await async_run(
+            intent_obj.hass, self.data.engine.list_memories, speaker, limit=ABOUT_ME_LIST_LIMIT
+        )
         count = sum(1 for m in visible if m.scope is Scope.PRIVATE and m.owner_id == speaker.person_id)
         if not count:
             return self._respond(intent_obj, "about_me_none")
-        if conversation_id := self._slot(intent_obj, SLOT_CONVERSATION_ID):
-            self.data.pending_forget[conversation_id] = PendingForget(
-                asker=asker_of(speaker, intent_obj), person_id=speaker.person_id
-            )
+        self._ask(turn, PendingQuestion(asker=turn.asker, ask=Ask.FORGET_PERSON, person_id=speaker.person_id))
         return self._respond(intent_obj, "about_me_ask", count=count)
 
 
-class ForgetConfirmIntentHandler(_MemoryIntentHandler):
-    """MemoryForgetConfirm: "yes" forgets what was asked about, "no" keeps it."""
+class ConfirmIntentHandler(_MemoryIntentHandler):
+    """MemoryConfirm: "yes" does what the waiting question asked (forget, forget everything about
+    me, remember a statement), "no" keeps things as they are."""
 
-    intent_type = INTENT_FORGET_CONFIRM
-    description = "Confirms or cancels a pending forget"
+    intent_type = INTENT_CONFIRM
+    description = "Answers a pending memory question with yes or no"
     slot_schema = {  # noqa: RUF012 - HA's IntentHandler API
         vol.Required(SLOT_ANSWER): vol.In(["yes", "no"]),
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
 
-    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
         conversation_id = self._slot(intent_obj, SLOT_CONVERSATION_ID) or ""
-        pending = self.data.pending_forget.get(conversation_id)
+        pending = self.data.pending.get(conversation_id)
         if pending is None:
             return self._respond(intent_obj, "forget_nothing_pending")
-        speaker = await self._speaker(intent_obj)
-        if asker_of(speaker, intent_obj) != pending.asker:  # someone else's question stays open
+        turn = self._turn(intent_obj)
+        if turn.asker != pending.asker:  # someone else's question stays open
             return self._respond(intent_obj, "forget_not_yours")
-        del self.data.pending_forget[conversation_id]
+        del self.data.pending[conversation_id]
         if slots[SLOT_ANSWER]["value"] != "yes":
-            return self._respond(intent_obj, "forget_cancelled")
+            declined = "remember_declined" if pending.ask is Ask.REMEMBER else "forget_cancelled"
+            return self._respond(intent_obj, declined)
         hass = intent_obj.hass
-        try:
-            if pending.person_id is not None:
-                count = await async_run(hass, self.data.engine.forget_person, pending.person_id)
-                return self._respond(intent_obj, "about_me_done", count=count)
-            forgotten = 0
-            for memory_id in pending.memory_ids:
-                try:
-                    await async_run(hass, self.data.engine.forget, memory_id, speaker)
-                    forgotten += 1
-                except InvalidInput:  # gone meanwhile, or not visible to this speaker
-                    continue
-        except EngineError:
-            return self._respond(intent_obj, "store_unavailable")
+        if pending.ask is Ask.REMEMBER:
+            key = await async_remember_said(hass, self.data, turn, pending.content or "")
+            return self._respond(intent_obj, key)
+        if pending.ask is Ask.FORGET_PERSON and pending.person_id is not None:
+            count = await async_run(hass, self.data.engine.forget_person, pending.person_id)
+            return self._respond(intent_obj, "about_me_done", count=count)
+        forgotten = 0
+        for memory_id in pending.memory_ids:
+            try:
+                await async_run(hass, self.data.engine.forget, memory_id, turn.speaker)
+                forgotten += 1
+            except InvalidInput:  # gone meanwhile, or not visible to this speaker
+                continue
         if forgotten == 0:
             return self._respond(intent_obj, "forget_none")
         return self._respond(intent_obj, "forgot" if forgotten == 1 else "forgot_many", count=forgotten)
 
 
 class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
-    """MemoryWhatDoYouKnow: read out the best visible memories about a topic."""
+    """MemoryWhatDoYouKnow: read out the best visible memories about a topic, each from another
+    day with its day; sensitive ones an unknown speaker may not hear are said to be withheld."""
 
     intent_type = INTENT_WHAT_DO_YOU_KNOW
     description = "Tells what the memory holds about a topic"
@@ -451,28 +477,38 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         vol.Optional(SLOT_CONVERSATION_ID): str,
     }
 
-    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+    async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
-        speaker = await self._speaker(intent_obj)
+        turn = self._turn(intent_obj)
         query = str(slots[SLOT_QUERY]["value"])
-        hits = await async_recall(
-            intent_obj.hass, self.data, query, speaker, language=base_language(intent_obj.language)
-        )
+        hits = await async_recall(intent_obj.hass, self.data, query, turn.speaker, language=turn.language)
         # The speaker's own memories ride along with every recall (C05); for "what do you know
         # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
         matches = [h for h in hits if "about_speaker" not in h.factors] or hits
-        if not matches:
-            return self._respond(intent_obj, "know_nothing")
-        said = [h.memory for h in matches[:KNOW_MAX_ITEMS]]
-        names = other_tellers(intent_obj.hass, speaker, said)
-        return self._respond(intent_obj, "know_list", items=quote_all([m.content for m in said], names))
+        told, kept = tellable(matches, turn.speaker, self.data.options)
+        if not told:
+            return self._respond(intent_obj, "withheld" if kept else "know_nothing")
+        said = [h.memory for h in told[:KNOW_MAX_ITEMS]]
+        items = quote_all(
+            [m.content for m in said],
+            other_tellers(intent_obj.hass, turn.speaker, said),
+            [said_on(m, intent_obj.language) for m in said],
+        )
+        if kept:
+            items = f"{items}; {reply(intent_obj.language, 'withheld_item')}"
+        return self._respond(intent_obj, "know_list", items=items)
+
+
+def said_on(memory: Memory, language: str | None) -> str | None:
+    """The local day `memory` was last said, for speech, or None when that was today."""
+    return spoken_date(dt_util.as_local(memory.updated_at).date(), language, dt_util.now().date())
 
 
 _HANDLERS: tuple[type[_MemoryIntentHandler], ...] = (
     RememberIntentHandler,
     ForgetIntentHandler,
     ForgetAboutMeIntentHandler,
-    ForgetConfirmIntentHandler,
+    ConfirmIntentHandler,
     WhatDoYouKnowIntentHandler,
 )
 

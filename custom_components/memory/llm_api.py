@@ -15,7 +15,7 @@ import voluptuous as vol
 from homeassistant.components.conversation.chat_log import current_chat_log
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
-from homeassistant.util.json import JsonObjectType
+from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from .answers import base_language
 from .cloud import async_is_cloud_domain, without_sensitive
@@ -23,10 +23,12 @@ from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
-from .intents import forget_candidates, infer_kind, infer_scope, is_filler
+from .intents import forget_candidates, infer_kind, infer_scope
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
-from .speaker import async_resolve_speaker, tellers
+from .speaker import resolve_speaker, tellers
 from .transcripts import async_record_turn
+from .turn import current_turn, tellable, withheld
+from .utterances import is_filler
 
 # How each provenance is labelled in a prompt (docs/design.md §6).
 PROVENANCE_LABELS: dict[Provenance, str] = {
@@ -53,6 +55,11 @@ API_PROMPT = (
     "forgotten something unless the tool reported success."
 )
 NO_MEMORY_PROMPT = "No stored memory matched this turn."
+IN_TURN_PROMPT = "The memories recalled for this turn are in the household memory block of the system prompt."
+WITHHELD_NOTE = (
+    "{count} more stored memories matched but are sensitive (codes, health, payment) and this "
+    "speaker is not recognised: say you cannot share that here, not that you do not know."
+)
 
 
 def _quote(text: str, limit: int) -> str:
@@ -75,19 +82,26 @@ def memory_line(memory: Memory, limit: int | None = None, teller: str | None = N
 
 
 def format_memory_block(
-    hits: list[Hit], options: RecallOptions | None = None, names: Mapping[str, str] | None = None
+    hits: list[Hit],
+    options: RecallOptions | None = None,
+    names: Mapping[str, str] | None = None,
+    *,
+    withheld: int = 0,
 ) -> str | None:
     """The memory block for a system prompt, or None when nothing was recalled.
 
     The slate is already capped by the engine (top-k, characters); each memory is
     additionally cut at options.max_chars_per_memory. names: person id -> how the prompt
-    names them as a memory's teller (speaker.tellers).
+    names them as a memory's teller (speaker.tellers). withheld: how many matching memories
+    the speaker may not hear (turn.withheld); the block then says so, without their text.
     """
-    if not hits:
+    if not hits and not withheld:
         return None
     limit = (options or RecallOptions()).max_chars_per_memory
     said_by = names or {}
     lines = [memory_line(hit.memory, limit, said_by.get(hit.memory.speaker_id or "")) for hit in hits]
+    if withheld:
+        lines.append(WITHHELD_NOTE.format(count=withheld))
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
 
 
@@ -123,8 +137,13 @@ class _SpeakerTool(llm.Tool):
         self._speaker = speaker
         self._cloud = cloud  # the model is a cloud service: it never sees a sensitive memory
 
+    def _hidden(self, memory: Memory) -> bool:
+        """True when the model may not see `memory`'s text: sensitive and a cloud model, or a
+        sensitive memory an unknown speaker may not hear (turn.withheld)."""
+        return (memory.sensitive and self._cloud) or withheld(memory, self._speaker, self._data.options)
+
     def _visible(self, hits: list[Hit]) -> list[Hit]:
-        return without_sensitive(hits) if self._cloud else hits
+        return [hit for hit in hits if not self._hidden(hit.memory)]
 
     def _args(self, tool_input: llm.ToolInput) -> dict[str, Any]:
         """The model's arguments checked against `parameters`.
@@ -204,7 +223,11 @@ class RecallTool(_SpeakerTool):
         query = self._args(tool_input)["query"]
         hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
         names = tellers(hass, self._speaker)
-        return {"success": True, "memories": [_hit_json(hit, names) for hit in self._visible(hits)]}
+        visible = self._visible(hits)
+        result: JsonObjectType = {"success": True, "memories": [_hit_json(hit, names) for hit in visible]}
+        if withheld_count := len(hits) - len(visible):
+            result["withheld"] = withheld_count  # matched, but not for this model or speaker
+        return result
 
 
 class FindToForgetTool(_SpeakerTool):
@@ -227,9 +250,15 @@ class FindToForgetTool(_SpeakerTool):
             hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
-        candidates = forget_candidates(self._visible(hits))
         names = tellers(hass, self._speaker)
-        return {"success": True, "candidates": [_hit_json(hit, names) for hit in candidates]}
+        candidates: list[JsonValueType] = []
+        for hit in forget_candidates(hits):
+            found = _hit_json(hit, names)
+            if self._hidden(hit.memory):  # may be forgotten, never read out
+                found["content"] = None
+                found["sensitive"] = True
+            candidates.append(found)
+        return {"success": True, "candidates": candidates}
 
 
 class ForgetTool(_SpeakerTool):
@@ -252,7 +281,7 @@ class ForgetTool(_SpeakerTool):
             return {"success": False, "error": err.reason}
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
-        if memory.sensitive and self._cloud:
+        if self._hidden(memory):
             return {"success": True}
         return {"success": True, "forgotten": memory.content}
 
@@ -265,17 +294,44 @@ class MemoryAPI(llm.API):
         self._entry = entry
 
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
-        """Speaker-bound tools and a prompt with the memories recalled for the current utterance."""
+        """Speaker-bound tools and a prompt with the memories recalled for the current utterance.
+
+        Inside a turn of the memory agent (an LLM agent it wraps, with this API ticked) the turn's
+        speaker is used and its memory block is already in the system prompt: nothing is resolved,
+        recorded or recalled again. Used directly by an LLM agent, the API does all three itself.
+        """
         data = self._entry.runtime_data
-        speaker = await async_resolve_speaker(
-            self.hass,
-            context=llm_context.context,
-            device_id=llm_context.device_id,
-            satellite_id=None,
-            options=data.options,
-        )
         cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
+        chat_log = current_chat_log.get()
+        turn = current_turn(chat_log.conversation_id if chat_log is not None else None)
+        if turn is not None:
+            speaker = turn.speaker
+            prompt = IN_TURN_PROMPT
+        else:
+            speaker = resolve_speaker(
+                self.hass,
+                context=llm_context.context,
+                device_id=llm_context.device_id,
+                satellite_id=None,
+                options=data.options,
+            )
+            prompt = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
+        return llm.APIInstance(
+            api=self,
+            api_prompt=f"{API_PROMPT}\n\n{prompt}",
+            llm_context=llm_context,
+            tools=[
+                tool(data, speaker, cloud=cloud)
+                for tool in (RememberTool, RecallTool, FindToForgetTool, ForgetTool)
+            ],
+        )
+
+    async def _async_prompt(
+        self, data: MemoryRuntimeData, speaker: Speaker, llm_context: llm.LLMContext, *, cloud: bool
+    ) -> str:
+        """Record the live utterance, recall for it, and format the memory block."""
         text = current_user_text()
+        language = base_language(llm_context.language or self.hass.config.language)
         if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
             await async_record_turn(
                 self.hass,
@@ -284,22 +340,17 @@ class MemoryAPI(llm.API):
                 Role.USER,
                 text,
                 speaker=speaker,
-                language=llm_context.language or self.hass.config.language,
+                language=language,
             )
-        language = base_language(llm_context.language or self.hass.config.language)
         hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
+        told, kept = tellable(hits, speaker, data.options)
         block = format_memory_block(
-            without_sensitive(hits) if cloud else hits, data.recall_options(), tellers(self.hass, speaker)
+            without_sensitive(told) if cloud else told,
+            data.recall_options(),
+            tellers(self.hass, speaker),
+            withheld=len(kept),
         )
-        return llm.APIInstance(
-            api=self,
-            api_prompt=f"{API_PROMPT}\n\n{block or NO_MEMORY_PROMPT}",
-            llm_context=llm_context,
-            tools=[
-                tool(data, speaker, cloud=cloud)
-                for tool in (RememberTool, RecallTool, FindToForgetTool, ForgetTool)
-            ],
-        )
+        return block or NO_MEMORY_PROMPT
 
 
 @callback

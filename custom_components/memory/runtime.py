@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 # (engine/forgetting.py): outside the database file, so the file alone cannot brute-force them.
 CONF_ANCHOR_KEY = "anchor_key"
 ANCHOR_KEY_BYTES = 32
+# "Forget that" refers to the last memory stored within this long: HA's own chat session ends
+# five minutes after its last turn (homeassistant.helpers.chat_session.CONVERSATION_TIMEOUT).
+LAST_REMEMBERED_WINDOW = timedelta(minutes=5)
 
 
 def new_anchor_key() -> str:
@@ -44,34 +49,75 @@ def anchor_key(data: Mapping[str, Any]) -> bytes | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class PendingForget:
-    """A forget question waiting for yes/no in one conversation.
+class Ask(StrEnum):
+    """What a question waiting for yes/no does on "yes"."""
 
-    asker: who asked — ("person", person id) for a recognised person, ("device", satellite or
-    device id, or "") for an unknown speaker; only the same asker may answer (anyone else's
-    "yes" in the same conversation must not forget someone else's memories).
-    memory_ids: the memories named in the question ("forget …").
-    person_id: set for "forget everything about me": whose private memories go.
+    FORGET = "forget"  # forget memory_ids ("forget …", "forget that")
+    FORGET_PERSON = "forget_person"  # forget person_id's private memories ("forget everything about me")
+    REMEMBER = "remember"  # remember `content` (a statement the wrapped agent did not understand)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingQuestion:
+    """A question waiting for yes/no in one conversation.
+
+    asker: who asked (turn.asker_key); only the same asker may answer.
+    ask: what "yes" does. memory_ids: the memories named in a FORGET question; person_id: whose
+    private memories a FORGET_PERSON question forgets; content/language: what a REMEMBER question
+    stores, verbatim, and its language.
     """
 
     asker: tuple[str, str]
+    ask: Ask = Ask.FORGET
     memory_ids: tuple[str, ...] = ()
     person_id: str | None = None
+    content: str | None = None
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """The memory a conversation or asker stored last, for "forget that" right after it.
+
+    at: when (aware UTC); it counts for LAST_REMEMBERED_WINDOW.
+    """
+
+    memory_id: str
+    at: datetime
 
 
 @dataclass
 class MemoryRuntimeData:
     """entry.runtime_data: the open engine plus per-entry state.
 
-    pending_forget: conversation_id -> the open forget question (multi-turn forget).
+    pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
+    remembered: conversation id or asker (turn.asker_key) -> what it stored last.
     reembed: the background re-embed task holder (set by __init__.py).
     """
 
     engine: MemoryEngine
     options: dict[str, Any]
-    pending_forget: dict[str, PendingForget] = field(default_factory=dict)
+    pending: dict[str, PendingQuestion] = field(default_factory=dict)
+    remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
+
+    def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
+        """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
+        an unknown speaker without a device (asker ("device", "")) is no key."""
+        for key in keys:
+            if key and key != ("device", ""):
+                self.remembered[key] = Remembered(memory_id, at)
+
+    def last_remembered(self, at: datetime, *keys: str | tuple[str, str]) -> str | None:
+        """The memory the first of `keys` that has one stored last, within LAST_REMEMBERED_WINDOW
+        before `at`; None when none did. Expired entries are dropped."""
+        for key in keys:
+            if (said := self.remembered.get(key)) is None:
+                continue
+            if at - said.at <= LAST_REMEMBERED_WINDOW:
+                return said.memory_id
+            del self.remembered[key]
+        return None
 
     def recall_options(self, **overrides: Any) -> RecallOptions:
         """RecallOptions from the entry's options (defaults in const.py)."""

@@ -134,17 +134,3 @@ def resolve_speaker(
         hass, device_id, options
     )
     return Speaker(person_id=person_id, area_id=area_of(hass, device_id=device_id, satellite_id=satellite_id))
-
-
-async def async_resolve_speaker(
-    hass: HomeAssistant,
-    *,
-    context: Context | None,
-    device_id: str | None,
-    satellite_id: str | None,
-    options: Mapping[str, Any],
-) -> Speaker:
-    """Async alias of resolve_speaker (registries are in memory; nothing awaits)."""
-    return resolve_speaker(
-        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options
-    )

@@ -1,4 +1,5 @@
-"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, and who said a memory; with
+"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, who said a memory, and the
+front door without an LLM: C25, C26, C30, C31 and an offered statement; with
 the local LLM also learning in passing and C04), as turns at satellites and service calls, each
 with the checks a person listening would make."""
 
@@ -144,6 +145,12 @@ GARAGE = "Remember that the car is booked in at the garage on Friday."  # shared
 GARAGE_Q = "When is the car booked in at the garage?"
 GARAGE_Q_NAMED = "When is Julian's car booked in at the garage?"
 GARAGE_TEXT = "garage on Friday"
+NAS = "Remember: the NAS is on the top shelf in the study."
+PLUMBER = "Remember: the plumber's number is 0151 2345."
+ALLERGY = "Remember: Julian is allergic to penicillin."
+ALLERGY_Q = "Is Julian allergic to anything?"
+CLEANER = "The window cleaner comes on the first Monday of the month."
+CLEANER_Q = "When does the window cleaner come?"
 
 # fmt: off
 CASES: tuple[Case, ...] = (
@@ -189,6 +196,31 @@ CASES: tuple[Case, ...] = (
         Say("anna", "kitchen", "en", KEY_Q, (ANSWERED, absent(KEY_ANSWER))),
         Recall("Ersatzschlüssel Keller", (RowCheck(KEY_ANSWER, present=False),)),
         Diagnostics((("tombstones", 1),), (KEY_ANSWER, SHORT_TEXT, WINDOW_TEXT)),
+    )),
+    Case("C25", "\"where is\" asks the memory; \"what time is it\" still tells the time", (
+        Say("guest", "hall", "en", NAS),
+        Say("guest", "hall", "en", "Where is the NAS?", (ANSWERED, contains("top shelf"))),
+        Say("anna", "kitchen", "de", "Wo ist das NAS?", (ANSWERED, contains("top shelf"))),
+        Say("guest", "hall", "en", "What time is it?", (ANSWERED, absent("top shelf", "memory"))),
+    )),
+    Case("C26", "\"forget that\" right after a remember", (
+        Say("anna", "kitchen", "en", PLUMBER),
+        Say("anna", "kitchen", "en", "No, forget that.", (ANSWERED, contains("0151 2345")), follow_up=True),
+        Say("anna", "kitchen", "en", "yes", follow_up=True),
+        Recall("plumber's number", (RowCheck("0151 2345", present=False),)),
+    )),
+    Case("C30", "a health fact is not told to an unknown voice", (
+        Say("anna", "kitchen", "en", ALLERGY),
+        Say("guest", "hall", "en", ALLERGY_Q, (ANSWERED, absent("penicillin"), contains("sensitive"))),
+        Say("anna", "hall", "en", ALLERGY_Q, (ANSWERED, contains("penicillin"))),
+    )),
+    Case("C31", "nothing to remember", (
+        Say("guest", "hall", "de", "Merk dir das bitte.", (ANSWERED, contains("Was soll ich mir merken"))),
+    )),
+    Case("SAY", "a statement nobody understood is offered to be remembered", (
+        Say("guest", "hall", "en", CLEANER, (ANSWERED, contains("Should I remember that"))),
+        Say("guest", "hall", "en", "yes", (ANSWERED, contains("remember")), follow_up=True),
+        Say("julian", "kitchen", "en", CLEANER_Q, (ANSWERED, contains("first Monday"))),
     )),
 )
 # fmt: on

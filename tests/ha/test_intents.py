@@ -12,9 +12,9 @@ from custom_components.memory.answers import REPLIES, reply
 from custom_components.memory.const import DOMAIN
 from custom_components.memory.engine.models import Kind, Scope, Speaker
 from custom_components.memory.intents import (
+    INTENT_CONFIRM,
     INTENT_FORGET,
     INTENT_FORGET_ABOUT_ME,
-    INTENT_FORGET_CONFIRM,
     INTENT_REMEMBER,
     INTENT_WHAT_DO_YOU_KNOW,
     SENTENCE_LANGUAGES,
@@ -32,7 +32,7 @@ from .helpers_conversation import async_all_memories
 ALL_INTENTS = (
     INTENT_REMEMBER,
     INTENT_FORGET,
-    INTENT_FORGET_CONFIRM,
+    INTENT_CONFIRM,
     INTENT_FORGET_ABOUT_ME,
     INTENT_WHAT_DO_YOU_KNOW,
 )
@@ -49,7 +49,7 @@ SENTENCES = [
     ("en", "Forget where the spare key is.", INTENT_FORGET, {"query": "where the spare key is."}),
     ("en", "Forget everything about me.", INTENT_FORGET_ABOUT_ME, {}),
     ("en", "What do you know about the window?", INTENT_WHAT_DO_YOU_KNOW, {"query": "the window?"}),
-    ("en", "yes", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
+    ("en", "yes", INTENT_CONFIRM, {"answer": "yes"}),
     (
         "de",
         "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur.",
@@ -63,7 +63,7 @@ SENTENCES = [
         {"content": "Das Fenster klemmt, vor dem Öffnen anheben.", "scope": "room"},
     ),
     ("de", "Vergiss alles über mich.", INTENT_FORGET_ABOUT_ME, {}),
-    ("de", "Nein", INTENT_FORGET_CONFIRM, {"answer": "no"}),
+    ("de", "Nein", INTENT_CONFIRM, {"answer": "no"}),
     (
         "it",
         "Ricorda per questa stanza: la finestra si blocca, sollevala prima di aprirla.",
@@ -71,7 +71,7 @@ SENTENCES = [
         {"content": "la finestra si blocca, sollevala prima di aprirla.", "scope": "room"},
     ),
     ("it", "Dimentica tutto su di me.", INTENT_FORGET_ABOUT_ME, {}),
-    ("it", "Sì", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
+    ("it", "Sì", INTENT_CONFIRM, {"answer": "yes"}),
     (
         "fr",
         "Souviens-toi que j'aime les réponses courtes.",
@@ -90,7 +90,7 @@ SENTENCES = [
         INTENT_FORGET,
         {"query": "où se trouve la clé de secours."},
     ),
-    ("fr", "Oui", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
+    ("fr", "Oui", INTENT_CONFIRM, {"answer": "yes"}),
     (
         "es",
         "Recuerda que me gustan las respuestas cortas.",
@@ -104,7 +104,7 @@ SENTENCES = [
         {"content": "la ventana se atasca, levántala antes de abrir.", "scope": "room"},
     ),
     ("es", "Olvida todo sobre mí.", INTENT_FORGET_ABOUT_ME, {}),
-    ("es", "Sí", INTENT_FORGET_CONFIRM, {"answer": "yes"}),
+    ("es", "Sí", INTENT_CONFIRM, {"answer": "yes"}),
 ]
 
 
@@ -227,7 +227,7 @@ async def test_what_do_you_know_intent(hass: HomeAssistant, memory_entry: Any, h
 
 async def test_confirm_without_pending_question(hass: HomeAssistant, memory_entry: Any) -> None:
     response = await intent.async_handle(
-        hass, DOMAIN, INTENT_FORGET_CONFIRM, {"answer": {"value": "yes"}, "conversation_id": {"value": "x"}}
+        hass, DOMAIN, INTENT_CONFIRM, {"answer": {"value": "yes"}, "conversation_id": {"value": "x"}}
     )
     assert response.speech["plain"]["speech"] == reply("en", "forget_nothing_pending")
 

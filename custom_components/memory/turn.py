@@ -1,0 +1,159 @@
+"""One conversation turn, worked out once: who speaks and where, what was said, what memory holds.
+
+Every door a turn passes (the memory agent, its intents, the Memory LLM API of a wrapped LLM
+agent) reads the same `Turn`, published in a context variable for the duration of the memory
+agent's `async_process`: the speaker and room are resolved once, the text is checked once, the
+turn is recorded once and recall runs once. Doors reached without the memory agent (an intent
+fired by something else, an LLM agent used directly) resolve their own speaker the same way
+(speaker.resolve_speaker).
+
+Also the rules every door applies to what it tells: `withheld` (sensitive memories and unknown
+speakers) and `error_reply` (engine errors as spoken reply keys).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from homeassistant.core import Context, HomeAssistant
+
+from .answers import base_language
+from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
+from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
+from .engine.models import Hit, Memory, Speaker
+from .engine.text import is_encodable
+from .runtime import MemoryRuntimeData, async_recall
+from .speaker import resolve_speaker
+
+# The longest utterance the memory agent interprets: the services' limit (docs/services.md). A
+# longer one is answered "too long" before anything matches, recalls or delegates.
+MAX_UTTERANCE_CHARS = MAX_CONTENT_CHARS
+
+
+@dataclass(slots=True)
+class Turn:
+    """One user turn at the memory agent.
+
+    text: the utterance verbatim; language: its base language ("de" for "de-CH");
+    speaker: who speaks and in which room (speaker.resolve_speaker), resolved once;
+    asker: who may answer a question this turn asks (a person, else the satellite/device);
+    hits: the turn's recall, filled by `async_recall_once` (None until then).
+    """
+
+    conversation_id: str
+    text: str
+    language: str
+    speaker: Speaker
+    asker: tuple[str, str]
+    context: Context | None = None
+    device_id: str | None = None
+    satellite_id: str | None = None
+    hits: list[Hit] | None = field(default=None, repr=False)
+
+
+_CURRENT: ContextVar[Turn | None] = ContextVar("memory_turn", default=None)
+
+
+def asker_key(speaker: Speaker, device_id: str | None, satellite_id: str | None) -> tuple[str, str]:
+    """Who asked a question that waits for yes/no: ("person", person id) for a recognised person,
+    ("device", satellite or device id, or "") for an unknown speaker. Only the same asker may
+    answer it (someone else's "yes" must not forget another person's memories)."""
+    if speaker.person_id is not None:
+        return ("person", speaker.person_id)
+    return ("device", satellite_id or device_id or "")
+
+
+def start_turn(
+    hass: HomeAssistant,
+    options: Mapping[str, Any],
+    *,
+    conversation_id: str,
+    text: str,
+    language: str | None,
+    context: Context | None,
+    device_id: str | None,
+    satellite_id: str | None,
+) -> Turn:
+    """The turn with its speaker and room resolved (the only resolution of this turn)."""
+    speaker = resolve_speaker(
+        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options
+    )
+    return Turn(
+        conversation_id=conversation_id,
+        text=text,
+        language=base_language(language or hass.config.language),
+        speaker=speaker,
+        asker=asker_key(speaker, device_id, satellite_id),
+        context=context,
+        device_id=device_id,
+        satellite_id=satellite_id,
+    )
+
+
+@contextmanager
+def active(turn: Turn) -> Iterator[Turn]:
+    """Publish `turn` to the doors it passes (intents, the Memory LLM API) while it runs."""
+    token = _CURRENT.set(turn)
+    try:
+        yield turn
+    finally:
+        _CURRENT.reset(token)
+
+
+def current_turn(conversation_id: str | None = None) -> Turn | None:
+    """The memory agent's turn running now (of `conversation_id` when given), else None."""
+    turn = _CURRENT.get()
+    if turn is None or (conversation_id is not None and turn.conversation_id != conversation_id):
+        return None
+    return turn
+
+
+def utterance_problem(text: str) -> str | None:
+    """Why an utterance is not interpreted, as a reply key, or None when it can be:
+    "too_long" past MAX_UTTERANCE_CHARS, "remember_invalid" for text that is not valid Unicode
+    (lone surrogates: nothing can store, embed or match it)."""
+    if len(text) > MAX_UTTERANCE_CHARS:
+        return "too_long"
+    if not is_encodable(text):
+        return "remember_invalid"
+    return None
+
+
+async def async_recall_once(hass: HomeAssistant, data: MemoryRuntimeData, turn: Turn) -> list[Hit]:
+    """The turn's recall: run on first use, the same hits for every later door of the turn."""
+    if turn.hits is None:
+        turn.hits = await async_recall(hass, data, turn.text, turn.speaker, language=turn.language)
+    return turn.hits
+
+
+def withheld(memory: Memory, speaker: Speaker, options: Mapping[str, Any]) -> bool:
+    """True when `memory` may not be told to `speaker`: a sensitive memory (codes, health, payment:
+    engine/sensitive.py) and an unknown speaker, unless the options allow unknown speakers to
+    hear them (CONF_SENSITIVE_TO_UNKNOWN). Recognised household members hear them."""
+    if not memory.sensitive or speaker.known:
+        return False
+    return not options.get(CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN)
+
+
+def tellable(hits: list[Hit], speaker: Speaker, options: Mapping[str, Any]) -> tuple[list[Hit], list[Hit]]:
+    """`hits` split into (may be told, withheld) by `withheld`, order kept."""
+    told: list[Hit] = []
+    kept: list[Hit] = []
+    for hit in hits:
+        (kept if withheld(hit.memory, speaker, options) else told).append(hit)
+    return told, kept
+
+
+def error_reply(err: EngineError) -> str:
+    """The spoken reply key for an engine error of a memory sentence."""
+    if isinstance(err, InvalidInput):
+        if err.reason == "scope_needs_area":
+            return "remember_no_room"
+        if err.reason == "unknown_memory":
+            return "forget_none"
+        return "remember_invalid"
+    return "store_unavailable"
