@@ -249,10 +249,9 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         hits = await async_recall_once(hass, self._data, turn)
         agent_id = self._wrapped_agent_id()
         no_llm = agent_id == conversation.HOME_ASSISTANT_AGENT
-        question = is_question(turn.text, turn.language)
         if (
             no_llm
-            and question
+            and is_question(turn.text, turn.language)
             and (answer := self._memory_answer(hits, turn)) is not None
             and await async_strict_intent(hass, turn.text, turn.language) is None
         ):
@@ -264,10 +263,10 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             or response.error_code not in NOT_UNDERSTOOD
         ):
             return result
+        if no_llm and is_statement(turn.text, turn.language):
+            return self._offer_to_remember(turn)
         if (answer := self._memory_answer(hits, turn)) is not None:
             return self._reply(turn, answer)
-        if no_llm and not question and is_statement(turn.text, turn.language):
-            return self._offer_to_remember(turn)
         return result
 
     async def _async_delegate(
