@@ -22,7 +22,7 @@ from .const import (
 )
 from .engine.api import RecallOptions
 from .engine.models import Hit, Speaker
-from .speaker import persons_named
+from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -143,10 +143,12 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
 async def async_recall(
     hass: HomeAssistant, data: MemoryRuntimeData, query: str, speaker: Speaker, **overrides: Any
 ) -> list[Hit]:
-    """Recall for speaker with the entry's options and the persons the query names
-    (speaker.persons_named); never raises (engine contract)."""
+    """Recall for speaker with the entry's options and the persons and areas the query names
+    (speaker.persons_named, speaker.areas_named); never raises (engine contract)."""
     if "named_persons" not in overrides:
         overrides["named_persons"] = persons_named(hass, query)
+    if "named_areas" not in overrides:
+        overrides["named_areas"] = areas_named(hass, query)
     try:
         return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
     except Exception:

@@ -18,6 +18,7 @@ from typing import Any
 from homeassistant.components.person import ATTR_USER_ID
 from homeassistant.components.person.const import DOMAIN as PERSON_DOMAIN
 from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
@@ -66,6 +67,20 @@ def persons_named(hass: HomeAssistant, text: str) -> dict[str, str]:
         said[0][0]: said[0][1] for key, said in first.items() if key and len(said) == 1 and key not in full
     }
     return names_in(text, unique)
+
+
+@callback
+def areas_named(hass: HomeAssistant, text: str) -> tuple[str, ...]:
+    """The ids of the areas `text` names by their name or one of their aliases in the area
+    registry ("What do you know about the kitchen window?" -> ("kitchen",)): whole words in any
+    case, diacritics aside, a genitive "s" (text.names_in); a compound ("Küchenfenster") does not
+    name the area. Recall may then show those areas' room memories (RecallOptions.named_areas)."""
+    areas: dict[str, list[str]] = {}  # a name or alias as written -> the areas called so
+    for area in ar.async_get(hass).async_list_areas():
+        for name in (area.name, *area.aliases):
+            areas.setdefault(name, []).append(area.id)
+    said = names_in(text, {name: name for name in areas}, any_case=True)
+    return tuple(dict.fromkeys(area_id for name in said for area_id in areas[name]))
 
 
 @callback

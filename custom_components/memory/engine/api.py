@@ -99,6 +99,10 @@ class RecallOptions:
     # speaker.persons_named, text.names_in); a memory told by, owned by, keyed on or naming one
     # of them gains the factor "named" (recall.W_NAMED)
     named_persons: Mapping[str, str] = field(default_factory=dict)
+    # the areas the query names, as area ids (the caller resolves them: speaker.areas_named); their
+    # ROOM memories are visible to this recall wherever it is asked (store.base.Visibility.of);
+    # PRIVATE memories never follow a name
+    named_areas: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,11 @@ _AFTER_VOCATIVE = frozenset({"", ",", ".", "!", "?", ";", ":", "-", "\u2013", "\
 def _name_tokens(text: str) -> list[tuple[str, bool]]:
     """(token, capitalised) for the words and punctuation of `text`; words case-folded with
     diacritics dropped ("Zoë" -> "zoe"), hyphenated ones whole."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    plain = (  # ASCII has no diacritics to drop (the character loop is most of the cost)
+        text
+        if text.isascii()
+        else "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    )
     return [(t.casefold(), t[:1].isupper()) for t in _NAME_TOKENS.findall(plain)]
 
 
@@ -95,17 +99,21 @@ def names_key(name: str) -> tuple[str, ...]:
     return tuple(t for t, _ in _name_tokens(name) if t not in _AFTER_VOCATIVE)
 
 
-def _name_spans(text: str, names: Mapping[str, str]) -> tuple[list[str], list[tuple[int, int, str]]]:
+def _name_spans(
+    text: str, names: Mapping[str, str], *, any_case: bool = False
+) -> tuple[list[str], list[tuple[int, int, str]]]:
     """The tokens of `text`, and (start, end, name) of every name it says: whole words, the last
     also with a genitive "s"; capitalised, unless the text has no capitals at all ("bills" does
-    not say "Bill", "what did julian say" says "Julian"); where matches overlap only the longest."""
+    not say "Bill", "what did julian say" says "Julian") or `any_case`; where matches overlap
+    only the longest."""
     tokens = _name_tokens(text)
     words = [t for t, _ in tokens]
-    cased = any(c.isupper() for c in text)
+    cased = not any_case and any(c.isupper() for c in text)
+    said = set(words)  # a name whose last word the text lacks is not looked for word by word
     spans: set[tuple[int, int, str]] = set()
     for name in names:
         parts = names_key(name)
-        if not parts:
+        if not parts or (parts[-1] not in said and parts[-1] + "s" not in said):
             continue
         n, head, ends = len(parts), list(parts[:-1]), (parts[-1], parts[-1] + "s")
         for i in range(len(words) - n + 1):
@@ -123,13 +131,14 @@ def _name_spans(text: str, names: Mapping[str, str]) -> tuple[list[str], list[tu
     return words, kept
 
 
-def names_in(text: str, names: Mapping[str, str]) -> dict[str, str]:
+def names_in(text: str, names: Mapping[str, str], *, any_case: bool = False) -> dict[str, str]:
     """The names of `names` (name -> id, e.g. "Julian" -> "person.julian") that `text` says, with
     their ids: whole words up to case and diacritics, the last word also with a genitive "s"
     ("Julians Zahnarzt"; "Julian's" is two words anyway), capitalised unless the text has no
-    capitals; where matches overlap only the longest counts ("Anna Schmidt" does not also say
-    "Anna"); "Juliana" does not say "Julian"."""
-    return {name: names[name] for _, _, name in _name_spans(text, names)[1]}
+    capitals or `any_case` (names of places: "the kitchen window" says "Kitchen"); where matches
+    overlap only the longest counts ("Anna Schmidt" does not also say "Anna"); "Juliana" does
+    not say "Julian"."""
+    return {name: names[name] for _, _, name in _name_spans(text, names, any_case=any_case)[1]}
 
 
 def mentions(text: str, names: Mapping[str, str]) -> bool:

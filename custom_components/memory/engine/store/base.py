@@ -1,6 +1,7 @@
 """The store protocol and THE visibility rule (docs/design.md §5), written once.
 
-`Visibility.of(speaker)` is the only place that decides what a speaker may see.
+`Visibility.of(speaker)` is the only place that decides what a speaker may see (recall adds the
+areas its question names: `Visibility.of(speaker, named_areas=...)`).
 Each backend compiles a Visibility into its own filter in exactly one function
 (SQL WHERE clause, numpy mask) and applies it inside every query that returns
 memories, so no caller can forget it.
@@ -8,7 +9,7 @@ memories, so no caller can forget it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -26,27 +27,38 @@ class Visibility:
     everything: the admin view.
     area_id: ROOM memories of this area are visible (None: no room memories).
     owner_id: PRIVATE memories of this person are visible (None: no private memories).
+    named_areas: ROOM memories of these areas are visible too (recall only: the areas the
+    question names; never the speaker's own area, never None).
     SHARED and SYSTEM are always visible.
     """
 
     everything: bool
     area_id: str | None
     owner_id: str | None
+    named_areas: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, speaker: Speaker) -> Visibility:
-        """The rule: shared/system always; room when its area is the speaker's; private
-        only to its recognised owner; an unknown speaker never sees private memories."""
+    def of(cls, speaker: Speaker, *, named_areas: Iterable[str] = ()) -> Visibility:
+        """The rule: shared/system always; room when its area is the speaker's or one the
+        question names (`named_areas`, area ids: room scope is about relevance, not secrecy);
+        private only to its recognised owner, never by a name; an unknown speaker never sees
+        private memories."""
         if speaker.admin:
             return cls(everything=True, area_id=None, owner_id=None)
-        return cls(everything=False, area_id=speaker.area_id, owner_id=speaker.person_id)
+        named = tuple(dict.fromkeys(a for a in named_areas if a and a != speaker.area_id))
+        return cls(everything=False, area_id=speaker.area_id, owner_id=speaker.person_id, named_areas=named)
+
+    @property
+    def areas(self) -> tuple[str, ...]:
+        """Every area whose ROOM memories are visible: the speaker's first, then the named ones."""
+        return self.named_areas if self.area_id is None else (self.area_id, *self.named_areas)
 
     def allows(self, memory: Memory | Tombstone) -> bool:
         """The same rule on one record (tests and re-checks; queries use the compiled forms)."""
         if self.everything or memory.scope in ALWAYS_VISIBLE:
             return True
         if memory.scope is Scope.ROOM:
-            return self.area_id is not None and memory.area_id == self.area_id
+            return memory.area_id is not None and memory.area_id in self.areas
         if memory.scope is Scope.PRIVATE:
             return self.owner_id is not None and memory.owner_id == self.owner_id
         return False

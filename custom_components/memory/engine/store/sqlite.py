@@ -42,7 +42,7 @@ from ..models import (
 from ..terms import document_terms
 from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
-from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex, fit_basis
+from .vectors import SCOPE_CODES, STATUS_CODES, UNKNOWN_CODE, Mask, VectorIndex, fit_basis
 
 # From this many vectors at open the index is compact (vectors.py): the rows are projections on
 # COMPACT_DIMS principal directions and choose a coarse pool of COARSE_POOL rows, re-ranked by
@@ -171,9 +171,10 @@ def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
     scope = f"+{alias}.scope"
     parts = [f"{scope} IN ({always})"]
     params: list[Any] = []
-    if vis.area_id is not None:
-        parts.append(f"({scope} = '{Scope.ROOM.value}' AND +{alias}.area_id = ?)")
-        params.append(vis.area_id)
+    if areas := vis.areas:  # one area: "= ?", the statement as before areas could be named
+        area = "= ?" if len(areas) == 1 else f"IN ({', '.join('?' * len(areas))})"
+        parts.append(f"({scope} = '{Scope.ROOM.value}' AND +{alias}.area_id {area})")
+        params.extend(areas)
     if vis.owner_id is not None:
         parts.append(f"({scope} = '{Scope.PRIVATE.value}' AND +{alias}.owner_id = ?)")
         params.append(vis.owner_id)
@@ -514,9 +515,13 @@ class SqliteStore:
             mask = np.zeros(n, dtype=np.bool_)
             for always in ALWAYS_VISIBLE:  # not np.isin: ~90 µs at 10k rows, these ~5
                 mask |= scope == SCOPE_CODES[always]
-            if vis.area_id is not None:
-                area = index.code("area", vis.area_id)
-                mask |= (scope == SCOPE_CODES[Scope.ROOM]) & (index.area[:n] == area)
+            # the speaker's area and those the question names; one never seen matches nothing
+            areas = [c for c in (index.code("area", a) for a in vis.areas) if c != UNKNOWN_CODE]
+            if areas:
+                in_area = index.area[:n] == areas[0]
+                for area in areas[1:]:
+                    in_area |= index.area[:n] == area
+                mask |= (scope == SCOPE_CODES[Scope.ROOM]) & in_area
             if vis.owner_id is not None:
                 owner = index.code("owner", vis.owner_id)
                 mask |= (scope == SCOPE_CODES[Scope.PRIVATE]) & (index.owner[:n] == owner)
