@@ -84,13 +84,14 @@ _FIRST_PERSON: dict[str, frozenset[str]] = {
         | {"ho", "sto", "vado", "faccio", "devo", "posso", "voglio", "preferisco", "abito", "mangio"}
         | {"bevo", "adoro", "amo", "odio", "so", "conosco", "ero", "avevo", "sarò", "avrò", "soffro"}
         | {"prendo", "parlo", "leggo", "dormo", "esco", "torno", "ricevo", "pago", "vorrei"}
+        | {"tengo", "metto", "lascio", "guardo", "conservo"}
     ),
     "fr": frozenset({"je", "j'", "moi", "me", "m'", "mon", "ma", "mes", "suis"}),
     "es": frozenset(
         {"yo", "mi", "mí", "mis", "me", "conmigo", "mío", "mía", "míos", "mías"}
         | {"soy", "estoy", "tengo", "prefiero", "voy", "hago", "quiero", "necesito", "puedo", "debo"}
         | {"sé", "conozco", "he", "estuve", "fui", "tuve", "odio", "adoro", "amo", "duermo", "salgo"}
-        | {"vuelvo", "bebo", "quisiera", "tomo"}
+        | {"vuelvo", "bebo", "quisiera", "tomo", "guardo", "pongo", "dejo"}
     ),
 }
 # Forms that are also a plural verb, a 3rd-person form or a noun ("le chiavi sono …", "il

@@ -246,11 +246,13 @@ ABOUT_THE_SPEAKER = [
     ("it", "domani sono dal dentista."),
     ("it", "lavoro di notte il martedì."),
     ("it", "l'ho messo nel cassetto."),
+    ("it", "tengo la chiave di scorta nel cassetto."),
     ("fr", "j'ai rendez-vous chez le cardiologue jeudi."),
     ("fr", "suis allergique aux noix."),
     ("es", "soy alérgico a las nueces."),
     ("es", "tengo cita con el dentista el martes."),
     ("es", "prefiero las respuestas cortas."),
+    ("es", "guardo la llave de repuesto en el cajón."),
     ("es", "trabajo de noche los martes."),
 ]
 # (language, content): about the house or someone else; verb forms that could be "I" but are not.
