@@ -14,6 +14,7 @@ FALLBACK_LANGUAGE = "en"
 
 REPLIES: dict[str, dict[str, str]] = {
     "en": {
+        "turn_failed": "Sorry, something went wrong. Please try again.",
         "from_memory_dated": "On {date}, I noted: {items}",
         "from_memory_by_dated": "On {date}, {name} told me: {items}",
         "withheld": "I can't tell you that here: it's sensitive, and I don't know who you are.",
@@ -47,6 +48,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} told me: {items}",
     },
     "de": {
+        "turn_failed": "Entschuldigung, da ist etwas schiefgegangen. Versuch es bitte noch einmal.",
         "from_memory_dated": "Am {date} habe ich notiert: {items}",
         "from_memory_by_dated": "Am {date} hat mir {name} gesagt: {items}",
         "withheld": "Das kann ich dir hier nicht sagen: Es ist vertraulich, und ich weiß nicht, wer du bist.",
@@ -80,6 +82,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} hat mir gesagt: {items}",
     },
     "it": {
+        "turn_failed": "Scusa, qualcosa è andato storto. Riprova, per favore.",
         "from_memory_dated": "Ho annotato {date}: {items}",
         "from_memory_by_dated": "{name} mi ha detto {date}: {items}",
         "withheld": "Non posso dirtelo qui: è riservato e non so chi sei.",
@@ -113,6 +116,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} mi ha detto: {items}",
     },
     "fr": {
+        "turn_failed": "Désolé, quelque chose s'est mal passé. Réessaie, s'il te plaît.",
         "from_memory_dated": "J'ai noté le {date} : {items}",
         "from_memory_by_dated": "{name} m'a dit le {date} : {items}",
         "withheld": "Je ne peux pas te le dire ici : c'est confidentiel et je ne sais pas qui tu es.",
@@ -146,6 +150,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} m'a dit : {items}",
     },
     "es": {
+        "turn_failed": "Lo siento, algo ha fallado. Inténtalo de nuevo, por favor.",
         "from_memory_dated": "Anoté el {date}: {items}",
         "from_memory_by_dated": "{name} me dijo el {date}: {items}",
         "withheld": "No puedo decírtelo aquí: es confidencial y no sé quién eres.",

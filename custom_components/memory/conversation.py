@@ -151,10 +151,14 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             return self._reply(turn, reply(turn.language, problem))
         with active(turn):
             await self._async_record(turn, Role.USER, turn.text)
-            if (match := await self._async_match(turn)) is not None:
-                result = await self._async_handle_sentence(user_input, turn, match)
-            else:
-                result = await self._async_answer(user_input, turn)
+            try:
+                if (match := await self._async_match(turn)) is not None:
+                    result = await self._async_handle_sentence(user_input, turn, match)
+                else:
+                    result = await self._async_answer(user_input, turn)
+            except Exception:  # a turn always gets a reply; the cause goes to the log
+                _LOGGER.exception("Memory agent failed on a turn")
+                result = self._reply(turn, reply(turn.language, "turn_failed"))
             reply_text = result.response.speech.get("plain", {}).get("speech", "")
             await self._async_record(turn, Role.ASSISTANT, reply_text)
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)

@@ -491,3 +491,21 @@ async def test_one_memory_block_when_the_wrapped_llm_has_the_memory_api(
     assert "Mia" in agent.extra_prompts[-1]
     assert "Mia" not in agent.api_prompts[-1]
     assert (agent.extra_prompts[-1] + agent.api_prompts[-1]).count("Mia") == 1
+
+
+async def test_a_failing_turn_still_gets_a_reply(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plumbing: whatever breaks inside a turn, the agent answers and records the reply."""
+    from custom_components.memory import conversation as agent  # noqa: PLC0415
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("broken")
+
+    await async_say(hass, memory_entry, WHERE_IS["en"][1][0], room=hall)
+    monkeypatch.setattr(agent, "async_strict_intent", broken)
+    result = await async_say(hass, memory_entry, WHERE_IS["en"][1][1], room=hall)
+    assert speech(result) == reply("en", "turn_failed")
+    engine = memory_entry.runtime_data.engine
+    turns = await hass.async_add_executor_job(engine.conversation, result.conversation_id)
+    assert [t.text for t in turns] == [WHERE_IS["en"][1][1], reply("en", "turn_failed")]
