@@ -25,7 +25,6 @@ from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Memory, Speaker
-from .engine.text import is_encodable
 from .runtime import MemoryRuntimeData, async_recall
 from .speaker import resolve_speaker
 
@@ -113,14 +112,10 @@ def current_turn(conversation_id: str | None = None) -> Turn | None:
 
 
 def utterance_problem(text: str) -> str | None:
-    """Why an utterance is not interpreted, as a reply key, or None when it can be:
-    "too_long" past MAX_UTTERANCE_CHARS, "remember_invalid" for text that is not valid Unicode
-    (lone surrogates: nothing can store, embed or match it)."""
-    if len(text) > MAX_UTTERANCE_CHARS:
-        return "too_long"
-    if not is_encodable(text):
-        return "remember_invalid"
-    return None
+    """Why an utterance is not interpreted, as a reply key ("too_long" past
+    MAX_UTTERANCE_CHARS), or None when it can be. Text that is not valid Unicode is left to
+    the doors it reaches: each answers it in its own words (nothing can store or match it)."""
+    return "too_long" if len(text) > MAX_UTTERANCE_CHARS else None
 
 
 async def async_recall_once(hass: HomeAssistant, data: MemoryRuntimeData, turn: Turn) -> list[Hit]:

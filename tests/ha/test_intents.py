@@ -196,11 +196,13 @@ async def test_remember_intent(
     )
 
 
-async def test_remember_intent_refuses_empty_content(hass: HomeAssistant, memory_entry: Any) -> None:
-    with pytest.raises(intent.InvalidSlotInfo):
-        await intent.async_handle(
-            hass, DOMAIN, INTENT_REMEMBER, {"content": {"value": "  "}}, context=Context()
-        )
+@pytest.mark.parametrize("slots", [{"content": {"value": "  "}}, {}])
+async def test_remember_intent_without_content_asks_what(
+    hass: HomeAssistant, memory_entry: Any, slots: dict[str, Any]
+) -> None:
+    """Blank or no content ("Ricordatelo."): nothing is stored and the reply asks what to remember."""
+    response = await intent.async_handle(hass, DOMAIN, INTENT_REMEMBER, slots, context=Context())
+    assert response.speech["plain"]["speech"] == reply("en", "remember_what")
     assert await async_all_memories(hass, memory_entry) == []
 
 
