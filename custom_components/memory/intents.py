@@ -311,17 +311,25 @@ class _MemoryIntentHandler(intent.IntentHandler):
 
 
 async def async_remember_said(
-    hass: HomeAssistant, data: MemoryRuntimeData, turn: Turn, content: str, *, room: bool = False
+    hass: HomeAssistant,
+    data: MemoryRuntimeData,
+    turn: Turn,
+    content: str,
+    *,
+    room: bool = False,
+    language: str | None = None,
 ) -> str:
     """Store what the speaker of `turn` asked to remember, verbatim and confirmed (scope and kind
-    from the words), and note it for "forget that"; returns the reply key. Only a committed write
-    says "got it" (invariant 5); raises EngineError when the store fails."""
+    from the words, in `language`, default the turn's), and note it for "forget that"; returns
+    the reply key. Only a committed write says "got it" (invariant 5); raises EngineError when
+    the store fails."""
     if not is_encodable(content):
         return "remember_invalid"
     content = strip_invisible(content)
-    if is_filler(content, turn.language):
+    language = language or turn.language
+    if is_filler(content, language):
         return "remember_what"
-    scope = infer_scope(content, turn.language, turn.speaker, room=room)
+    scope = infer_scope(content, language, turn.speaker, room=room)
     try:
         result = await async_run(
             hass,
@@ -329,8 +337,8 @@ async def async_remember_said(
             content,
             speaker=turn.speaker,
             scope=scope,
-            kind=infer_kind(content, turn.language),
-            language=turn.language,
+            kind=infer_kind(content, language),
+            language=language,
             provenance=Provenance.CONFIRMED,
             source=Source.VOICE,
             source_ref=turn.conversation_id or None,
@@ -450,7 +458,9 @@ class ConfirmIntentHandler(_MemoryIntentHandler):
             return self._respond(intent_obj, declined)
         hass = intent_obj.hass
         if pending.ask is Ask.REMEMBER:
-            key = await async_remember_said(hass, self.data, turn, pending.content or "")
+            key = await async_remember_said(
+                hass, self.data, turn, pending.content or "", language=pending.language
+            )
             return self._respond(intent_obj, key)
         if pending.ask is Ask.FORGET_PERSON and pending.person_id is not None:
             count = await async_run(hass, self.data.engine.forget_person, pending.person_id)
