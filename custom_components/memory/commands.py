@@ -23,11 +23,19 @@ QUESTION_INTENT_PREFIX = "HassGet"  # HassGetState, HassGetWeather, HassGetCurre
 SENTENCE_TRIGGER = "sentence_trigger"  # an automation's "when I say …" (an action of its own)
 
 
-async def async_strict_intent(hass: HomeAssistant, text: str, language: str) -> str | None:
+async def async_strict_intent(
+    hass: HomeAssistant,
+    text: str,
+    language: str,
+    *,
+    device_id: str | None = None,
+    satellite_id: str | None = None,
+) -> str | None:
     """The intent HA's default agent matches `text` (in `language`) to *exactly*: a sentence
     template of its own against exposed entities with every entity found (no fuzzy matching, no
     wildcard guess) -> the intent's name; a sentence trigger of an automation -> SENTENCE_TRIGGER;
-    None when it matches none.
+    None when it matches none. device_id/satellite_id: where it was said (HA resolves "the
+    lights" to that area, and caches the match for the same turn).
 
     Never raises: without a default agent, intents for the language, or on any error -> None."""
     agent = async_get_agent(hass)
@@ -38,8 +46,8 @@ async def async_strict_intent(hass: HomeAssistant, text: str, language: str) -> 
         text=text,
         context=Context(),
         conversation_id=None,
-        device_id=None,
-        satellite_id=None,
+        device_id=device_id,
+        satellite_id=satellite_id,
         language=language,
         agent_id=conversation.HOME_ASSISTANT_AGENT,
     )

@@ -19,6 +19,7 @@ conversation id, so this agent must not hold one open while delegating.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import replace
 from typing import Literal
 
@@ -66,9 +67,16 @@ from .turn import (
     utterance_problem,
     withheld,
 )
-from .utterances import is_filler, is_question, is_statement
+from .utterances import for_matching, is_filler, is_question, is_statement, yes_or_no
 
 _LOGGER = logging.getLogger(__name__)
+
+# What is handed to Home Assistant's own agent: its sentence templates are short commands and
+# questions, and its matching takes seconds on long text (bench/odd_input.py: ~1 s at 200
+# characters, over a minute at 990) and doubles its fuzzy readings with every repeat of an area
+# or entity name (16 repeats of "kitchen": 2.9 s; 25: minutes, then MemoryError).
+HA_AGENT_MAX_CHARS = 150
+HA_AGENT_MAX_REPEATS = 3  # the most times one word may occur ("the" in "the light in the hall")
 
 # Wrapped-agent errors that mean "I could not make sense of that", where a memory may answer
 # instead. UNKNOWN covers a sentence HA's fuzzy matcher mapped to an intent nobody handles
@@ -183,15 +191,18 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         )
 
     async def _async_match(self, turn: Turn) -> SentenceMatch | None:
-        """The memory sentence of this turn. Yes/no only counts while a question waits (then
-        "No, forget that" declines an offer to remember); any other sentence drops the question."""
+        """The memory sentence of this turn. Yes/no only counts while a question waits: a short
+        reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
+        "No, forget that" to an offer to remember); any other sentence drops the question."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
         if intents is None:
             return None
+        if pending is not None and (answer := yes_or_no(turn.text, turn.language)) is not None:
+            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
         skip = () if pending is not None else (INTENT_CONFIRM,)
-        match = match_sentence(intents, turn.text, skip=skip)
+        match = match_sentence(intents, for_matching(turn.text), skip=skip)
         if pending is None or match is None or match.intent_type == INTENT_CONFIRM:
             return match
         if (
@@ -244,34 +255,47 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     async def _async_answer(
         self, user_input: conversation.ConversationInput, turn: Turn
     ) -> conversation.ConversationResult:
-        """Not a memory sentence. Without an LLM, a question Home Assistant's own agent does not
-        match exactly is answered from memory when a memory answers it well (HA's fuzzy matching
-        would take "Where is the NAS?" for the time); otherwise the wrapped agent answers with the
-        turn's memories in its prompt, the memory stepping in when it did not understand, and a
-        statement nobody understood is offered to be remembered (or, with learning on, noted)."""
-        hass = self.hass
-        hits = await async_recall_once(hass, self._data, turn)
+        """Not a memory sentence: with an LLM, the wrapped agent answers with the turn's memories
+        in its prompt (a close memory steps in when it did not understand); without one,
+        `_async_answer_without_llm` decides who answers."""
+        hits = await async_recall_once(self.hass, self._data, turn)
         agent_id = self._wrapped_agent_id()
-        no_llm = agent_id == conversation.HOME_ASSISTANT_AGENT
-        if (
-            no_llm
-            and is_question(turn.text, turn.language)
-            and (answer := self._memory_answer(hits, turn)) is not None
-            and await async_strict_intent(hass, turn.text, turn.language) is None
-        ):
-            return self._reply(turn, answer)
+        if agent_id == conversation.HOME_ASSISTANT_AGENT:
+            return await self._async_answer_without_llm(user_input, turn, hits)
         result = await self._async_delegate(user_input, turn, agent_id, hits)
-        response = result.response
-        if (
-            response.response_type != intent.IntentResponseType.ERROR
-            or response.error_code not in NOT_UNDERSTOOD
-        ):
+        if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
             return result
-        if no_llm and is_statement(turn.text, turn.language):
+        return self._reply(turn, answer)
+
+    async def _async_answer_without_llm(
+        self, user_input: conversation.ConversationInput, turn: Turn, hits: list[Hit]
+    ) -> conversation.ConversationResult:
+        """Home Assistant's own agent answers what it matches exactly (its sentence templates
+        with every entity found, or an automation's sentence trigger: "What time is it?").
+        Otherwise its fuzzy matching is not trusted over the memory: a question is answered from
+        memory when a memory answers it (by meaning, or the top memory sharing its words: "Where
+        is the drill?"), a statement is offered to be remembered (or noted, with learning on),
+        and only the rest (loosely phrased commands, fragments) goes to HA's agent. Text too long
+        for its sentence templates (fits_home_assistant) is never handed to it: its matching cost
+        grows steeply with length and repeated names (bench/odd_input.py)."""
+        hass = self.hass
+        agent_id = conversation.HOME_ASSISTANT_AGENT
+        short = fits_home_assistant(turn.text)
+        if short and await async_strict_intent(
+            hass, turn.text, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
+        ):
+            return await self._async_delegate(user_input, turn, agent_id, hits)
+        if is_question(turn.text, turn.language):
+            if (answer := self._memory_answer(hits, turn, by_words=True)) is not None:
+                return self._reply(turn, answer)
+        elif is_statement(turn.text, turn.language):
             return self._offer_to_remember(turn)
-        if (answer := self._memory_answer(hits, turn)) is not None:
-            return self._reply(turn, answer)
-        return result
+        if not short:
+            return self._reply(turn, reply(turn.language, "know_nothing"))
+        result = await self._async_delegate(user_input, turn, agent_id, hits)
+        if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
+            return result
+        return self._reply(turn, answer)
 
     async def _async_delegate(
         self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]
@@ -339,17 +363,25 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             return conversation.HOME_ASSISTANT_AGENT
         return agent_id
 
-    def _memory_answer(self, hits: list[Hit], turn: Turn) -> str | None:
+    def _memory_answer(self, hits: list[Hit], turn: Turn, *, by_words: bool = False) -> str | None:
         """The spoken answer from the memory closest in meaning, when it is close enough
-        (answer_similarity); it names another teller ("Julian told me: …": its "I" is Julian) and
-        the day it was said when not today; a sensitive one an unknown speaker may not hear is
-        said to be withheld. None when no memory answers."""
+        (answer_similarity) — or, with `by_words`, else from the top-ranked memory when it shares
+        a rare word or identifier with the question (the lexical leg: "Where is the drill?" ->
+        "the drill is on the left shelf …", whose cosine alone is low). It names another teller
+        ("Julian told me: …": its "I" is Julian) and the day it was said when not today; a
+        sensitive one an unknown speaker may not hear is said to be withheld. None when no memory
+        answers."""
         threshold = float(self._data.options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY))
         # by meaning, not by rank: shared words lift a memory in the question's language above
         # the answer told in another one ("our dog?" -> "Der Hund heißt Bruno.")
         best = max(hits, key=lambda h: h.similarity, default=None)
-        if best is None or best.similarity < threshold:
+        if best is None:
             return None
+        if best.similarity < threshold:
+            top = hits[0]
+            if not (by_words and top.factors.get("lexical", 0.0) > 0 and "about_speaker" not in top.factors):
+                return None
+            best = top
         memory = best.memory
         language = turn.language
         if withheld(memory, turn.speaker, self._data.options):
@@ -359,6 +391,23 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         day = said_on(memory, language)
         key = "from_memory" + ("_by" if name else "") + ("_dated" if day else "")
         return reply(language, key, name=name, items=items, date=day)
+
+
+def fits_home_assistant(text: str) -> bool:
+    """True when `text` is short enough for Home Assistant's own agent to match in time: at most
+    HA_AGENT_MAX_CHARS characters and no word more than HA_AGENT_MAX_REPEATS times."""
+    if len(text) > HA_AGENT_MAX_CHARS:
+        return False
+    counts = Counter(text.casefold().split())
+    return not counts or max(counts.values()) <= HA_AGENT_MAX_REPEATS
+
+
+def _understood(result: conversation.ConversationResult) -> bool:
+    """False when the agent could not make sense of the turn (NOT_UNDERSTOOD)."""
+    response = result.response
+    return (
+        response.response_type != intent.IntentResponseType.ERROR or response.error_code not in NOT_UNDERSTOOD
+    )
 
 
 def _drop_pending(data: MemoryRuntimeData, conversation_id: str) -> None:

@@ -3,15 +3,18 @@
 Rules over words, like HA's own sentence templates: an utterance is a question when it ends with
 a question mark or opens with a question word ("where", "wo", "dove", "où", "dónde", or a
 request to tell: "tell me", "sag mir"); a statement is anything else of at least
-STATEMENT_MIN_WORDS words that is not only fillers or pleasantries ("thank you very much").
+STATEMENT_MIN_WORDS words that is not a device command and not only fillers or pleasantries
+("thank you very much").
 Languages without a table use the English one (only the question mark then helps).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .answers import FALLBACK_LANGUAGE, base_language
+from .engine.extraction import is_device_command
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
@@ -22,14 +25,15 @@ _FILLERS: dict[str, frozenset[str]] = {
     "en": frozenset(
         {"that", "this", "it", "one", "something", "so", "for", "to", "me", "us", "please", "now"}
         | {"too", "also", "again", "just", "thanks", "thank", "you", "ok", "okay", "as", "well"}
+        | {"all", "later", "everything", "down", "here"}
     ),
     "de": frozenset(
         {"das", "dies", "dieses", "es", "etwas", "hier", "daran", "bitte", "mir", "mich", "uns", "für"}
-        | {"doch", "mal", "auch", "noch", "danke", "jetzt", "einfach", "gleich", "dir", "s", "'s"}
+        | {"doch", "mal", "auch", "noch", "danke", "jetzt", "einfach", "gleich", "dir", "s", "'s", "alles"}
     ),
     "it": frozenset(
         {"questo", "quello", "ciò", "cio", "lo", "la", "qualcosa", "di", "per", "me", "noi", "te"}
-        | {"favore", "piacere", "grazie", "ora", "adesso", "anche", "pure", "mi", "ti", "ce", "ne"}
+        | {"favore", "piacere", "grazie", "ora", "adesso", "anche", "pure", "mi", "ti", "ce", "ne", "tutto"}
     ),
     "fr": frozenset(
         {"ça", "ca", "cela", "ceci", "le", "la", "de", "en", "pour", "moi", "nous", "s'il", "te"}
@@ -37,7 +41,7 @@ _FILLERS: dict[str, frozenset[str]] = {
     ),
     "es": frozenset(
         {"eso", "esto", "lo", "la", "ello", "algo", "de", "para", "mí", "mi", "nosotros", "por"}
-        | {"favor", "gracias", "también", "tambien", "ahora", "me", "te", "nos", "ya"}
+        | {"favor", "gracias", "también", "tambien", "ahora", "me", "te", "nos", "ya", "todo"}
     ),
 }
 
@@ -66,8 +70,23 @@ _QUESTION_WORDS: dict[str, frozenset[str]] = {
     ),
     "es": frozenset(
         {"qué", "dónde", "cuándo", "quién", "quiénes", "cuál", "cuáles", "cómo", "cuánto"}
-        | {"cuánta", "cuántos", "cuántas", "dime", "recuérdame", "recuerdame", "sabes"}
+        | {"cuánta", "cuántos", "cuántas", "dime", "recuérdame", "recuerdame", "sabes", "donde"}
     ),
+}
+# Statements that ask all the same ("I can't find the passports." = where are they?).
+_ASKING: dict[str, re.Pattern[str]] = {
+    "en": re.compile(
+        r"^i\s+(?:can't|cannot|can not|couldn't)\s+find\b"
+        r"|^i\s+(?:don't|do not)\s+know\s+(?:where|when|what|who|how)\b",
+        re.I,
+    ),
+    "de": re.compile(r"^ich\s+finde\b.*\bnicht\b|^ich\s+weiß\s+nicht,?\s+(?:wo|wann|was|wer|wie)\b", re.I),
+    "it": re.compile(r"^non\s+(?:trovo|riesco\s+a\s+trovare|so\s+(?:dove|quando|cosa|chi|come))\b", re.I),
+    "fr": re.compile(
+        r"^ou\s+(?:est|sont)\b|^je\s+ne\s+(?:trouve|retrouve)\s+pas\b|^je\s+ne\s+sais\s+pas\s+(?:où|quand|qui|comment)\b",
+        re.I,
+    ),
+    "es": re.compile(r"^no\s+(?:encuentro|sé\s+(?:dónde|cuándo|qué|quién|cómo))\b", re.I),
 }
 # Pleasantries that are no statement of fact ("Thank you very much.", "Gute Nacht!").
 _PLEASANTRIES: dict[str, frozenset[str]] = {
@@ -75,26 +94,44 @@ _PLEASANTRIES: dict[str, frozenset[str]] = {
         {"thank", "thanks", "very", "much", "a", "lot", "good", "night", "morning", "evening"}
         | {"hello", "hi", "hey", "bye", "goodbye", "great", "nice", "cool", "sorry", "never", "mind"}
         | {"see", "later", "all", "right", "fine", "perfect", "awesome", "the", "day", "have"}
+        | {"that's", "thats", "everyone", "everybody", "cheers", "sure", "go", "ahead", "was", "for"}
     ),
     "de": frozenset(
         {"danke", "schön", "sehr", "vielen", "dank", "gute", "guten", "nacht", "morgen", "abend"}
         | {"hallo", "tschüss", "super", "toll", "prima", "entschuldigung", "egal", "schon", "gut"}
-        | {"in", "ordnung", "alles", "tag", "einen", "schönen"}
+        | {"in", "ordnung", "alles", "tag", "einen", "schönen", "zusammen", "war's", "wars", "klar", "lieben"}
     ),
     "it": frozenset(
         {"grazie", "mille", "tante", "buona", "buonanotte", "notte", "buongiorno", "buonasera"}
-        | {"ciao", "perfetto", "ottimo", "scusa", "niente", "fa", "va", "bene", "giornata"}
+        | {"ciao", "perfetto", "ottimo", "scusa", "niente", "fa", "va", "bene", "giornata", "a", "tutti", "è"}
     ),
     "fr": frozenset(
         {"merci", "beaucoup", "bonne", "nuit", "bonjour", "bonsoir", "salut", "super", "parfait"}
         | {"désolé", "pardon", "rien", "très", "bien", "journée", "soirée", "d'accord", "à", "plus"}
+        | {"tous", "c'est", "est"}
     ),
     "es": frozenset(
         {"gracias", "muchas", "muchísimas", "buenas", "noches", "buenos", "días", "hola", "adiós"}
-        | {"perfecto", "genial", "perdón", "nada", "muy", "bien", "vale", "de", "acuerdo"}
+        | {"perfecto", "genial", "perdón", "nada", "muy", "bien", "vale", "de", "acuerdo", "a", "todos", "es"}
     ),
 }
 STATEMENT_MIN_WORDS = 3  # fewer words are an answer or a fragment, not a fact to remember
+# First words of an answer to a yes/no question ("Yes, forget it.", "Nein, behalte es.").
+_YES: dict[str, frozenset[str]] = {
+    "en": frozenset({"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "absolutely"}),
+    "de": frozenset({"ja", "jawohl", "jep", "genau", "klar", "gerne", "gern", "ok", "okay", "richtig"}),
+    "it": frozenset({"sì", "si", "certo", "ok", "okay", "esatto", "procedi", "perfetto", "certamente"}),
+    "fr": frozenset({"oui", "ouais", "d'accord", "ok", "okay", "exactement", "absolument", "volontiers"}),
+    "es": frozenset({"sí", "si", "claro", "vale", "ok", "okay", "adelante", "exacto", "perfecto"}),
+}
+_NO: dict[str, frozenset[str]] = {
+    "en": frozenset({"no", "nope", "nah", "cancel", "don't", "dont", "keep"}),
+    "de": frozenset({"nein", "nö", "nee", "abbrechen", "behalte", "behalt", "lass", "nicht"}),
+    "it": frozenset({"no", "annulla", "lascia", "tienilo", "tienila", "non"}),
+    "fr": frozenset({"non", "annule", "laisse", "garde", "garde-le", "ne"}),
+    "es": frozenset({"no", "cancela", "déjalo", "dejalo", "guárdalo", "guardalo"}),
+}
+ANSWER_MAX_WORDS = 8  # a longer reply is a new request, not an answer to the question
 
 
 def _words(text: str | None) -> list[str]:
@@ -112,20 +149,44 @@ def is_filler(content: str | None, language: str) -> bool:
 
 
 def is_question(text: str, language: str) -> bool:
-    """True when `text` asks something: it ends with a question mark (also a full-width one, or opens with
-    "¿") or its first word is a question word of `language` ("Where …", "Sag mir …")."""
+    """True when `text` asks something: it ends with a question mark (also a full-width one,
+    or opens with "¿"), its first word is a question word of `language` ("Where …", "Sag mir …"), or it says
+    it cannot find or does not know something ("I can't find the passports.")."""
     stripped = text.strip().rstrip(".!…\"'»” ")
     if stripped.endswith(("?", "\uff1f")) or stripped.startswith("¿"):
         return True
     words = _words(stripped)
-    return bool(words) and words[0] in _table(_QUESTION_WORDS, language)
+    if words and words[0] in _table(_QUESTION_WORDS, language):
+        return True
+    asking = _ASKING.get(base_language(language), _ASKING[FALLBACK_LANGUAGE])
+    return bool(asking.search(stripped.replace("\u2019", "'")))
 
 
 def is_statement(text: str, language: str) -> bool:
-    """True when `text` states something that could be remembered: no question, at least
+    """True when `text` states something that could be remembered: no question, no device
+    command ("Turn on the garage light": engine.extraction.is_device_command), at least
     STATEMENT_MIN_WORDS words, not only fillers and pleasantries."""
-    if is_question(text, language):
+    if is_question(text, language) or is_device_command(text):
         return False
     words = _words(text)
     ignorable = _table(_FILLERS, language) | _table(_PLEASANTRIES, language)
     return len(words) >= STATEMENT_MIN_WORDS and not all(word in ignorable for word in words)
+
+
+def yes_or_no(text: str, language: str) -> str | None:
+    """ "yes" or "no" when `text` answers a yes/no question by its first word ("Yes, forget it.",
+    "Ja, bitte merken.", "No, tienilo."), in at most ANSWER_MAX_WORDS words; None otherwise."""
+    words = _words(text)
+    if not words or len(words) > ANSWER_MAX_WORDS:
+        return None
+    if words[0] in _table(_YES, language):
+        return "yes"
+    if words[0] in _table(_NO, language):
+        return "no"
+    return None
+
+
+def for_matching(text: str) -> str:
+    """`text` without format characters (zero-width spaces, BOMs, direction marks: Unicode "Cf"),
+    which show nothing but stop sentence templates from matching ("Remember:\u200b …")."""
+    return "".join(char for char in text if unicodedata.category(char) != "Cf").strip()

@@ -509,3 +509,219 @@ async def test_a_failing_turn_still_gets_a_reply(
     engine = memory_entry.runtime_data.engine
     turns = await hass.async_add_executor_job(engine.conversation, result.conversation_id)
     assert [t.text for t in turns] == [WHERE_IS["en"][1][1], reply("en", "turn_failed")]
+
+
+# --- Everyday phrasings found by review (each in several languages) ----------------------------
+
+# (language, remember, question, marker): the memory's cosine alone is below answer similarity;
+# it shares the thing's word with the question, and HA's fuzzy matcher would answer otherwise.
+BY_WORDS = [
+    ("en", "Remember: the drill is on the left shelf in the garage.", "Where is the drill?", "left shelf"),
+    (
+        "de",
+        "Merk dir: Die Reisepässe liegen in der obersten Schublade im Arbeitszimmer.",
+        "Wo sind die Reisepässe?",
+        "obersten Schublade",
+    ),
+    ("it", "Ricorda: il trapano è sullo scaffale di sinistra in garage.", "Dov'è il trapano?", "scaffale"),
+    (
+        "es",
+        "Recuerda: el taladro está en la estantería izquierda del garaje.",
+        "¿Sabes dónde está el taladro?",
+        "estantería",
+    ),
+    (
+        "en",
+        "Remember: the passports are in the top drawer of the desk.",
+        "I can't find the passports.",
+        "top drawer",
+    ),
+    (
+        "de",
+        "Merk dir: Die Reisepässe liegen in der obersten Schublade.",
+        "Ich finde die Reisepässe nicht.",
+        "Schublade",
+    ),
+    ("es", "Recuerda: la linterna está debajo del fregadero.", "donde esta la linterna", "fregadero"),
+]
+
+
+@pytest.mark.parametrize(("language", "remember", "question", "marker"), BY_WORDS)
+async def test_c25_a_question_sharing_the_things_word_is_answered_from_memory(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    hall: Room,
+    *,
+    language: str,
+    remember: str,
+    question: str,
+    marker: str,
+) -> None:
+    await async_say(hass, memory_entry, remember, language=language, room=hall)
+    answer = speech(await async_say(hass, memory_entry, question, language=language, room=hall))
+    assert is_from_memory(language, answer), answer
+    assert marker in answer
+
+
+# (language, remember, lead-in "forget that")
+FORGET_THAT_PHRASED = [
+    ("en", "Oh, forget that."),
+    ("en", "Forget what I just said."),
+    ("en", "No wait, scratch that."),
+    ("de", "Ach, vergiss es."),
+    ("de", "Vergiss, was ich gerade gesagt habe."),
+    ("it", "Dimentica quello che ho detto."),
+    ("fr", "Oublie ce que je viens de dire."),
+    ("es", "Olvídate de eso."),
+]
+
+
+@pytest.mark.parametrize(("language", "forget"), FORGET_THAT_PHRASED)
+async def test_c26_forget_that_in_other_words(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, language: str, forget: str
+) -> None:
+    await async_say(hass, memory_entry, REMEMBER_NUMBER[language], language=language, room=hall)
+    asked = speech(await async_say(hass, memory_entry, forget, language=language, room=hall))
+    assert "0151 2345" in asked
+
+
+# (language, yes-answer, no-answer): natural answers to a waiting question
+ANSWERS = [
+    ("en", "Yes, forget it.", "Nope, keep it please."),
+    ("de", "Ja, vergiss es.", "Nein, behalte es."),
+    ("it", "Sì, dimenticalo.", "No, tienilo."),
+    ("fr", "Oui, oublie-le.", "Non, garde-le."),
+    ("es", "Sí, bórralo.", "No, guárdalo."),
+]
+
+
+@pytest.mark.parametrize(("language", "yes", "no"), ANSWERS)
+async def test_c03_natural_answers_to_a_forget_question(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, *, language: str, yes: str, no: str
+) -> None:
+    remember = WHERE_IS[language][1][0]
+    await async_say(hass, memory_entry, remember, language=language, room=hall)
+    forget = {"en": "Forget the NAS.", "de": "Vergiss das NAS.", "it": "Dimentica il NAS.",
+              "fr": "Oublie le NAS.", "es": "Olvida el NAS."}[language]  # fmt: skip
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    kept = await async_say(
+        hass, memory_entry, no, language=language, room=hall, conversation_id=asked.conversation_id
+    )
+    assert speech(kept) == reply(language, "forget_cancelled")
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    done = await async_say(
+        hass, memory_entry, yes, language=language, room=hall, conversation_id=asked.conversation_id
+    )
+    assert speech(done) == reply(language, "forgot")
+    assert await async_all_memories(hass, memory_entry) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "yes"),
+    [("en", "Yes, please remember that."), ("de", "Ja, bitte merken."), ("it", "Sì, ricordalo.")],
+)
+async def test_a_natural_yes_stores_the_statement_not_the_answer(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, language: str, yes: str
+) -> None:
+    said = STATEMENTS[language][0]
+    offered = await async_say(hass, memory_entry, said, language=language, room=hall)
+    await async_say(
+        hass, memory_entry, yes, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert [m.content for m in await async_all_memories(hass, memory_entry)] == [said]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Remember all that."),
+        ("en", "Keep that in mind."),
+        ("en", "Write that down."),
+        ("de", "Merk dir das alles."),
+        ("de", "Vergiss das nicht."),
+        ("it", "Ricorda tutto questo."),
+        ("es", "No lo olvides."),
+        ("es", "Recuerda todo eso."),
+        ("en", "\ufeffRemember that."),
+    ],
+)
+async def test_c31_nothing_to_remember_in_other_words(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, language: str, said: str
+) -> None:
+    await async_call(hass, "remember", {"content": "The car does not need an inspection this year."})
+    result = await async_say(hass, memory_entry, said, language=language, room=hall)
+    assert speech(result) == reply(language, "remember_what")
+    assert len(await async_all_memories(hass, memory_entry)) == 1  # nothing stored, nothing forgotten
+
+
+@pytest.mark.parametrize(
+    "said", ["\ufeffRemember: the bins go out on Tuesday.", "Remember:\u200b the bins go out on Tuesday."]
+)
+async def test_c27_invisible_characters_do_not_stop_a_remember(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, said: str
+) -> None:
+    result = await async_say(hass, memory_entry, said, room=hall)
+    assert speech(result) == reply("en", "remembered_shared")
+    (stored,) = await async_all_memories(hass, memory_entry)
+    assert stored.content == "the bins go out on Tuesday."
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Thanks, that's all."),
+        ("en", "Good night everyone"),
+        ("de", "Danke, das war's."),
+        ("it", "Buongiorno a tutti"),
+        ("fr", "Merci, c'est tout."),
+        ("es", "Gracias, eso es todo."),
+        ("en", "Open the garage door"),
+        ("de", "Mach das Licht in der Küche an"),
+    ],
+)
+async def test_pleasantries_and_commands_are_not_offered(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, language: str, said: str
+) -> None:
+    result = await async_say(hass, memory_entry, said, language=language, room=hall)
+    assert speech(result) != reply(language, "remember_offer")
+
+
+async def test_a_statement_home_assistant_would_mistake_is_offered(
+    hass: HomeAssistant, memory_entry: Any, hall: Room
+) -> None:
+    """HA's fuzzy matcher answers "Anna's birthday is on 12 May." with "No timers."."""
+    result = await async_say(hass, memory_entry, "Anna's birthday is on 12 May.", room=hall)
+    assert speech(result) == reply("en", "remember_offer")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ("The spare fuse box key hangs behind the coats in the hall. " * 17)[:990],
+        "Where is the " + "very " * 180 + "spare key?",
+        "Turn on the " + "kitchen " * 16 + "light",
+    ],
+)
+async def test_c27_long_or_repetitive_text_is_not_handed_to_home_assistants_agent(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, monkeypatch: pytest.MonkeyPatch, said: str
+) -> None:
+    """Plumbing: HA's own matching takes seconds to minutes on such text (bench/odd_input.py), so
+    the memory agent answers it itself."""
+    from custom_components.memory import conversation as agent  # noqa: PLC0415
+
+    handed: list[str] = []
+    converse = agent.conversation.async_converse
+
+    async def strict(hass: HomeAssistant, text: str, *args: Any, **kwargs: Any) -> None:
+        handed.append(text)
+
+    async def watched(hass: HomeAssistant, text: str, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("agent_id") == agent.conversation.HOME_ASSISTANT_AGENT:
+            handed.append(text)
+        return await converse(hass, text, *args, **kwargs)
+
+    monkeypatch.setattr(agent.conversation, "async_converse", watched)
+    monkeypatch.setattr(agent, "async_strict_intent", strict)
+    result = await async_say(hass, memory_entry, said, room=hall)
+    assert handed == []
+    assert speech(result) in {reply("en", key) for key in ("remember_offer", "know_nothing")}
