@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,27 +163,57 @@ async def async_get_sentences(hass: HomeAssistant, language: str) -> Intents | N
     return cache[lang]
 
 
-def verbatim(text: str, value: str) -> str:
-    """The part of `text` a (normalised) wildcard `value` came from, with the user's
-    own punctuation and casing; trailing punctuation up to the end is kept.
+# verbatim(): a word as the sentences' words are compared (apostrophes join, as in _WORD); combining
+# marks belong to their word, so text typed decomposed (NFD) splits where hassil's NFC value does.
+_VERBATIM_WORD = re.compile(
+    r"[\w\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+    r"(?:['\u2019][\w\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+)*"
+)
+# What parts the sentence's literal words from the content: spacing with at most one colon, comma
+# or free-standing dash ("Remember: …", "Merk dir, dass …", "Retiens : …", "Remember - …").
+_VERBATIM_SEPARATOR = re.compile(r"\s*(?:[:,\uff1a\uff0c]|[-\u2013\u2014](?=\s))?\s*")
+_VERBATIM_ATTACHED = re.compile(r"[^\w\s]*")  # punctuation stuck to the content's last word
 
-    hassil drops punctuation from wildcard values; memories are stored as said.
-    Falls back to `value` when the words cannot be found again.
+
+def verbatim(text: str, value: str) -> str:
+    """The part of `text` a (normalised) wildcard `value` came from, exactly as said: from
+    right after the sentence's literal words and their separator to the end of the text (or,
+    for a wildcard inside the sentence, to its last word and the punctuation stuck to it);
+    only invisible characters are trimmed from its ends. Leading punctuation, quotes, line
+    breaks and spacing stay ("Remember: '); DROP TABLE memories;--" → "'); DROP TABLE
+    memories;--").
+
+    hassil drops punctuation and squeezes whitespace in wildcard values; memories are stored as
+    said. The value's words are found again as the last run of the same words in `text`
+    (compared NFC case-folded, as hassil compares them); linear in the text's length. Falls back
+    to `value` when the words cannot be found again.
     """
-    words = [w.casefold() for w in _WORD.findall(value)]
+
+    def fold(words: list[str]) -> str:
+        """The words as hassil compares them (NFC, U+2019 as ', case-folded), each between NULs (no
+        word holds one, and no normalisation joins characters across one)."""
+        return unicodedata.normalize("NFC", "\0" + "\0".join(words) + "\0").replace("\u2019", "'").casefold()
+
+    words = _VERBATIM_WORD.findall(value)
     if not words:
-        return value.strip()
-    spans = list(_WORD.finditer(text))
-    tokens = [m.group().casefold() for m in spans]
-    for start in range(len(tokens) - len(words), -1, -1):  # wildcards sit at the end: search backwards
-        if tokens[start : start + len(words)] == words:
-            begin = spans[start].start()
-            end = spans[start + len(words) - 1].end()
-            rest = text[end:]
-            if not _WORD.search(rest):  # only punctuation/space follows: keep it ("…im Flur.")
-                end = len(text.rstrip())
-            return text[begin:end].strip()
-    return value.strip()
+        return strip_invisible(value)
+    spans = [m.span() for m in _VERBATIM_WORD.finditer(text)]
+    # the last run of the value's words among the text's words: one substring search
+    joined = fold([text[a:b] for a, b in spans])
+    found = joined.rfind(fold(words))
+    if found < 0:
+        return strip_invisible(value)
+    first = joined.count("\0", 0, found)  # index of the run's first word in `spans`
+    last = first + len(words) - 1
+
+    def past(pattern: re.Pattern[str], pos: int) -> int:
+        match = pattern.match(text, pos)  # both patterns also match nothing
+        return match.end() if match else pos
+
+    begin = past(_VERBATIM_SEPARATOR, spans[first - 1][1]) if first else 0
+    # nothing but punctuation and spacing after the last word: all of it was said with the content
+    end = len(text) if last == len(spans) - 1 else past(_VERBATIM_ATTACHED, spans[last][1])
+    return strip_invisible(text[begin:end])
 
 
 def _literal_chars(text: str, entities: dict[str, MatchEntity]) -> int:

@@ -43,14 +43,16 @@ def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id
 
 
 def clean_content(content: str) -> str:
-    """Trimmed content (whitespace runs collapsed, invisible characters trimmed from the ends).
+    """The content as it is stored: verbatim, only invisible characters trimmed from its ends
+    (line breaks and spacing inside are kept; what compares texts normalises on its own:
+    same_text for duplicates, embedding_text for the vector, the full-text terms for search).
 
     Raises InvalidInput("content", "invalid_text") for text that cannot be encoded (lone
     surrogates), ("content", "empty") when nothing visible is left, ("content", "too_long").
     """
     if content and not is_encodable(content):
         raise InvalidInput("content", "invalid_text")
-    text = strip_invisible(" ".join(content.split())) if content else ""
+    text = strip_invisible(content) if content else ""
     if not text:
         raise InvalidInput("content", "empty")
     if len(text) > MAX_CONTENT_CHARS:
