@@ -265,8 +265,7 @@ _NEED_A_NUMBER: dict[Sensitivity, list[str]] = {
         r"(?:front |back |side |garage |cellar |basement )?doors?",
         r"(?:garden |front )?gates?",
         r"garages?",
-        r"wi-?fi",
-        r"router",
+        r"wi-?fi",  # "the wifi is 84729163"; not "router", whose model numbers are no secret
         # de
         r"(?:tür|zahlen|fahrrad|vorhänge|bügel|ketten|sicherheits)?schl(?:oss|össer)",
         r"entsperr\w*",
@@ -347,14 +346,17 @@ _NOT_A_CODE_AFTER = re.compile(
     re.IGNORECASE,
 )
 # ... or a word before it that makes it a time, year, date, price or amount ("at 0630",
-# "in 2019", "since 1998", "3 May 2024", "costs 1200", "seit 2019", "nel 2019", "depuis 2019").
+# "in 2019", "since 1998", "3 May 2024", "costs 1200", "seit 2019", "nel 2019", "depuis 2019"),
+# or the number of a flat, room or floor ("flat 104", "Zimmer 204", "interno 12").
 _NOT_A_CODE_BEFORE = re.compile(
     r"(?<!\w)(?:at|in|since|from|until|till|by|before|after|for|around|about|of|year|costs?|paid"
     r"|um|ab|bis|seit|im|von|vor|nach|für|gegen|ca\.?|etwa|jahr|kostet|kosten|bezahlt"
     r"|alle|all'|a|nel|nell'|dal|dall'|dalle|del|di|fino a|entro|prima|dopo|per|verso|circa|anno"
     r"|costa|costano|pagato|à|en|depuis|dès|jusqu'à|jusqu'en|avant|après|pour|vers|environ|de|du"
     r"|année|an|coûte|coûtent|payé|a las?|desde|hasta|antes|después|para|hacia|año|cuesta|cuestan"
-    r"|pagado|jan\w*|jän\w*|feb\w*|fév\w*|mar\w*|apr\w*|avr\w*|abr\w*|ma[iy]\w*|mag\w*|juin"
+    r"|pagado|flat|apartment|apt\.?|room|suite|floor|house|wohnung|zimmer|haus|stock|hausnummer"
+    r"|appartamento|interno|stanza|piano|civico|appartement|chambre|étage|piso|habitación|planta"
+    r"|jan\w*|jän\w*|feb\w*|fév\w*|mar\w*|apr\w*|avr\w*|abr\w*|ma[iy]\w*|mag\w*|juin"
     r"|mär\w*|jun\w*|giu\w*|jul\w*|juil\w*|lug\w*|aug\w*|ago\w*|août|sep\w*|set\w*|oct\w*|okt\w*"
     r"|ott\w*|nov\w*|dec\w*|dez\w*|déc\w*|dic\w*|gen\w*|ene\w*)\s*$",
     re.IGNORECASE,
@@ -426,12 +428,17 @@ def iban_valid(candidate: str) -> bool:
     return number % 97 == 1
 
 
+_CONTEXT = 40  # characters before a number or token that decide what it is
+
+
 def _has_code_number(text: str) -> bool:
     """A number that reads as a code rather than a time, year, date, price or measure."""
     if _ENDS_IN_RE.search(text):
         return True
     for m in _CODE_NUMBER_RE.finditer(text):
-        if _NOT_A_CODE_AFTER.match(text, m.end()) or _NOT_A_CODE_BEFORE.search(text, 0, m.start()):
+        if _NOT_A_CODE_AFTER.match(text, m.end()) or _NOT_A_CODE_BEFORE.search(
+            text, max(0, m.start() - _CONTEXT), m.start()
+        ):
             continue
         return True
     return False
@@ -439,7 +446,7 @@ def _has_code_number(text: str) -> bool:
 
 def _has_password_token(text: str) -> bool:
     for m in _TOKEN_RE.finditer(text):
-        if _NAMED_BEFORE.search(text, 0, m.start()):
+        if _NAMED_BEFORE.search(text, max(0, m.start() - _CONTEXT), m.start()):
             continue  # "the wifi is called Graufuchs55": a network's name is no secret
         token = m.group().strip("-!?")
         digits = sum(c.isdigit() for c in token)
