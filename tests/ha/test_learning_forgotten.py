@@ -31,12 +31,20 @@ async def test_c04_paraphrase_of_a_forgotten_code_is_not_learned(
     await async_say(household, entry, "yes", who=julian, room=kitchen, conversation_id=cid)
     assert await async_all_memories(household, entry) == []
     await _end_conversations(household, freezer)
-    # the real local model turned exactly this remark into a candidate 0.56 similar to the tombstone
-    task.script.append({"memories": [fact("The garden gate opens with 4711")], "summary": "About the gate."})
+    # the remark names the code without the word "code": it is sensitive, so no model sees it
+    calls = len(task.calls)
     await async_say(
         household, entry, "By the way, the garden gate opens with 4711 now.", who=julian, room=kitchen
     )
     await _end_conversations(household, freezer)
+    assert len(task.calls) == calls
+    assert await async_all_memories(household, entry) == []
+    # the real local model turned that remark into a candidate 0.56 similar to the tombstone; a
+    # candidate like it from an innocent remark is still blocked by the tombstone
+    task.script.append({"memories": [fact("The garden gate opens with 4711")], "summary": "About the gate."})
+    await async_say(household, entry, "By the way, the garden gate works again.", who=julian, room=kitchen)
+    await _end_conversations(household, freezer)
+    assert len(task.calls) == calls + 1
     assert events[-1].data["skipped_forgotten"] == 1 and events[-1].data["stored"] == 0
     assert await async_all_memories(household, entry) == []  # neither the fact nor the summary
     # only an explicit remember lifts the block
