@@ -26,10 +26,9 @@ sys.path.insert(0, str(REPO))
 
 from homeassistant.components import conversation  # noqa: E402
 from homeassistant.helpers import entity_registry as er  # noqa: E402
-from homeassistant.setup import async_setup_component  # noqa: E402
 
 import custom_components  # noqa: E402, F401 - pin the repo's package before HA's testing config can shadow it
-from tests.conftest import TEST_DB, _resident, _room, setup_memory  # noqa: E402
+from tests.conftest import TEST_DB, _resident, _room, async_set_up_household, setup_memory  # noqa: E402
 
 MEMORY_AGENT = "conversation.household_memory_memory_assistant"
 
@@ -63,12 +62,7 @@ async def test_turn_latency(
     hass: Any, tmp_path: Path, enable_custom_integrations: Any, monkeypatch: Any
 ) -> None:
     work = json.loads(Path(os.environ["BENCH_TURN_WORK"]).read_text())  # noqa: ASYNC240 - bench set-up
-    hass.config.config_dir = str(tmp_path)
-    hass.config.language = "en"
-    for domain in ("homeassistant", "person", "conversation", "intent"):
-        assert await async_setup_component(hass, domain, {}), domain
-    await async_setup_component(hass, "assist_pipeline", {})
-    await hass.async_block_till_done()
+    await async_set_up_household(hass, tmp_path)
     julian = await _resident(hass, "Julian")
     kitchen = await _room(hass, "Kitchen")
     shutil.copyfile(work["db"], tmp_path / TEST_DB)

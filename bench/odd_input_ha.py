@@ -37,10 +37,9 @@ sys.path.insert(0, str(REPO))
 
 from homeassistant.components import conversation  # noqa: E402
 from homeassistant.helpers import entity_registry as er  # noqa: E402
-from homeassistant.setup import async_setup_component  # noqa: E402
 
 import custom_components  # noqa: E402, F401 - pin the repo's package before HA's testing config can shadow it
-from tests.conftest import _resident, _room, setup_memory  # noqa: E402
+from tests.conftest import _resident, _room, async_set_up_household, setup_memory  # noqa: E402
 
 
 def _where(err: BaseException) -> str:
@@ -71,12 +70,7 @@ async def _timed(
 async def test_odd_input(hass: Any, tmp_path: Path, enable_custom_integrations: Any) -> None:
     work = json.loads(Path(os.environ["BENCH_ODD_WORK"]).read_text(encoding="utf-8"))  # noqa: ASYNC240
     repeats = work["repeats"]
-    hass.config.config_dir = str(tmp_path)
-    hass.config.language = "en"
-    for domain in ("homeassistant", "person", "conversation", "intent"):
-        assert await async_setup_component(hass, domain, {}), domain
-    await async_setup_component(hass, "assist_pipeline", {})
-    await hass.async_block_till_done()
+    await async_set_up_household(hass, tmp_path)
     julian = await _resident(hass, "Julian")
     kitchen = await _room(hass, "Kitchen")
     hass.states.async_set("light.kitchen_light", "on", {"friendly_name": "Kitchen light"})

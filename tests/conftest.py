@@ -84,18 +84,24 @@ class Room:
     device_id: str
 
 
-@pytest.fixture
-async def household(hass: Any, tmp_path: Path) -> Any:
-    """hass with the components the integration depends on, config dir = tmp_path."""
+async def async_set_up_household(hass: Any, config_dir: Path) -> Any:
+    """Set up the components the integration depends on in `hass` (English, config dir
+    `config_dir`); also used by the benchmarks that run in this harness (bench/*_ha.py)."""
     from homeassistant.setup import async_setup_component  # noqa: PLC0415
 
-    hass.config.config_dir = str(tmp_path)
+    hass.config.config_dir = str(config_dir)
     hass.config.language = "en"
     for domain in ("homeassistant", "person", "conversation", "intent"):
         assert await async_setup_component(hass, domain, {}), domain
     await async_setup_component(hass, "assist_pipeline", {})
     await hass.async_block_till_done()
     return hass
+
+
+@pytest.fixture
+async def household(hass: Any, tmp_path: Path) -> Any:
+    """hass with the components the integration depends on, config dir = tmp_path."""
+    return await async_set_up_household(hass, tmp_path)
 
 
 async def _resident(hass: Any, name: str) -> Resident:

@@ -119,8 +119,6 @@ _ARTICLES: dict[str, frozenset[str]] = {
 _CLAUSE = re.compile(r"[,;:.!?()\n]+")
 _TOKEN = re.compile(r"\w+'?")
 
-_WORD = re.compile(r"\w+")  # apostrophes split words: "j'ai" → "j", "ai"; "l'ho" → "l", "ho"
-
 # Sentences that state a liking make a `preference`, everything else a `fact`.
 _PREFERENCE = {
     "en": (

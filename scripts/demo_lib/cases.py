@@ -231,10 +231,10 @@ CELLO = "I've started learning the cello, my lessons are on Thursdays."
 CELLO_Q_DE = "Was weißt du über das Cello?"
 GATE = "Remember the gate code is 4711."
 FORGET_GATE = "Forget the gate code."
-# In passing, in a new conversation, in other words: no "code" in it, so it is not sensitive and
-# reaches the model, which proposes it again; it is only ~0.56 similar to the tombstone (below
-# TOMBSTONE_SIMILARITY 0.85) but shares the forgotten number, whose keyed digest the tombstone
-# keeps: skipped as forgotten. The first turn gives the conversation something to learn.
+# In passing, in a new conversation, in other words: a gate word next to a code-like number is
+# flagged sensitive (engine/sensitive.py), so this turn never reaches the model and the code is
+# not learned again; were it not flagged, the tombstone's keyed digest of the number would drop
+# it (tests/ha/test_learning_forgotten.py). The first turn gives the conversation something to learn.
 PARCEL = "The parcel driver comes tomorrow morning."
 GATE_IN_PASSING = "He can let himself in, the garden gate opens with 4711."
 GATE_Q = "garden gate code 4711"
@@ -259,8 +259,8 @@ LEARNING_CASES: tuple[Case, ...] = (
         Recall("cello lessons", (RowCheck("cello", (("provenance", "extracted"),)),), who="julian"),
         Say("julian", "hall", "de", CELLO_Q_DE, (ANSWERED, contains("cello"))),
     )),
-    Case("C04", "the in-passing conversation is extracted; the real model proposes the code, it is dropped", (
-        Learned("gate", (("stored", 1), ("skipped_forgotten", 1))),
+    Case("C04", "the in-passing conversation is extracted; the code mentioned in passing is not learned", (
+        Learned("gate", (("stored", 1),)),
         Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
         Say("julian", "hall", "en", GATE),  # an explicit remember lifts the block
         Recall(GATE_Q, (RowCheck("4711", (("provenance", "confirmed"),)),), who="julian"),
