@@ -39,8 +39,8 @@ from .runtime import (
     async_recall,
     async_run,
 )
-from .speaker import other_tellers
-from .turn import Turn, current_turn, error_reply, start_turn, tellable, withheld
+from .speaker import areas_named, other_tellers
+from .turn import Turn, current_turn, error_reply, start_turn, withheld
 from .utterances import is_filler
 
 _LOGGER = logging.getLogger(__name__)
@@ -67,6 +67,7 @@ FORGET_SIMILARITY_MARGIN = 0.05
 FORGET_MAX_CANDIDATES = 3
 KNOW_MAX_ITEMS = 3  # "what do you know about …" reads out at most this many memories
 ABOUT_ME_LIST_LIMIT = 10_000  # enough to count a person's private memories
+ROOM_LIST_LIMIT = 1000  # newest visible memories read for a named room's notes (shared ones included)
 
 # First-person singular markers per language: a memory with one is about the speaker. Italian
 # and Spanish drop the pronoun ("sono allergico", "tengo cita"), so the common verb forms that
@@ -524,11 +525,15 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         hits = await async_recall(intent_obj.hass, self.data, query, turn.speaker, language=turn.language)
         # The speaker's own memories ride along with every recall (C05); for "what do you know
         # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
-        matches = [h for h in hits if "about_speaker" not in h.factors] or hits
-        told, kept = tellable(matches, turn.speaker, self.data.options)
+        matches = [h.memory for h in hits if "about_speaker" not in h.factors] or [h.memory for h in hits]
+        if not matches:  # nothing about the topic itself: a room it names has its room notes
+            matches = await self._room_notes(intent_obj, query)
+        options = self.data.options
+        told = [m for m in matches if not withheld(m, turn.speaker, options)]
+        kept = len(matches) - len(told)
         if not told:
             return self._respond(intent_obj, "withheld" if kept else "know_nothing")
-        said = [h.memory for h in told[:KNOW_MAX_ITEMS]]
+        said = told[:KNOW_MAX_ITEMS]
         items = quote_all(
             [m.content for m in said],
             other_tellers(intent_obj.hass, turn.speaker, said),
@@ -537,6 +542,20 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         if kept:
             items = f"{items}; {reply(intent_obj.language, 'withheld_item')}"
         return self._respond(intent_obj, "know_list", items=items)
+
+    async def _room_notes(self, intent_obj: intent.Intent, query: str) -> list[Memory]:
+        """The current room memories of the areas `query` names (speaker.areas_named), newest
+        first ("What do you know about the kitchen?"); never a private memory."""
+        notes: list[Memory] = []
+        for area_id in areas_named(intent_obj.hass, query):
+            visible = await async_run(
+                intent_obj.hass,
+                self.data.engine.list_memories,
+                Speaker(area_id=area_id),
+                limit=ROOM_LIST_LIMIT,
+            )
+            notes += [m for m in visible if m.scope is Scope.ROOM and m.area_id == area_id]
+        return notes
 
 
 def said_on(memory: Memory, language: str | None) -> str | None:

@@ -725,3 +725,37 @@ async def test_c27_long_or_repetitive_text_is_not_handed_to_home_assistants_agen
     result = await async_say(hass, memory_entry, said, room=hall)
     assert handed == []
     assert speech(result) in {reply("en", key) for key in ("remember_offer", "know_nothing")}
+
+
+ROOM_NOTES = {
+    "en": ("Kitchen", "Remember for this room: the dishwasher tablets are above the fridge.",
+           "What do you know about the kitchen?", "dishwasher"),
+    "de": ("Küche", "Merk dir für diesen Raum: Die Spülmaschinentabs sind über dem Kühlschrank.",
+           "Was weißt du über die Küche?", "Spülmaschinentabs"),
+    "it": ("Cucina", "Ricorda per questa stanza: le pastiglie per la lavastoviglie sono sopra il frigo.",
+           "Cosa sai della cucina?", "lavastoviglie"),
+    "fr": ("Cuisine", "Souviens-toi pour cette pièce : les pastilles du lave-vaisselle sont sur le frigo.",
+           "Que sais-tu sur la cuisine ?", "lave-vaisselle"),
+    "es": ("Cocina", "Recuerda para esta habitación: las pastillas del lavavajillas están sobre la nevera.",
+           "Qué sabes de la cocina?", "lavavajillas"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", list(ROOM_NOTES))
+async def test_c29_what_do_you_know_about_a_room_lists_its_notes(
+    hass: HomeAssistant, memory_entry: Any, *, julian: Resident, kitchen: Room, hall: Room, language: str
+) -> None:
+    from homeassistant.helpers import area_registry as ar  # noqa: PLC0415
+
+    name, note, question, marker = ROOM_NOTES[language]
+    ar.async_get(hass).async_update(kitchen.area_id, name=name)
+    await async_say(hass, memory_entry, note, language=language, room=kitchen)
+    private = {"en": "Remember that I keep my own kitchen knife in the drawer.",
+               "de": "Merk dir, dass ich mein eigenes Küchenmesser in der Schublade habe.",
+               "it": "Ricorda che io tengo il mio coltello da cucina nel cassetto.",
+               "fr": "Souviens-toi que je garde mon couteau de cuisine dans le tiroir.",
+               "es": "Recuerda que yo guardo mi cuchillo de cocina en el cajón."}[language]  # fmt: skip
+    await async_say(hass, memory_entry, private, language=language, who=julian, room=kitchen)
+    answer = speech(await async_say(hass, memory_entry, question, language=language, room=hall))
+    assert marker in answer
+    assert private.split()[-1].strip(".") not in answer  # Julian's private note never follows a name
