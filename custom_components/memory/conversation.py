@@ -32,7 +32,7 @@ from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .answers import quote_all, reply
-from .cloud import agent_domain, async_is_cloud_domain, without_sensitive
+from .cloud import agent_domain, async_is_cloud_domain
 from .commands import async_strict_intent
 from .const import (
     AGENT_NAME,
@@ -54,16 +54,15 @@ from .intents import (
     match_sentence,
     said_on,
 )
-from .llm_api import format_memory_block
+from .llm_api import turn_block
 from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion
-from .speaker import other_tellers, tellers
+from .speaker import other_tellers
 from .transcripts import async_record_turn, learning_allowed
 from .turn import (
     Turn,
     active,
     async_recall_once,
     start_turn,
-    tellable,
     utterance_problem,
     withheld,
 )
@@ -303,14 +302,9 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         """Hand the turn to the wrapped agent with one memory block in its system prompt (a Memory
         LLM API of that agent reads the same turn and adds no second block)."""
         hass = self.hass
-        data = self._data
-        told, kept = tellable(hits, turn.speaker, data.options)
         # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
-        if await async_is_cloud_domain(hass, agent_domain(hass, agent_id)):
-            told = without_sensitive(told)
-        block = format_memory_block(
-            told, data.recall_options(), tellers(hass, turn.speaker), withheld=len(kept)
-        )
+        cloud = await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
+        block = turn_block(hass, self._data, hits, turn.speaker, cloud=cloud)
         extra_prompt = "\n\n".join(p for p in (block, user_input.extra_system_prompt) if p) or None
         return await conversation.async_converse(
             hass,

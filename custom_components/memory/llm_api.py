@@ -105,6 +105,21 @@ def format_memory_block(
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
 
 
+def turn_block(
+    hass: HomeAssistant, data: MemoryRuntimeData, hits: list[Hit], speaker: Speaker, *, cloud: bool
+) -> str | None:
+    """The memory block of one turn for a model: what `speaker` may hear (turn.tellable; the rest
+    only counted), nothing sensitive for a `cloud` model, tellers named (speaker.tellers); None
+    when nothing matched. The one place both doors (memory agent, Memory LLM API) build it."""
+    told, kept = tellable(hits, speaker, data.options)
+    return format_memory_block(
+        without_sensitive(told) if cloud else told,
+        data.recall_options(),
+        tellers(hass, speaker),
+        withheld=len(kept),
+    )
+
+
 def current_user_text() -> str | None:
     """The latest user utterance of the live chat log (LLMContext carries no text)."""
     chat_log = current_chat_log.get()
@@ -343,14 +358,7 @@ class MemoryAPI(llm.API):
                 language=language,
             )
         hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
-        told, kept = tellable(hits, speaker, data.options)
-        block = format_memory_block(
-            without_sensitive(told) if cloud else told,
-            data.recall_options(),
-            tellers(self.hass, speaker),
-            withheld=len(kept),
-        )
-        return block or NO_MEMORY_PROMPT
+        return turn_block(self.hass, data, hits, speaker, cloud=cloud) or NO_MEMORY_PROMPT
 
 
 @callback

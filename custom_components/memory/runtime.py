@@ -103,7 +103,9 @@ class MemoryRuntimeData:
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
-        an unknown speaker without a device (asker ("device", "")) is no key."""
+        an unknown speaker without a device (asker ("device", "")) is no key. Entries past
+        LAST_REMEMBERED_WINDOW are dropped here, so the map holds only the last few minutes."""
+        self.remembered = {k: v for k, v in self.remembered.items() if at - v.at <= LAST_REMEMBERED_WINDOW}
         for key in keys:
             if key and key != ("device", ""):
                 self.remembered[key] = Remembered(memory_id, at)
