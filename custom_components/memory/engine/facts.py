@@ -1,0 +1,336 @@
+"""The fact rules, in one place: what is the same fact, what replaces what, and which memory wins
+(docs/consolidation.md; cases C09-C12, C15, C23, C24).
+
+Every door that writes or settles memories asks this module: the writer (engine.remember),
+approval, learning from conversations and consolidation. Two ways to tell that two memories are
+about one fact:
+
+- a fact key (bucket, subject, predicate), written by extraction: the key decides alone
+  (`same_value`, `settle`); memories of different keys never touch (C15);
+- no key (what people say with "Remember …", services, the LLM's tool): `relation` compares the
+  two texts — their meaning (the encoder's similarity on the recall scale), what they are about
+  (content-word stems), the values they carry (numbers, identifiers, weekdays, months) and the
+  words that say something changed ("now", "any more", "jetzt", "non più", …) or negate.
+
+`relation` never settles a replacement by itself: REPLACES means "likely a new value of the same
+thing", which a person (the conversation's yes/no, a service's `replaces`) or an AI Task confirms.
+Only SAME is acted on directly (a restatement confirms the memory it restates).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from .lexical import identity_anchors, tokens
+from .models import Memory, Provenance, Status
+from .store.base import Bucket
+from .terms import document_terms
+from .text import same_text
+
+SELF = "me"  # the normalised subject of a fact about the speaker
+# First-person forms a model writes as the subject of a fact about the speaker (en/de/it/fr/es).
+FIRST_PERSON = frozenset(
+    {
+        "me", "i", "myself", "my", "mine", "user", "the user", "speaker", "the speaker",
+        "the person speaking", "ich", "mich", "mir", "mein", "meine", "io", "mi", "mio", "mia",
+        "je", "moi", "mon", "ma", "yo", "mí",
+    }
+)  # fmt: skip
+
+_NON_WORD = re.compile(r"[\W_]+")
+_EDGE_PUNCTUATION = " .,;:!?\"'«»“”„()[]{}\u2018\u2019"
+
+
+# ---------------------------------------------------------------------------- fact keys
+def fact_subject(subject: str | None, self_names: Iterable[str] = ()) -> str | None:
+    """The normalised subject: casefolded, whitespace collapsed; first-person forms and the
+    speaker's own names (self_names, e.g. "Julian") become SELF. None for nothing."""
+    if subject is None:
+        return None
+    folded = " ".join(subject.casefold().split())
+    if not folded:
+        return None
+    names = {" ".join(n.casefold().split()) for n in self_names}
+    return SELF if folded in FIRST_PERSON or folded in names else folded
+
+
+def fact_predicate(predicate: str | None) -> str | None:
+    """The normalised predicate: casefolded, each run of non-alphanumerics one "_" ("Favourite
+    Colour" -> "favourite_colour"). None for nothing."""
+    if predicate is None:
+        return None
+    key = "_".join(_NON_WORD.sub(" ", predicate.casefold()).split())
+    return key or None
+
+
+def key_of(memory: Memory) -> tuple[Bucket, str, str] | None:
+    """The fact key of a stored memory, None when it has no subject or predicate."""
+    subject, predicate = fact_subject(memory.subject), fact_predicate(memory.predicate)
+    if subject is None or predicate is None:
+        return None
+    return Bucket.of(memory.scope, memory.owner_id, memory.area_id), subject, predicate
+
+
+class Stated(Protocol):
+    """What value comparison reads: a Memory, or an extraction Candidate."""
+
+    @property
+    def content(self) -> str: ...
+    @property
+    def value(self) -> str | None: ...
+
+
+def _fold_value(value: str) -> str:
+    """A value as compared: casefolded, Unicode-normalised (NFC), whitespace collapsed, quotes and
+    sentence punctuation trimmed at the edges — signs, symbols and accents inside are meaning
+    ("-18" is not "18", "C++" is not "C", "año" is not "ano")."""
+    folded = " ".join(unicodedata.normalize("NFC", value.casefold()).split())
+    return folded.strip(_EDGE_PUNCTUATION)
+
+
+def same_value(a: Stated, b: Stated) -> bool:
+    """True when two memories of one key state the same value: both carry a value and the values
+    are equal as `_fold_value` compares them; without a value on either side, only the same wording
+    (folded content) counts — a sentence that merely mentions the old value ("I don't drink coffee
+    any more, I drink tea now") is never taken as agreeing with it (C09)."""
+    if a.value is not None and b.value is not None:
+        return _fold_value(a.value) == _fold_value(b.value)
+    return same_text(a.content, b.content)
+
+
+# ---------------------------------------------------------------------------- which wins
+def precedence(memory: Memory) -> tuple[bool, datetime]:
+    """Which memory of a fact holds: a statement beats a guess (an `inferred` memory never
+    supersedes a confirmed/observed/extracted one), then the newest (created_at)."""
+    return memory.provenance is not Provenance.INFERRED, memory.created_at
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The outcome for one fact: the current memory and the others with their new status
+    (ARCHIVED: the same value, merged into `current`; SUPERSEDED: a different, older value)."""
+
+    current: Memory
+    retired: list[tuple[Memory, Status]]
+
+
+def settle(group: Sequence[Memory]) -> Settlement:
+    """The one rule for a fact told several times: the value of the memory with the highest
+    `precedence` holds; among the memories saying that value the strongest provenance (then the
+    newest) stays current and the rest are ARCHIVED into it; every memory with another value is
+    SUPERSEDED by it."""
+    winner = max(group, key=precedence)
+    agreeing = [m for m in group if same_value(m, winner)]
+    current = max(agreeing, key=lambda m: (-m.provenance.rank, m.created_at))
+    retired = [
+        (m, Status.ARCHIVED if same_value(m, current) else Status.SUPERSEDED)
+        for m in group
+        if m.id != current.id
+    ]
+    return Settlement(current, retired)
+
+
+def confirmed(existing: Memory, new: Memory) -> Memory:
+    """`existing` heard again as `new` (the same fact): confirmed (updated_at = new's), the
+    stronger provenance kept, the first teller kept, the key's value filled in. The wording stays
+    the existing memory's unless `new` says the very same words with a provenance at least as
+    strong (then its case and punctuation win) — a restatement in other words or another language
+    never rewrites what was first said."""
+    base = existing
+    if same_text(existing.content, new.content) and new.provenance.rank <= existing.provenance.rank:
+        base = replace(
+            existing,
+            content=new.content,
+            kind=new.kind,
+            language=new.language,
+            source=new.source,
+            source_ref=new.source_ref,
+            sensitive=new.sensitive,
+        )
+    return replace(
+        base,
+        provenance=min(existing.provenance, new.provenance, key=lambda p: p.rank),
+        subject=existing.subject or new.subject,
+        predicate=existing.predicate or new.predicate,
+        value=existing.value or new.value,
+        speaker_id=existing.speaker_id or new.speaker_id,  # who said it first
+        importance=max(existing.importance, new.importance),
+        confidence=max(existing.confidence, new.confidence),
+        updated_at=new.updated_at,
+    )
+
+
+# ---------------------------------------------------------------------------- relation of two texts
+class Relation(StrEnum):
+    """How a new memory stands to an existing one of the same bucket."""
+
+    SAME = "same"  # says the same fact (other words, another language): confirm, no second memory
+    REPLACES = "replaces"  # likely a new value of the same thing: asked / judged, never silent
+    ADDS_DETAIL = "adds_detail"  # (an AI Task's verdict) more about the same thing; both hold
+    UNRELATED = "unrelated"
+
+
+# Thresholds on the recall scale (calibration), measured on the pairs in tests/engine/test_facts.py
+# with USE-m3 (docs/consolidation.md "How the rules were chosen").
+RELATED_SIMILARITY = 0.45  # below: never about the same thing ("Anna works nights" / "Anna's bike" 0.38)
+SUBSTITUTION_SIMILARITY = 0.60  # same topic, one word swapped, no change word: "… in the cellar" 0.86
+CLOSE_SIMILARITY = 0.75  # this close, the meaning alone says the topic is the same
+CROSS_LANGUAGE_RELATED = 0.50  # another language, no shared words: only meaning tells the topic
+TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
+
+# Words saying that something changed, per language (compared casefolded, whole words/phrases).
+_CHANGE = {
+    "en": "now|any more|anymore|no longer|not any longer|instead|moved|changed|from now on|these days|nowadays",
+    "de": "jetzt|nun|nicht mehr|kein mehr|keine mehr|keinen mehr|stattdessen|umgezogen|geändert|ab sofort|inzwischen|mittlerweile",
+    "it": "ora|adesso|non più|invece|spostato|spostata|cambiato|ormai|d'ora in poi",
+    "fr": "maintenant|ne plus|n'plus|plus de|désormais|à la place|déplacé|déplacée|changé|dorénavant",
+    "es": "ahora|ya no|en cambio|en vez|movido|movida|cambiado|a partir de ahora",
+}  # fmt: skip
+_NEGATION = {
+    "en": "not|n't|never|no|cannot|can't|don't|doesn't|won't|isn't|aren't|hate",
+    "de": "nicht|kein|keine|keinen|keiner|nie|niemals|hasse",
+    "it": "non|mai|odio",
+    "fr": "ne|n'|pas|jamais|déteste",
+    "es": "no|nunca|jamás|odio",
+}  # fmt: skip
+# Weekday and month names (and their common forms) -> one value, so "Tuesday", "dienstags" and
+# "martedì" are the same value and "Tuesday"/"Wednesday" two values.
+_WEEKDAYS = [
+    "monday mondays montag montags lunedì lundi lunes",
+    "tuesday tuesdays dienstag dienstags martedì mardi martes",
+    "wednesday wednesdays mittwoch mittwochs mercoledì mercredi miércoles",
+    "thursday thursdays donnerstag donnerstags giovedì jeudi jueves",
+    "friday fridays freitag freitags venerdì vendredi viernes",
+    "saturday saturdays samstag samstags sonnabend sabato samedi sábado sábados",
+    "sunday sundays sonntag sonntags domenica dimanche domingo domingos",
+]
+_MONTHS = [
+    "january jan januar jänner gennaio janvier enero",
+    "february feb februar febbraio février febrero",
+    "march mar märz marzo mars",
+    "april apr aprile avril abril",
+    "may mai maggio mayo",
+    "june jun juni giugno juin junio",
+    "july jul juli luglio juillet julio",
+    "august aug agosto août",
+    "september sep sept settembre septembre septiembre",
+    "october oct oktober ottobre octobre octubre",
+    "november nov novembre noviembre",
+    "december dec dezember dicembre décembre diciembre",
+]
+_CALENDAR = {
+    word: f"{kind}{index}"
+    for kind, table in (("weekday:", _WEEKDAYS), ("month:", _MONTHS))
+    for index, names in enumerate(table, start=1)
+    for word in names.split()
+}
+_DIGITS = re.compile(r"\d+")
+
+
+def _phrases(table: dict[str, str], language: str) -> tuple[str, ...]:
+    return tuple(table.get(language, table["en"]).split("|"))
+
+
+def _has_phrase(folded: str, phrases: Iterable[str]) -> bool:
+    """Any phrase as whole words in `folded` ("no longer"; "kein … mehr" as "kein mehr" is
+    matched with anything between its two words)."""
+    for phrase in phrases:
+        parts = [re.escape(p) for p in phrase.split()]
+        if re.search(r"(?<!\w)" + r"\b.{0,40}?\b".join(parts) + r"(?!\w)", folded):
+            return True
+    return False
+
+
+def _base(language: str) -> str:
+    return language.split("-")[0].split("_")[0].casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the fact rules read off one text: its content-word stems (cue words and values left
+    out), the first TOPIC_LEAD of them, its values by kind, and whether it says something changed
+    or negates."""
+
+    language: str
+    stems: frozenset[str]
+    lead: frozenset[str]
+    values: dict[str, frozenset[str]]
+    change: bool
+    negated: bool
+
+    @classmethod
+    def of(cls, text: str, language: str) -> Reading:
+        lang = _base(language)
+        folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("’", "'").split())
+        words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
+        calendar = frozenset(_CALENDAR[w] for w in words if w in _CALENDAR)
+        numbers = frozenset(n.lstrip("0") or "0" for n in _DIGITS.findall(folded))
+        cue_words = {w for p in (*_phrases(_CHANGE, lang), *_phrases(_NEGATION, lang)) for w in p.split()}
+        kept = " ".join(w for w in words if w not in cue_words and w not in _CALENDAR and not w.isdigit())
+        stems = document_terms(kept, lang).split()
+        values = {
+            "number": numbers,
+            "identifier": identity_anchors(text) - numbers,
+            "weekday": frozenset(v for v in calendar if v.startswith("weekday:")),
+            "month": frozenset(v for v in calendar if v.startswith("month:")),
+        }
+        return cls(
+            language=lang,
+            stems=frozenset(stems),
+            lead=frozenset(stems[:TOPIC_LEAD]),
+            values={k: v for k, v in values.items() if v},
+            change=_has_phrase(folded, _phrases(_CHANGE, lang)),
+            negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
+        )
+
+
+def _values_conflict(a: Reading, b: Reading) -> bool:
+    """A kind of value both carry, with other values ("Tuesday" / "Wednesday", "4711" / "4712")."""
+    return any(kind in b.values and b.values[kind] != have for kind, have in a.values.items())
+
+
+def _values_agree(a: Reading, b: Reading) -> bool:
+    """Both carry values and the very same ones ("Tuesdays" / "il martedì", "12 May" / "May 12")."""
+    return bool(a.values) and a.values == b.values
+
+
+def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: float) -> Relation:
+    """How `new` stands to `old` (both of one bucket), from their readings and their similarity on
+    the recall scale; same_meaning: the recall-scale similarity of translations
+    (calibration.Hubness.same_meaning, scaled). Never ADDS_DETAIL (only an AI Task tells that).
+
+    What they are about: in one language, a topic is shared when one text's first content words
+    (TOPIC_LEAD) meet the other's content words, and held firmly when all of them do; across
+    languages only the meaning tells (≥ CROSS_LANGUAGE_RELATED). At ≥ CLOSE_SIMILARITY the meaning
+    alone holds a topic firmly.
+
+    - UNRELATED: similarity under RELATED_SIMILARITY, or no topic in common ("the lawn mower is in
+      the garage" is not about the bike pump in the garage);
+    - REPLACES: a topic in common and something changed: one negates and the other not, the new
+      one says it changed ("now", "nicht mehr"), values of one kind differ ("Tuesday"/"Wednesday",
+      "4711"/"4712") under a firm topic, the new one says more than the old, or one content word
+      was swapped at ≥ SUBSTITUTION_SIMILARITY under a firm topic ("garage" → "cellar");
+    - SAME: a topic in common and nothing changed: the new one's content words are all among the
+      old one's, both carry the same values, or another language at ≥ same_meaning.
+    """
+    close = similarity >= CLOSE_SIMILARITY
+    if old.language == new.language:
+        topic = bool(old.lead & new.stems or new.lead & old.stems) or close
+        firm = bool(old.lead and new.lead) and (old.lead <= new.stems or new.lead <= old.stems) or close
+    else:
+        topic = firm = similarity >= CROSS_LANGUAGE_RELATED
+    if similarity < RELATED_SIMILARITY or not topic:
+        return Relation.UNRELATED
+    if old.negated != new.negated or new.change or (firm and _values_conflict(old, new)):
+        return Relation.REPLACES
+    if old.language == new.language and new.stems and (new.stems <= old.stems or old.stems <= new.stems):
+        return Relation.SAME if new.stems <= old.stems else Relation.REPLACES  # more said: a new version
+    if _values_agree(old, new) or (old.language != new.language and similarity >= same_meaning):
+        return Relation.SAME
+    return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
