@@ -64,7 +64,7 @@ from rank_bm25 import BM25Okapi  # noqa: E402
 engine_import.install()
 import local_models  # noqa: E402 - imports the engine
 
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, RecallOptions  # noqa: E402
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, MemoryDraft, RecallOptions  # noqa: E402
 from custom_components.memory.engine.embedding.base import Embedder, Vectors  # noqa: E402
 from custom_components.memory.engine.engine import MemoryEngine  # noqa: E402
 from custom_components.memory.engine.models import Scope, Speaker  # noqa: E402
@@ -215,10 +215,12 @@ def evaluate_conversation(
             # conversation: source_ref is what the engine's conversation context follows
             clock.now = turn.when + timedelta(seconds=int(index))
             result = engine.remember(
-                turn.content,
-                speaker=Speaker(person_id=person_id(turn.speaker)),
-                scope=Scope.SHARED,
-                source_ref=f"session {session}",
+                MemoryDraft(
+                    turn.content,
+                    speaker=Speaker(person_id=person_id(turn.speaker)),
+                    scope=Scope.SHARED,
+                    source_ref=f"session {session}",
+                )
             )
             dia_ids_of[result.memory.id].append(turn.dia_id)
         indexed = time.perf_counter()

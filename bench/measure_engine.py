@@ -21,7 +21,7 @@ import psutil
 
 engine_import.install()
 from custom_components.memory.engine import recall as recall_mod  # noqa: E402
-from custom_components.memory.engine.api import RecallOptions  # noqa: E402
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions  # noqa: E402
 from custom_components.memory.engine.factory import build_engine  # noqa: E402
 from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker  # noqa: E402
 
@@ -111,13 +111,31 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     julian = SPEAKERS["known person in the kitchen"]
     for i, (text, lang) in enumerate(work["new"]):
         s = time.perf_counter_ns()
-        result = engine.remember(text, speaker=julian, scope=REMEMBER_SCOPES[i % 3], language=lang,
-                                 provenance=Provenance.CONFIRMED, source=Source.VOICE)  # fmt: skip
+        result = engine.remember(
+            MemoryDraft(
+                text,
+                speaker=julian,
+                scope=REMEMBER_SCOPES[i % 3],
+                language=lang,
+                provenance=Provenance.CONFIRMED,
+                source=Source.VOICE,
+            )
+        )
         remember_ns.setdefault(result.action.value, []).append(time.perf_counter_ns() - s)
     for text, lang, scope, owner, area in work["again"]:
         s = time.perf_counter_ns()
-        result = engine.remember(text, speaker=julian, scope=Scope(scope), owner_id=owner, area_id=area,
-                                 language=lang, provenance=Provenance.CONFIRMED, source=Source.VOICE)  # fmt: skip
+        result = engine.remember(
+            MemoryDraft(
+                text,
+                speaker=julian,
+                scope=Scope(scope),
+                owner_id=owner,
+                area_id=area,
+                language=lang,
+                provenance=Provenance.CONFIRMED,
+                source=Source.VOICE,
+            )
+        )
         remember_ns.setdefault(result.action.value, []).append(time.perf_counter_ns() - s)
     out["remember"] = pct([x for v in remember_ns.values() for x in v])
     out["remember_by_action"] = {k: pct(v) for k, v in remember_ns.items()}

@@ -51,6 +51,8 @@ sys.path.insert(0, str(REPO))
 import report  # noqa: E402
 import runinfo  # noqa: E402
 
+from custom_components.memory.engine.api import MemoryDraft  # noqa: E402
+
 RESULTS = BENCH / "results" / "odd_input.json"
 SEED = (  # a few household memories, so recall has something to rank
     "The spare key for the cellar is in the blue tin in the hall.",
@@ -144,7 +146,7 @@ def measure_local(size: int, repeats: int, over: bool = False) -> list[dict[str,
         engine = MemoryEngine(SqliteStore(Path(tmp) / "odd.db"), encoder)
         engine.open()
         for text in SEED:
-            engine.remember(text, speaker=speaker, scope=Scope.SHARED, language="en")
+            engine.remember(MemoryDraft(text, speaker=speaker, scope=Scope.SHARED, language="en"))
         for shape in UNITS:
             for said_as in SAID_AS:
                 text, content = utterance(said_as, shape, size)
@@ -152,7 +154,7 @@ def measure_local(size: int, repeats: int, over: bool = False) -> list[dict[str,
                 call: Callable[[], Any] = {
                     "plain": lambda text=text: engine.recall(text, speaker),
                     "remember": lambda content=content: engine.remember(
-                        content, speaker=speaker, scope=Scope.SHARED, language="en"
+                        MemoryDraft(content, speaker=speaker, scope=Scope.SHARED, language="en")
                     ),
                     "forget": lambda content=content: engine.find_to_forget(content, speaker),
                     "know": lambda content=content: engine.recall(content, speaker),

@@ -49,7 +49,12 @@ if "custom_components" not in sys.modules:  # a script run; under pytest the rea
     engine_import.install()  # the HA integration the other tests load) is already imported: keep it
 import local_models
 
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, EncoderUnavailable, RecallOptions
+from custom_components.memory.engine.api import (
+    MAX_CONTENT_CHARS,
+    EncoderUnavailable,
+    MemoryDraft,
+    RecallOptions,
+)
 from custom_components.memory.engine.embedding.base import embed_queries
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.factory import (
@@ -229,13 +234,15 @@ def store_pool(engine: MemoryEngine, pool: Pool) -> tuple[dict[str, list[int]], 
             too_long += 1
             continue
         result = engine.remember(
-            s.text,
-            speaker=GUEST,
-            scope=Scope.SHARED,
-            kind=Kind.FACT,
-            language=s.language,
-            provenance=Provenance.CONFIRMED,
-            source=Source.SERVICE,
+            MemoryDraft(
+                s.text,
+                speaker=GUEST,
+                scope=Scope.SHARED,
+                kind=Kind.FACT,
+                language=s.language,
+                provenance=Provenance.CONFIRMED,
+                source=Source.SERVICE,
+            )
         )
         owners.setdefault(result.memory.id, []).append(s.id)
     return owners, too_long

@@ -11,7 +11,7 @@ integration's manifest iot_class, cloud.py) a recognised speaker's conversation 
 with the "personal memories to cloud" option; user turns the sensitive detector flags are
 never sent (to any model). Only the user's own words are sent (engine.extraction).
 
-The answer goes through parse_candidates (never raises, C21) and apply_candidates (executor);
+The answer goes through parse_candidates (never raises, C21) and MemoryEngine.learn (executor);
 `memory_learned` is fired with the counts. EXTRACTION_FAILURES_FOR_REPAIR failed answers in a
 row raise a repair issue, the next good one deletes it.
 """
@@ -53,7 +53,6 @@ from .engine.extraction import (
     MAX_CANDIDATES,
     SCOPE_HINTS,
     LearnResult,
-    apply_candidates,
     parse_candidates,
     select_user_text,
 )
@@ -273,8 +272,7 @@ class ExtractionJob:
         try:
             result = await async_run(
                 self.hass,
-                lambda: apply_candidates(
-                    engine,
+                lambda: engine.learn(
                     parsed.candidates,
                     speaker=seen.speaker,
                     language=seen.language,

@@ -10,16 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import ConsolidationReport, StoreUnavailable
-from custom_components.memory.engine.consolidation import (
-    INFERRED_PRUNE_DAYS,
-    fact_predicate,
-    fact_subject,
-    same_value,
-)
+from custom_components.memory.engine.api import ConsolidationReport, MemoryDraft, StoreUnavailable
+from custom_components.memory.engine.consolidation import INFERRED_PRUNE_DAYS
+from custom_components.memory.engine.facts import fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate, LearnResult, apply_candidates
+from custom_components.memory.engine.extraction import Candidate, LearnResult
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store import sqlite as sqlite_store
@@ -49,9 +45,7 @@ def learn(
 ) -> LearnResult:
     """One conversation's candidate, as the AI Task proposes it."""
     candidate = Candidate(content, Kind.PREFERENCE, subject, predicate, value, confidence=0.9)
-    return apply_candidates(
-        engine, [candidate], speaker=speaker, language=language, review=review, people=people
-    )
+    return engine.learn([candidate], speaker=speaker, language=language, review=review, people=people)
 
 
 def stored(engine: MemoryEngine, memory_id: str) -> Memory:
@@ -276,7 +270,7 @@ def test_a_known_speakers_shared_fact_about_me_names_them(engine: MemoryEngine) 
     """Julian's "me" hinted shared is keyed to person.julian, so his change still supersedes."""
     for said, value in (("I drink coffee.", "coffee"), ("I drink tea now.", "tea")):
         candidate = Candidate(said, Kind.PREFERENCE, "me", "drinks", value, "shared", 0.9)
-        result = apply_candidates(engine, [candidate], speaker=JULIAN_KITCHEN, language="en")
+        result = engine.learn([candidate], speaker=JULIAN_KITCHEN, language="en")
     assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
     assert stored(engine, result.ids[0]).subject == JULIAN
 
@@ -285,9 +279,9 @@ def test_a_person_named_by_someone_else_is_the_same_subject(engine: MemoryEngine
     """Anna's shared "Julian drinks coffee" and Julian's own shared "I drink tea now" are one
     fact about person.julian: the newer supersedes."""
     anna = Candidate("Julian drinks coffee.", Kind.PREFERENCE, "Julian", "drinks", "coffee", "shared", 0.9)
-    apply_candidates(engine, [anna], speaker=Speaker(person_id=ANNA), language="en", people=PEOPLE)
+    engine.learn([anna], speaker=Speaker(person_id=ANNA), language="en", people=PEOPLE)
     julian = Candidate("I drink tea now.", Kind.PREFERENCE, "me", "drinks", "tea", "shared", 0.9)
-    result = apply_candidates(engine, [julian], speaker=JULIAN_KITCHEN, language="en", people=PEOPLE)
+    result = engine.learn([julian], speaker=JULIAN_KITCHEN, language="en", people=PEOPLE)
     assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
 
 
@@ -295,31 +289,35 @@ def test_a_changed_fact_is_not_merged_into_a_similar_one_elsewhere(engine: Memor
     """ "Anna works on Mondays." / "… Tuesdays." score 0.95: told in another bucket (shared, then
     Julian's private), the changed value must not be merged away as "the same fact" (C13 rule)."""
     shared = Candidate("Anna works on Mondays.", Kind.FACT, "Anna", "works_on", "Mondays", "shared", 0.9)
-    apply_candidates(engine, [shared], speaker=JULIAN_KITCHEN, language="en")
+    engine.learn([shared], speaker=JULIAN_KITCHEN, language="en")
     private = Candidate("Anna works on Tuesdays.", Kind.FACT, "Anna", "works_on", "Tuesdays", None, 0.9)
-    result = apply_candidates(engine, [private], speaker=JULIAN_KITCHEN, language="en")
+    result = engine.learn([private], speaker=JULIAN_KITCHEN, language="en")
     assert (result.stored, result.merged) == (1, 0)
     echo = Candidate("Anna works on Mondays!", Kind.FACT, "Anna", "works_on", "mondays", None, 0.9)
-    assert apply_candidates(engine, [echo], speaker=Speaker(person_id=ANNA), language="en").merged == 1  # C13
+    assert engine.learn([echo], speaker=Speaker(person_id=ANNA), language="en").merged == 1  # C13
 
 
 def test_inferred_never_supersedes_a_stated_fact(engine: MemoryEngine) -> None:
     said = engine.remember(
-        "I drink coffee.",
-        speaker=JULIAN_KITCHEN,
-        scope=Scope.PRIVATE,
-        subject="me",
-        predicate="drinks",
-        value="coffee",
+        MemoryDraft(
+            "I drink coffee.",
+            speaker=JULIAN_KITCHEN,
+            scope=Scope.PRIVATE,
+            subject="me",
+            predicate="drinks",
+            value="coffee",
+        )
     )
     guess = engine.remember(
-        "Julian probably drinks tea.",
-        speaker=JULIAN_KITCHEN,
-        scope=Scope.PRIVATE,
-        provenance=Provenance.INFERRED,
-        subject="me",
-        predicate="drinks",
-        value="tea",
+        MemoryDraft(
+            "Julian probably drinks tea.",
+            speaker=JULIAN_KITCHEN,
+            scope=Scope.PRIVATE,
+            provenance=Provenance.INFERRED,
+            subject="me",
+            predicate="drinks",
+            value="tea",
+        )
     )
     assert guess.superseded == ()
     assert (guess.memory.status, guess.memory.superseded_by) == (Status.SUPERSEDED, said.memory.id)
@@ -330,12 +328,14 @@ def test_inferred_never_supersedes_a_stated_fact(engine: MemoryEngine) -> None:
 def test_a_confirmed_paraphrase_raises_the_provenance(engine: MemoryEngine) -> None:
     first = learn(engine, "My favourite colour is blue.", "favourite_colour", "blue")
     again = engine.remember(
-        "Remember: blue is my favourite colour",
-        speaker=JULIAN_KITCHEN,
-        scope=Scope.PRIVATE,
-        subject="me",
-        predicate="favourite_colour",
-        value="blue",
+        MemoryDraft(
+            "Remember: blue is my favourite colour",
+            speaker=JULIAN_KITCHEN,
+            scope=Scope.PRIVATE,
+            subject="me",
+            predicate="favourite_colour",
+            value="blue",
+        )
     )
     assert again.memory.id == first.ids[0]
     assert stored(engine, first.ids[0]).provenance is Provenance.CONFIRMED

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from custom_components.memory.engine.api import MemoryDraft
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import (
     EXTRACTION_SCHEMA,
@@ -144,9 +145,7 @@ NOT_COMMANDS = [
 @pytest.mark.parametrize(("lang", "text"), COMMANDS)
 def test_c20_device_commands_are_rejected(engine: MemoryEngine, lang: str, text: str) -> None:
     assert is_device_command(text)
-    result = apply_candidates(
-        engine, [Candidate(text, confidence=0.95)], speaker=JULIAN_KITCHEN, language=lang
-    )
+    result = engine.learn([Candidate(text, confidence=0.95)], speaker=JULIAN_KITCHEN, language=lang)
     assert (result.rejected, result.stored) == (1, 0)
     assert engine.stats().memories == 0
 
@@ -159,10 +158,11 @@ def test_c20_facts_are_not_commands(lang: str, text: str) -> None:
 # ---------------------------------------------------------------------------- C04 forgotten
 @pytest.mark.parametrize("scope", [Scope.SHARED, Scope.PRIVATE])
 def test_c04_forgotten_candidate_is_skipped_and_summary_left_out(engine: MemoryEngine, scope: Scope) -> None:
-    said = engine.remember("the code for the garden gate is 4711", speaker=JULIAN_KITCHEN, scope=scope)
+    said = engine.remember(
+        MemoryDraft("the code for the garden gate is 4711", speaker=JULIAN_KITCHEN, scope=scope)
+    )
     engine.forget(said.memory.id, JULIAN_KITCHEN)
-    result = apply_candidates(
-        engine,
+    result = engine.learn(
         [
             Candidate("The garden gate code is 4711.", confidence=0.9),
             Candidate("Julian's sister Paula moves to Lyon in May.", confidence=0.9),
@@ -181,12 +181,11 @@ def test_c04_forgotten_candidate_is_skipped_and_summary_left_out(engine: MemoryE
 
 def test_c04_summary_close_to_a_tombstone_is_skipped(engine: MemoryEngine) -> None:
     said = engine.remember(
-        "Julian talked about his divorce lawyer.", speaker=JULIAN_KITCHEN, scope=Scope.PRIVATE
+        MemoryDraft("Julian talked about his divorce lawyer.", speaker=JULIAN_KITCHEN, scope=Scope.PRIVATE)
     )
     engine.forget(said.memory.id, JULIAN_KITCHEN)
     kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
-    result = apply_candidates(
-        engine,
+    result = engine.learn(
         [kept],
         speaker=JULIAN_KITCHEN,
         language="en",
@@ -210,10 +209,10 @@ def test_c04_summary_close_to_a_tombstone_is_skipped(engine: MemoryEngine) -> No
 def test_c13_known_fact_is_merged_not_duplicated(
     engine: MemoryEngine, lang: str, existing: str, candidate: str
 ) -> None:
-    first = engine.remember(existing, speaker=JULIAN_KITCHEN, scope=Scope.SHARED, language=lang).memory
-    result = apply_candidates(
-        engine, [Candidate(candidate, confidence=0.9)], speaker=JULIAN_KITCHEN, language=lang
-    )
+    first = engine.remember(
+        MemoryDraft(existing, speaker=JULIAN_KITCHEN, scope=Scope.SHARED, language=lang)
+    ).memory
+    result = engine.learn([Candidate(candidate, confidence=0.9)], speaker=JULIAN_KITCHEN, language=lang)
     assert (result.merged, result.stored, result.ids) == (1, 0, [first.id])
     (kept,) = engine.list_memories(Speaker.administrator())
     assert (kept.id, kept.content, kept.provenance) == (first.id, existing, Provenance.CONFIRMED)
@@ -221,9 +220,9 @@ def test_c13_known_fact_is_merged_not_duplicated(
 
 
 def test_c13_a_different_number_is_a_new_fact(engine: MemoryEngine) -> None:
-    engine.remember("Anna's locker is number 12.", speaker=JULIAN_KITCHEN, scope=Scope.SHARED)
-    result = apply_candidates(
-        engine, [Candidate("Anna's locker is number 13.", confidence=0.9)], speaker=GUEST, language="en"
+    engine.remember(MemoryDraft("Anna's locker is number 12.", speaker=JULIAN_KITCHEN, scope=Scope.SHARED))
+    result = engine.learn(
+        [Candidate("Anna's locker is number 13.", confidence=0.9)], speaker=GUEST, language="en"
     )
     assert (result.merged, result.stored) == (0, 1)
 
@@ -245,8 +244,8 @@ SENSITIVE = [
 @pytest.mark.parametrize(("lang", "text"), SENSITIVE)
 def test_sensitive_candidates_are_never_extracted(engine: MemoryEngine, lang: str, text: str) -> None:
     kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
-    result = apply_candidates(
-        engine, [Candidate(text, confidence=0.95), kept], speaker=JULIAN_KITCHEN, language=lang, summary=text
+    result = engine.learn(
+        [Candidate(text, confidence=0.95), kept], speaker=JULIAN_KITCHEN, language=lang, summary=text
     )
     assert (result.skipped_sensitive, result.stored) == (2, 1)  # the candidate and the summary; not `kept`
     assert [m.content for m in engine.list_memories(JULIAN_KITCHEN)] == [kept.content]
@@ -254,8 +253,7 @@ def test_sensitive_candidates_are_never_extracted(engine: MemoryEngine, lang: st
 
 # ---------------------------------------------------------------------------- storing
 def test_low_confidence_is_rejected(engine: MemoryEngine) -> None:
-    result = apply_candidates(
-        engine,
+    result = engine.learn(
         [Candidate("Anna likes jazz.", confidence=MIN_CONFIDENCE - 0.01)],
         speaker=GUEST,
         language="en",
@@ -285,8 +283,7 @@ def test_scope_follows_the_speaker(  # noqa: PLR0917 - parametrized
     owner: str | None,
     area: str | None,
 ) -> None:
-    result = apply_candidates(
-        engine,
+    result = engine.learn(
         [Candidate("Ich trinke morgens grünen Tee.", Kind.PREFERENCE, scope_hint=hint, confidence=0.8)],
         speaker=speaker,
         language="de",
@@ -309,8 +306,8 @@ def test_scope_follows_the_speaker(  # noqa: PLR0917 - parametrized
 
 def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
     trip = Candidate("Julian goes to Lyon in May.", confidence=0.9)
-    result = apply_candidates(
-        engine, [trip], speaker=JULIAN_KITCHEN, language="en", summary="Julian planned a trip to Lyon."
+    result = engine.learn(
+        [trip], speaker=JULIAN_KITCHEN, language="en", summary="Julian planned a trip to Lyon."
     )
     assert result.counts() == {
         "stored": 2,
@@ -319,6 +316,7 @@ def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
         "skipped_sensitive": 0,
         "rejected": 0,
         "superseded": 0,
+        "conflicts": 0,
     }
     (episode,) = [m for m in engine.list_memories(JULIAN_KITCHEN) if m.kind is Kind.EPISODE]
     assert (episode.content, episode.scope) == ("Julian planned a trip to Lyon.", Scope.PRIVATE)
@@ -327,16 +325,13 @@ def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
 def test_c20_a_summary_of_nothing_learned_is_not_stored(engine: MemoryEngine) -> None:
     """Commands and small talk: every candidate rejected, so the summary is no memory either."""
     command = Candidate("The user asked to turn on the kitchen light.", confidence=0.9)
-    result = apply_candidates(
-        engine, [command], speaker=JULIAN_KITCHEN, language="en", summary="Julian said good night."
-    )
+    result = engine.learn([command], speaker=JULIAN_KITCHEN, language="en", summary="Julian said good night.")
     assert (result.rejected, result.stored) == (1, 0)
     assert engine.stats().memories == 0
 
 
 def test_review_mode_stores_pending_never_recalled(engine: MemoryEngine) -> None:
-    result = apply_candidates(
-        engine,
+    result = engine.learn(
         [Candidate("Paula moves to Lyon in May.", confidence=0.9)],
         speaker=GUEST,
         language="en",

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from custom_components.memory.engine.api import EncoderUnavailable, InvalidInput
+from custom_components.memory.engine.api import EncoderUnavailable, InvalidInput, MemoryDraft
 from custom_components.memory.engine.factory import build_engine
 from custom_components.memory.engine.models import Scope, Speaker
 
@@ -48,8 +48,8 @@ def test_fastembed_local_model_end_to_end(tmp_path: Path, minilm_dir: Path) -> N
         assert vectors.shape == (2, 384) and vectors.dtype == np.float32
         assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
         guest = Speaker()
-        engine.remember("The spare key is in the blue tin.", speaker=guest, scope=Scope.SHARED)
-        engine.remember("The dog gets fed twice a day.", speaker=guest, scope=Scope.SHARED)
+        engine.remember(MemoryDraft("The spare key is in the blue tin.", speaker=guest, scope=Scope.SHARED))
+        engine.remember(MemoryDraft("The dog gets fed twice a day.", speaker=guest, scope=Scope.SHARED))
         hits = engine.recall("Where is the spare key?", guest)
         assert hits[0].memory.content == "The spare key is in the blue tin."
     finally:
@@ -67,7 +67,7 @@ def test_switching_encoder_reembeds(tmp_path: Path, minilm_dir: Path) -> None:
     path = str(tmp_path / "switch.db")
     bundled = build_engine(path)
     bundled.open()
-    bundled.remember("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
+    bundled.remember(MemoryDraft("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED))
     bundled.close()
     fast = build_engine(path, "fastembed", fastembed_model_path=str(minilm_dir))
     fast.open()

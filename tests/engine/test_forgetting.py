@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import InvalidInput
+from custom_components.memory.engine.api import InvalidInput, MemoryDraft
 from custom_components.memory.engine.embedding.base import to_blob
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate, apply_candidates
+from custom_components.memory.engine.extraction import Candidate
 from custom_components.memory.engine.forgetting import anchor_digests
 from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker, Status
 from custom_components.memory.engine.store import migrations
@@ -52,9 +52,11 @@ def _file_bytes(path: Path) -> bytes:
 def test_c03_forgotten_text_is_gone_from_the_file(engine: MemoryEngine, lang: str) -> None:
     path: Path = engine.store.path  # type: ignore[attr-defined]
     for n in range(30):  # neighbours on the same pages, so deleting means more than freeing a page
-        engine.remember(f"Filler memory number {n} about shelf {n * 7}.", speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(
+            MemoryDraft(f"Filler memory number {n} about shelf {n * 7}.", speaker=GUEST, scope=Scope.SHARED)
+        )
     secret = SECRETS[lang]
-    engine.remember(secret, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    engine.remember(MemoryDraft(secret, speaker=GUEST, scope=Scope.SHARED, language=lang))
     engine.store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert b"Zwirbelquast" in _file_bytes(path)
 
@@ -78,8 +80,10 @@ def test_c03_forgotten_text_is_gone_from_the_file(engine: MemoryEngine, lang: st
 
 def test_forget_needs_visibility(engine: MemoryEngine) -> None:
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
-    private = engine.remember("I hide chocolate in the attic.", speaker=julian, scope=Scope.PRIVATE).memory
-    room = engine.remember("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM).memory
+    private = engine.remember(
+        MemoryDraft("I hide chocolate in the attic.", speaker=julian, scope=Scope.PRIVATE)
+    ).memory
+    room = engine.remember(MemoryDraft("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM)).memory
     for speaker, memory in [
         (Speaker(person_id=ANNA, area_id=KITCHEN), private),
         (GUEST, private),
@@ -99,10 +103,10 @@ def test_forget_needs_visibility(engine: MemoryEngine) -> None:
 def test_c16_forget_everything_about_me(engine: MemoryEngine) -> None:
     julian, anna = Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(person_id=ANNA, area_id=HALL)
     for text in ("I like short answers.", "My bike lock code is 9911.", "I am allergic to cats."):
-        engine.remember(text, speaker=julian, scope=Scope.PRIVATE)
-    engine.remember("I like long walks.", speaker=anna, scope=Scope.PRIVATE)
-    engine.remember("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM)
-    engine.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=julian, scope=Scope.PRIVATE))
+    engine.remember(MemoryDraft("I like long walks.", speaker=anna, scope=Scope.PRIVATE))
+    engine.remember(MemoryDraft("The kitchen window sticks.", speaker=julian, scope=Scope.ROOM))
+    engine.remember(MemoryDraft("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED))
     assert engine.forget_person(JULIAN) == 3
     assert engine.list_memories(julian) == [
         m for m in engine.list_memories(julian) if m.scope is not Scope.PRIVATE
@@ -121,7 +125,7 @@ def test_c16_forget_everything_about_me(engine: MemoryEngine) -> None:
 
 
 def test_tombstone_check_accepts_a_vector(engine: MemoryEngine) -> None:
-    memory = engine.remember("The alarm code is 2580.", speaker=GUEST, scope=Scope.SHARED).memory
+    memory = engine.remember(MemoryDraft("The alarm code is 2580.", speaker=GUEST, scope=Scope.SHARED)).memory
     engine.forget(memory.id, GUEST)
     vector = engine.embedder.embed(["The alarm code is 2580."])[0]
     assert engine.is_tombstoned(vector, scope=Scope.SHARED)
@@ -157,7 +161,7 @@ def keyed(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[MemoryEngine]:
 
 
 def _forget_gate(engine: MemoryEngine, lang: str) -> None:
-    memory = engine.remember(GATE[lang], speaker=GUEST, scope=Scope.SHARED, language=lang).memory
+    memory = engine.remember(MemoryDraft(GATE[lang], speaker=GUEST, scope=Scope.SHARED, language=lang)).memory
     engine.forget(memory.id, GUEST)
 
 
@@ -170,7 +174,7 @@ def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, la
     assert keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
     assert keyed.is_tombstoned(vector, scope=Scope.SHARED, text=paraphrase)
     assert not keyed.is_tombstoned(paraphrase, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
-    learned = apply_candidates(keyed, [Candidate(paraphrase, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([Candidate(paraphrase, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     assert keyed.list_memories(Speaker.administrator()) == []
 
@@ -179,7 +183,7 @@ def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, la
 def test_c04_forgotten_code_in_passing_is_blocked(keyed: MemoryEngine, lang: str) -> None:
     _forget_gate(keyed, lang)
     said = GATE_IN_PASSING[lang]
-    learned = apply_candidates(keyed, [Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
 
 
@@ -213,16 +217,18 @@ def test_without_a_key_tombstones_keep_no_anchors(engine: MemoryEngine) -> None:
     conn = sqlite3.connect(engine.store.path)  # type: ignore[attr-defined]
     assert conn.execute("SELECT anchors FROM tombstones").fetchall() == [(None,)]
     conn.close()
-    result = engine.remember(GATE_PARAPHRASE["en"], speaker=GUEST, scope=Scope.SHARED)
+    result = engine.remember(MemoryDraft(GATE_PARAPHRASE["en"], speaker=GUEST, scope=Scope.SHARED))
     assert result.lifted_tombstones == 0
 
 
 def test_explicit_remember_lifts_the_anchored_block(keyed: MemoryEngine) -> None:
     _forget_gate(keyed, "en")
     paraphrase = GATE_PARAPHRASE["en"]
-    extracted = keyed.remember(paraphrase, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    extracted = keyed.remember(
+        MemoryDraft(paraphrase, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    )
     assert extracted.lifted_tombstones == 0 and keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
-    confirmed = keyed.remember(paraphrase, speaker=GUEST, scope=Scope.SHARED)
+    confirmed = keyed.remember(MemoryDraft(paraphrase, speaker=GUEST, scope=Scope.SHARED))
     assert confirmed.lifted_tombstones == 1
     assert not keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
     assert not keyed.is_tombstoned(GATE["en"], scope=Scope.SHARED)
@@ -231,7 +237,7 @@ def test_explicit_remember_lifts_the_anchored_block(keyed: MemoryEngine) -> None
 
 def test_forget_person_keeps_anchors(keyed: MemoryEngine) -> None:
     julian = Speaker(person_id=JULIAN)
-    keyed.remember("My bike lock code is 9911.", speaker=julian, scope=Scope.PRIVATE)
+    keyed.remember(MemoryDraft("My bike lock code is 9911.", speaker=julian, scope=Scope.PRIVATE))
     assert keyed.forget_person(JULIAN) == 1
     assert keyed.is_tombstoned("The bike lock opens with 9911.", scope=Scope.PRIVATE, owner_id=JULIAN)
 
@@ -276,17 +282,17 @@ ALARM_AT = {  # a time, joined to 830 like the forgotten code, about something e
 
 @pytest.mark.parametrize("lang", list(LOCKER_SPLIT))
 def test_c04_forgotten_number_in_groups_is_blocked(keyed: MemoryEngine, lang: str) -> None:
-    memory = keyed.remember(LOCKER, speaker=GUEST, scope=Scope.SHARED).memory
+    memory = keyed.remember(MemoryDraft(LOCKER, speaker=GUEST, scope=Scope.SHARED)).memory
     keyed.forget(memory.id, GUEST)
     said = LOCKER_SPLIT[lang]
-    learned = apply_candidates(keyed, [Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     assert keyed.list_memories(Speaker.administrator()) == []
 
 
 def test_c04_forgotten_number_in_groups_blocks_it_written_whole(keyed: MemoryEngine) -> None:
     """The join happens on both sides: a tombstone of "47 11" knows 4711."""
-    memory = keyed.remember("The gym locker is 47 11.", speaker=GUEST, scope=Scope.SHARED).memory
+    memory = keyed.remember(MemoryDraft("The gym locker is 47 11.", speaker=GUEST, scope=Scope.SHARED)).memory
     keyed.forget(memory.id, GUEST)
     vector = keyed.embedder.embed([embedding_text(LOCKER)])[0]
     assert not keyed.is_tombstoned(vector, scope=Scope.SHARED)  # 0.63: similarity alone lets it through
@@ -295,11 +301,11 @@ def test_c04_forgotten_number_in_groups_blocks_it_written_whole(keyed: MemoryEng
 
 @pytest.mark.parametrize("lang", list(ALARM_AT))
 def test_c04_a_time_is_not_blocked_by_a_joined_code(keyed: MemoryEngine, lang: str) -> None:
-    memory = keyed.remember("The alarm code is 830.", speaker=GUEST, scope=Scope.SHARED).memory
+    memory = keyed.remember(MemoryDraft("The alarm code is 830.", speaker=GUEST, scope=Scope.SHARED)).memory
     keyed.forget(memory.id, GUEST)
     assert not keyed.is_tombstoned(ALARM_AT[lang], scope=Scope.SHARED)
     dentist = keyed.remember(
-        "Julian's dentist appointment is on 29.11.2026.", speaker=GUEST, scope=Scope.SHARED
+        MemoryDraft("Julian's dentist appointment is on 29.11.2026.", speaker=GUEST, scope=Scope.SHARED)
     )
     keyed.forget(dentist.memory.id, GUEST)
     assert not keyed.is_tombstoned("The bins go out on 29.11.2026.", scope=Scope.SHARED)
@@ -331,19 +337,23 @@ def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(keyed: MemoryEngin
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
     ids = [
         keyed.remember(
-            text,
-            speaker=julian,
-            scope=Scope.PRIVATE,
-            language=lang,
-            provenance=Provenance.EXTRACTED,
-            source=Source.EXTRACTION,
-            subject="wifi",
-            predicate="guest_network_name",
-            value=text.rstrip(".").split()[-1],
+            MemoryDraft(
+                text,
+                speaker=julian,
+                scope=Scope.PRIVATE,
+                language=lang,
+                provenance=Provenance.EXTRACTED,
+                source=Source.EXTRACTION,
+                subject="wifi",
+                predicate="guest_network_name",
+                value=text.rstrip(".").split()[-1],
+            )
         ).memory.id
         for text in WIFI[lang]
     ]
-    other = keyed.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED).memory
+    other = keyed.remember(
+        MemoryDraft("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED)
+    ).memory
     old, older = keyed.get(ids[1], julian), keyed.get(ids[0], julian)
     assert old is not None and older is not None
     assert (old.status, old.superseded_by) == (Status.SUPERSEDED, ids[2])  # the chain forget follows
@@ -361,7 +371,7 @@ def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(keyed: MemoryEngin
     assert keyed.get(other.id, julian) == other  # not part of the history
     assert keyed.stats().tombstones == 3
     old_value = Candidate(WIFI[lang][1], subject="wifi", predicate="guest_network_name", confidence=0.9)
-    learned = apply_candidates(keyed, [old_value], speaker=julian, language=lang)
+    learned = keyed.learn([old_value], speaker=julian, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     keyed.close()
     assert not [v for v in OLD_VALUES if v in _file_bytes(path)]
@@ -371,8 +381,8 @@ def test_forgetting_history_keeps_visibility(keyed: MemoryEngine) -> None:
     """history_ids only returns what the caller may see (a chain stays in its bucket anyway)."""
     julian = Speaker(person_id=JULIAN)
     key = {"subject": "wifi", "predicate": "guest_network_name", "provenance": Provenance.EXTRACTED}
-    first = keyed.remember(WIFI["en"][0], speaker=julian, scope=Scope.PRIVATE, **key).memory  # type: ignore[arg-type]
-    second = keyed.remember(WIFI["en"][1], speaker=julian, scope=Scope.PRIVATE, **key).memory  # type: ignore[arg-type]
+    first = keyed.remember(MemoryDraft(WIFI["en"][0], speaker=julian, scope=Scope.PRIVATE, **key)).memory  # type: ignore[arg-type]
+    second = keyed.remember(MemoryDraft(WIFI["en"][1], speaker=julian, scope=Scope.PRIVATE, **key)).memory  # type: ignore[arg-type]
     assert keyed.store.history_ids(second.id, Visibility.of(julian)) == [first.id]
     assert keyed.store.history_ids(second.id, Visibility.of(Speaker(person_id=ANNA))) == []
     assert keyed.store.history_ids(first.id, Visibility.of(julian)) == []

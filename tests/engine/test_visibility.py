@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from custom_components.memory.engine.api import RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Memory, Scope, Speaker, Tombstone
@@ -84,7 +84,7 @@ def test_no_memory_reaches_a_speaker_the_rule_excludes(
             stored = []
             for text, scope, owner, area in memories:
                 writer = Speaker(person_id=owner, area_id=area)
-                stored.append(engine.remember(text, speaker=writer, scope=scope).memory)
+                stored.append(engine.remember(MemoryDraft(text, speaker=writer, scope=scope)).memory)
             everything = {m.id: m for m in engine.list_memories(Speaker.administrator(), limit=1000)}
             assert set(everything) == {m.id for m in stored}
             for speaker in speakers:
@@ -115,9 +115,11 @@ QUESTION = "What do you know about the kitchen window?"
 
 
 def _window_store(engine: MemoryEngine) -> None:
-    engine.remember(WINDOW, speaker=Speaker(area_id="kitchen"), scope=Scope.ROOM)
-    engine.remember(MINE, speaker=Speaker(person_id="person.julian", area_id="kitchen"), scope=Scope.PRIVATE)
-    engine.remember(HALL_NOTE, speaker=Speaker(area_id="hall"), scope=Scope.ROOM)
+    engine.remember(MemoryDraft(WINDOW, speaker=Speaker(area_id="kitchen"), scope=Scope.ROOM))
+    engine.remember(
+        MemoryDraft(MINE, speaker=Speaker(person_id="person.julian", area_id="kitchen"), scope=Scope.PRIVATE)
+    )
+    engine.remember(MemoryDraft(HALL_NOTE, speaker=Speaker(area_id="hall"), scope=Scope.ROOM))
 
 
 def _recalled(engine: MemoryEngine, speaker: Speaker, *named: str) -> set[str]:

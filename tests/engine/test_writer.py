@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput, WriteAction
+from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, WriteAction
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.sensitive import Sensitivity, classify, iban_valid, luhn_valid
@@ -31,22 +31,28 @@ def test_invalid_input_writes_nothing(  # noqa: PLR0917 - parametrized
     engine: MemoryEngine, content: str, scope: Scope, speaker: Speaker, field: str, reason: str
 ) -> None:
     with pytest.raises(InvalidInput) as err:
-        engine.remember(content, speaker=speaker, scope=scope)
+        engine.remember(MemoryDraft(content, speaker=speaker, scope=scope))
     assert (err.value.field, err.value.reason) == (field, reason)
     assert engine.stats().memories == 0
 
 
 def test_scope_defaults_come_from_the_speaker(engine: MemoryEngine) -> None:
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
-    private = engine.remember("I like short answers.", speaker=julian, scope=Scope.PRIVATE).memory
-    room = engine.remember("The window sticks, lift it first.", speaker=julian, scope=Scope.ROOM).memory
-    shared = engine.remember("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED).memory
+    private = engine.remember(
+        MemoryDraft("I like short answers.", speaker=julian, scope=Scope.PRIVATE)
+    ).memory
+    room = engine.remember(
+        MemoryDraft("The window sticks, lift it first.", speaker=julian, scope=Scope.ROOM)
+    ).memory
+    shared = engine.remember(
+        MemoryDraft("The bins go out on Thursday.", speaker=julian, scope=Scope.SHARED)
+    ).memory
     assert (private.owner_id, private.area_id) == (JULIAN, None)
     assert (room.owner_id, room.area_id) == (None, KITCHEN)
     assert (shared.owner_id, shared.area_id) == (None, None)
     assert (
         engine.remember(
-            "Anna likes jazz.", speaker=julian, scope=Scope.PRIVATE, owner_id=ANNA
+            MemoryDraft("Anna likes jazz.", speaker=julian, scope=Scope.PRIVATE, owner_id=ANNA)
         ).memory.owner_id
         == ANNA
     )
@@ -84,7 +90,7 @@ NOT_SENSITIVE = [
 @pytest.mark.parametrize(("lang", "text", "kind"), SENSITIVE)
 def test_sensitive_content_is_flagged(engine: MemoryEngine, lang: str, text: str, kind: Sensitivity) -> None:
     assert kind in classify(text)
-    result = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    result = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=lang))
     assert result.sensitive and result.memory.sensitive
     assert engine.get(result.memory.id, GUEST).sensitive  # type: ignore[union-attr]
 
@@ -108,8 +114,8 @@ def test_checksums() -> None:
     ],
 )
 def test_c11_same_fact_twice(engine: MemoryEngine, lang: str, text: str) -> None:
-    first = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
-    again = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    first = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=lang))
+    again = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=lang))
     assert (first.action, again.action) == (WriteAction.CREATED, WriteAction.MERGED)
     assert again.memory.id == first.memory.id and again.memory.content == text
     assert again.memory.updated_at >= first.memory.updated_at
@@ -117,17 +123,23 @@ def test_c11_same_fact_twice(engine: MemoryEngine, lang: str, text: str) -> None
 
 
 def test_dedup_keeps_the_stronger_provenance_else_the_newer_text(engine: MemoryEngine) -> None:
-    confirmed = engine.remember("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    confirmed = engine.remember(
+        MemoryDraft("The spare key is in the blue tin.", speaker=GUEST, scope=Scope.SHARED)
+    )
     weaker = engine.remember(
-        "The spare key is in the blue tin!",
-        speaker=GUEST,
-        scope=Scope.SHARED,
-        provenance=Provenance.EXTRACTED,
+        MemoryDraft(
+            "The spare key is in the blue tin!",
+            speaker=GUEST,
+            scope=Scope.SHARED,
+            provenance=Provenance.EXTRACTED,
+        )
     )
     assert weaker.action is WriteAction.MERGED
     assert weaker.memory.content == "The spare key is in the blue tin."
     assert weaker.memory.provenance is Provenance.CONFIRMED
-    newer = engine.remember("The spare key is in the blue tin!", speaker=GUEST, scope=Scope.SHARED)
+    newer = engine.remember(
+        MemoryDraft("The spare key is in the blue tin!", speaker=GUEST, scope=Scope.SHARED)
+    )
     assert newer.action is WriteAction.MERGED and newer.memory.id == confirmed.memory.id
     assert newer.memory.content == "The spare key is in the blue tin!"
     assert engine.recall("spare key", GUEST)[0].memory.content == "The spare key is in the blue tin!"
@@ -136,14 +148,14 @@ def test_dedup_keeps_the_stronger_provenance_else_the_newer_text(engine: MemoryE
 
 def test_dedup_only_within_the_same_owner_and_scope(engine: MemoryEngine) -> None:
     text = "I like short answers."
-    engine.remember(text, speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE)
+    engine.remember(MemoryDraft(text, speaker=Speaker(person_id=JULIAN), scope=Scope.PRIVATE))
     assert (
-        engine.remember(text, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE).action
+        engine.remember(MemoryDraft(text, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE)).action
         is WriteAction.CREATED
     )
-    assert engine.remember(text, speaker=GUEST, scope=Scope.SHARED).action is WriteAction.CREATED
+    assert engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED)).action is WriteAction.CREATED
     assert (
-        engine.remember(text, speaker=Speaker(area_id=KITCHEN), scope=Scope.ROOM).action
+        engine.remember(MemoryDraft(text, speaker=Speaker(area_id=KITCHEN), scope=Scope.ROOM)).action
         is WriteAction.CREATED
     )
     assert engine.stats().memories == 4
@@ -185,8 +197,8 @@ DIFFERENT_FACTS = {
     ("lang", "first", "second"), [(lang, *pair) for lang, pairs in DIFFERENT_FACTS.items() for pair in pairs]
 )
 def test_different_facts_are_not_merged(engine: MemoryEngine, lang: str, first: str, second: str) -> None:
-    a = engine.remember(first, speaker=GUEST, scope=Scope.SHARED, language=lang)
-    b = engine.remember(second, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    a = engine.remember(MemoryDraft(first, speaker=GUEST, scope=Scope.SHARED, language=lang))
+    b = engine.remember(MemoryDraft(second, speaker=GUEST, scope=Scope.SHARED, language=lang))
     assert (a.action, b.action) == (WriteAction.CREATED, WriteAction.CREATED)
     stored = sorted(m.content for m in engine.list_memories(Speaker.administrator()))
     assert stored == sorted([first, second])  # the older text is never overwritten
@@ -205,8 +217,8 @@ def test_different_facts_are_not_merged(engine: MemoryEngine, lang: str, first: 
 def test_c11_same_fact_twice_case_punctuation_whitespace(
     engine: MemoryEngine, lang: str, text: str, again: str
 ) -> None:
-    first = engine.remember(text, speaker=GUEST, scope=Scope.SHARED, language=lang)
-    second = engine.remember(again, speaker=GUEST, scope=Scope.SHARED, language=lang)
+    first = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=lang))
+    second = engine.remember(MemoryDraft(again, speaker=GUEST, scope=Scope.SHARED, language=lang))
     assert (second.action, second.memory.id) == (WriteAction.MERGED, first.memory.id)
     assert engine.stats().memories == 1
 
@@ -218,7 +230,7 @@ def test_c11_same_fact_twice_case_punctuation_whitespace(
 )
 def test_invisible_only_content_is_empty(engine: MemoryEngine, content: str) -> None:
     with pytest.raises(InvalidInput) as err:
-        engine.remember(content, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(content, speaker=GUEST, scope=Scope.SHARED))
     assert (err.value.field, err.value.reason) == ("content", "empty")
     assert engine.find_to_forget(content, GUEST) == [] and engine.recall(content, GUEST) == []
     assert engine.stats().memories == 0
@@ -226,7 +238,7 @@ def test_invisible_only_content_is_empty(engine: MemoryEngine, content: str) -> 
 
 def test_invisible_edges_are_trimmed(engine: MemoryEngine) -> None:
     stored = engine.remember(
-        "\ufeff\u200bThe bins go out on Thursday.\u200b", speaker=GUEST, scope=Scope.SHARED
+        MemoryDraft("\ufeff\u200bThe bins go out on Thursday.\u200b", speaker=GUEST, scope=Scope.SHARED)
     )
     assert stored.memory.content == "The bins go out on Thursday."
 
@@ -237,9 +249,9 @@ def test_lone_surrogate_is_invalid_text(
 ) -> None:
     """Text that cannot be encoded (a lone surrogate from JSON) is refused before SQLite or the
     encoder see it; queries with one find nothing, without an error in the log."""
-    engine.remember("The spare key is here.", speaker=GUEST, scope=Scope.SHARED)
+    engine.remember(MemoryDraft("The spare key is here.", speaker=GUEST, scope=Scope.SHARED))
     with pytest.raises(InvalidInput) as err:
-        engine.remember(text, speaker=GUEST, scope=Scope.SHARED)
+        engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED))
     assert (err.value.field, err.value.reason) == ("content", "invalid_text")
     assert engine.recall(text, GUEST) == [] and engine.find_to_forget(text, GUEST) == []
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
@@ -248,15 +260,17 @@ def test_lone_surrogate_is_invalid_text(
 
 def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> None:
     gate = "the code for the garden gate is 4711"
-    first = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED)
+    first = engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED))
     engine.forget(first.memory.id, GUEST)
     assert engine.is_tombstoned(gate, scope=Scope.SHARED)
     assert engine.is_tombstoned("The garden gate code is 4711.", scope=Scope.SHARED)
     assert not engine.is_tombstoned(gate, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
-    extracted = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    extracted = engine.remember(
+        MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+    )
     assert extracted.lifted_tombstones == 0 and engine.is_tombstoned(gate, scope=Scope.SHARED)
     engine.forget(extracted.memory.id, GUEST)
-    again = engine.remember(gate, speaker=GUEST, scope=Scope.SHARED)  # explicit: CONFIRMED
+    again = engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED))  # explicit: CONFIRMED
     assert again.lifted_tombstones == 2 and again.action is WriteAction.CREATED
     assert not engine.is_tombstoned(gate, scope=Scope.SHARED)
     assert engine.recall("What is the garden gate code?", GUEST)[0].memory.content == gate
@@ -268,11 +282,13 @@ def test_pending_memory_is_recalled_only_after_approval(
     """remember(status=PENDING) lands awaiting review in one write; approve() makes it current,
     and only for a speaker who can see it."""
     pending = engine.remember(
-        "Julian's bike is in the garage.",
-        speaker=julian_kitchen,
-        scope=Scope.PRIVATE,
-        provenance=Provenance.EXTRACTED,
-        status=Status.PENDING,
+        MemoryDraft(
+            "Julian's bike is in the garage.",
+            speaker=julian_kitchen,
+            scope=Scope.PRIVATE,
+            provenance=Provenance.EXTRACTED,
+            status=Status.PENDING,
+        )
     ).memory
     assert pending.status is Status.PENDING
     assert engine.recall("Where is the bike?", julian_kitchen) == []

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from custom_components.memory.answers import reply
+from custom_components.memory.engine.api import MemoryDraft
 from custom_components.memory.engine.models import Kind, Provenance, Scope, Speaker, Status
 from tests.conftest import Resident, Room, async_call
 
@@ -564,7 +565,7 @@ async def test_c02_answer_by_meaning_not_by_shared_words(
     ):
         await hass.async_add_executor_job(
             lambda c=content, lang=language: engine.remember(
-                c, speaker=Speaker(), scope=Scope.SHARED, language=lang
+                MemoryDraft(c, speaker=Speaker(), scope=Scope.SHARED, language=lang)
             )
         )
     result = await async_say(

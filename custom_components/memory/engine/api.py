@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from .facts import Relation
 from .models import (
     EmbeddingIdentity,
     Hit,
@@ -61,8 +62,50 @@ class WriteAction(StrEnum):
     """What remember() did."""
 
     CREATED = "created"  # a new memory row
-    MERGED = "merged"  # the same wording (case/punctuation/whitespace aside) existed in the
-    #                    same scope/owner/area; it was confirmed/updated instead of adding a row
+    MERGED = "merged"  # the same wording (case/punctuation/whitespace aside) or the same value of
+    #                    the fact key existed in the same scope/owner/area; confirmed, no new row
+    CONFIRMED = "confirmed"  # a restatement in other words or another language (facts.Relation.SAME)
+    #                          of a current memory: that memory is confirmed, no new row
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryDraft:
+    """A memory to be written, as every door hands it to MemoryEngine.remember.
+
+    speaker: who said it (provenance: speaker_id; default owner/area). subject/predicate/value
+    describe a fact (subject "me" = the owner; predicate an English snake_case key; value as
+    said), stored normalised. status: ACTIVE, or PENDING for a memory awaiting review (applies to
+    a new row; a merge keeps the existing status). replaces: ids of current memories the speaker
+    sees that this one supersedes (a person said so: the conversation's yes, a service's
+    `replaces`, the LLM tool's). importance in [0, 1] (clamped).
+    """
+
+    content: str
+    speaker: Speaker
+    scope: Scope
+    kind: Kind = Kind.FACT
+    language: str = "en"
+    provenance: Provenance = Provenance.CONFIRMED
+    source: Source = Source.SERVICE
+    source_ref: str | None = None
+    owner_id: str | None = None
+    area_id: str | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    value: str | None = None
+    importance: float = 0.5
+    status: Status = Status.ACTIVE
+    replaces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A current memory a new one may restate or replace (facts.Relation), with their
+    similarity on the recall scale."""
+
+    memory: Memory
+    relation: Relation
+    similarity: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +115,10 @@ class RememberResult:
     lifted_tombstones: int = 0
     sensitive: bool = False
     superseded: tuple[str, ...] = ()  # ids of older values of the same fact the new memory replaced
+    # current memories the new one likely replaces (facts.Relation.REPLACES), closest first, left
+    # current for the caller to settle (MemoryEngine.supersede); none are in `superseded`
+    conflicts: tuple[Conflict, ...] = ()
+    confirmed: Memory | None = None  # for CONFIRMED: the memory it restated (== memory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,46 +172,28 @@ class MemoryEngineAPI(Protocol):
     def close(self) -> None:
         """Flush and close; idempotent."""
 
-    def remember(
-        self,
-        content: str,
-        *,
-        speaker: Speaker,
-        scope: Scope,
-        kind: Kind = Kind.FACT,
-        language: str = "en",
-        provenance: Provenance = Provenance.CONFIRMED,
-        source: Source = Source.SERVICE,
-        source_ref: str | None = None,
-        owner_id: str | None = None,
-        area_id: str | None = None,
-        subject: str | None = None,
-        predicate: str | None = None,
-        importance: float = 0.5,
-        status: Status = Status.ACTIVE,
-        value: str | None = None,
-    ) -> RememberResult:
-        """Store a memory, committed before returning. status: ACTIVE, or PENDING for a memory
-        awaiting review (applies to a new row; a merge keeps the existing status).
+    def remember(self, draft: MemoryDraft) -> RememberResult:
+        """Store a memory, committed before returning (engine/writer.py, the rules in facts.py).
 
-        subject/predicate/value describe the fact (subject "me" = the owner; predicate an English
-        snake_case key; value as said); subject and predicate are stored normalised. With both,
-        the fact's key (scope/owner/area, subject, predicate) decides: the same value as a
-        current memory of the key merges into it (no new row); a different one is stored and
-        every older current memory of the key becomes SUPERSEDED (result.superseded), in the
-        same transaction; a PENDING memory supersedes nothing until approved; an `inferred`
-        one never supersedes a stated one (it is stored already superseded).
+        The same wording (case, punctuation, whitespace aside) in the same scope/owner/area
+        merges. With a fact key (draft.subject and .predicate) the key decides: the same value
+        merges into the key's current memory; another one is stored and every older current
+        memory of the key becomes SUPERSEDED (result.superseded), in the same transaction; a
+        PENDING memory supersedes nothing until approved; an `inferred` one never supersedes a
+        stated one (it is stored already superseded). Without a key, the current memories of the
+        bucket it may restate or replace are compared by facts.relation: a restatement (SAME)
+        confirms the existing memory instead of adding a row (action CONFIRMED); likely
+        replacements are stored beside it and listed in result.conflicts for the caller to settle
+        (ask the person, the service's `replaces`); draft.replaces supersedes those ids at once.
 
-        owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to
-        speaker.area_id for ROOM. PRIVATE without an owner, ROOM without an area,
-        empty (also: only invisible characters) or over-long content raise
-        InvalidInput (nothing written); text with lone surrogates raises
-        InvalidInput("content", "invalid_text"). Flags sensitive content
-        (credentials/codes, payment, health) and stores it flagged. The same
-        wording (case, punctuation, whitespace aside) in the same scope/owner/area
-        merges; different facts, however similar, get their own row. An explicit
-        (CONFIRMED) remember lifts tombstones >= 0.85 similar (writer.TOMBSTONE_SIMILARITY, on
-        the recall scale) in that scope, and those it shares an identifier with
+        owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to speaker.area_id
+        for ROOM. PRIVATE without an owner, ROOM without an area, empty (also: only invisible
+        characters) or over-long content raise InvalidInput (nothing written); text with lone
+        surrogates raises InvalidInput("content", "invalid_text"); a `replaces` id that is not a
+        current memory the speaker sees raises InvalidInput("replaces", "unknown_memory"). Flags
+        sensitive content (credentials/codes, payment, health) and stores it flagged. An explicit
+        (CONFIRMED) remember lifts tombstones >= 0.85 similar (writer.TOMBSTONE_SIMILARITY, on the
+        recall scale) in that scope, and those it shares an identifier with
         (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has an anchor key.
         """
         ...

@@ -61,6 +61,13 @@ def raw_threshold(embedder: Embedder, threshold: float) -> float:
     return baseline + threshold * (1.0 - baseline)
 
 
+def recall_scale(embedder: Embedder, cosine: float) -> float:
+    """A raw cosine of `embedder` on the recall scale: (cosine - baseline) / (1 - baseline),
+    baseline = unrelated_cosine(embedder) (the inverse of raw_threshold)."""
+    baseline = unrelated_cosine(embedder)
+    return (cosine - baseline) / (1.0 - baseline)
+
+
 class Hubness:
     """Per-memory hubness against BACKGROUND_REQUESTS, for one embedder (embedded lazily once),
     and the embedder's similarity scale (`scale`, `same_meaning`: raw cosine of translations)."""
@@ -99,4 +106,4 @@ class Hubness:
         embedder's `unrelated_cosine` (what unrelated texts score; 0 when it declares none). E5-style
         encoders score unrelated pairs ~0.74, USE-m3 ~0.04: rescaled, one min_similarity and one
         set of recall weights fit both (bench/locomo.py, docs/recall-quality.md)."""
-        return (cosine - self.baseline) / (1.0 - self.baseline)
+        return recall_scale(self._embedder, cosine)

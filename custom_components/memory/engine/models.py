@@ -113,9 +113,9 @@ class Memory:
     area_id: str | None
     created_at: datetime
     updated_at: datetime
-    subject: str | None = None  # normalised (consolidation.fact_subject): "me" = the owner/speaker
-    predicate: str | None = None  # normalised English snake_case key (consolidation.fact_predicate)
-    value: str | None = None  # the predicate's value as said ("tea"); compared by consolidation.same_value
+    subject: str | None = None  # normalised (facts.fact_subject): "me" = the owner/speaker
+    predicate: str | None = None  # normalised English snake_case key (facts.fact_predicate)
+    value: str | None = None  # the predicate's value as said ("tea"); compared by facts.same_value
     confidence: float = 1.0
     importance: float = 0.5
     sensitive: bool = False

@@ -1,16 +1,26 @@
-"""remember(): validation, sensitive flag, dedup-merge, supersession and tombstone lifting
-(docs/design.md §6)."""
+"""remember(): validation, sensitive flag, dedup-merge, restatements, supersession and tombstone
+lifting (docs/design.md §6; the rules of what is one fact are in facts.py)."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 
-from .api import MAX_CONTENT_CHARS, InvalidInput, RememberResult, WriteAction
-from .calibration import raw_threshold
-from .consolidation import fact_predicate, fact_subject, precedence, same_value
+from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, RememberResult, WriteAction
+from .calibration import raw_threshold, recall_scale
 from .embedding.base import Embedder, Vectors
+from .facts import (
+    Reading,
+    Relation,
+    confirmed,
+    fact_predicate,
+    fact_subject,
+    precedence,
+    relation,
+    same_value,
+)
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
@@ -73,94 +83,114 @@ def embedding_text(text: str) -> str:
     return text if text[-1] in ".!?…。" else text + "."
 
 
-def _merge(existing: Memory, new: Memory) -> Memory:
-    """The stronger provenance wins; on a tie the newer text (the same words: only case and
-    punctuation can change). The other is confirmed (updated_at)."""
-    if new.provenance.rank <= existing.provenance.rank:
-        winner = replace(
-            existing,
-            content=new.content,
-            kind=new.kind,
-            language=new.language,
-            provenance=new.provenance,
-            source=new.source,
-            source_ref=new.source_ref,
-            sensitive=new.sensitive,
-            subject=new.subject or existing.subject,
-            predicate=new.predicate or existing.predicate,
-            value=new.value or existing.value,
-        )
-    else:
-        winner = existing
-    return replace(
-        winner,
-        speaker_id=existing.speaker_id or new.speaker_id,  # who said it first
-        importance=max(existing.importance, new.importance),
-        confidence=max(existing.confidence, new.confidence),
-        updated_at=new.updated_at,
-    )
-
-
 def remember(
-    store: MemoryStore,
-    embedder: Embedder,
-    now: datetime,
-    content: str,
-    *,
-    speaker: Speaker,
-    scope: Scope,
-    kind: Kind,
-    language: str,
-    provenance: Provenance,
-    source: Source,
-    source_ref: str | None,
-    owner_id: str | None,
-    area_id: str | None,
-    subject: str | None,
-    predicate: str | None,
-    importance: float,
-    status: Status = Status.ACTIVE,
-    value: str | None = None,
+    store: MemoryStore, embedder: Embedder, now: datetime, draft: MemoryDraft, *, same_meaning: float
 ) -> RememberResult:
-    """Validate, flag, dedup and store; committed before returning. See MemoryEngineAPI.remember.
+    """Validate, flag, dedup and store `draft`; committed before returning (MemoryEngineAPI.remember).
 
-    status applies to a new row only (PENDING: awaiting review, never recalled); a merge keeps
-    the existing memory's status. subject/predicate are stored normalised (consolidation.py);
-    with both, the fact's key decides (`_settle_key`)."""
-    text = clean_content(content)
-    bucket = resolve_bucket(scope, speaker, owner_id, area_id)
+    same_meaning: the recall-scale similarity of translations (facts.relation). In order: the
+    `replaces` ids are checked; the same wording in the bucket merges (facts.confirmed); a fact
+    key decides by itself (`_settle_key`); otherwise the bucket's current memories are read by
+    facts.relation (`conflicts_of`): a restatement is confirmed instead of a new row, likely
+    replacements are reported. `replaces` always gets a new row that supersedes them."""
+    text = clean_content(draft.content)
+    bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
+    replaced = _replaced(store, draft)
     vector: Vectors = embedder.embed([embedding_text(text)])[0]
-    sensitive = is_sensitive(text)
     new = Memory(
         id=uuid.uuid4().hex,
         content=text,
-        kind=kind,
-        language=language,
-        provenance=provenance,
-        scope=scope,
+        kind=Kind(draft.kind),
+        language=draft.language,
+        provenance=Provenance(draft.provenance),
+        scope=Scope(draft.scope),
         owner_id=bucket.owner_id,
         area_id=bucket.area_id,
         created_at=now,
         updated_at=now,
-        subject=fact_subject(subject),
-        predicate=fact_predicate(predicate),
-        value=" ".join(value.split()) or None if value is not None else None,
-        importance=min(1.0, max(0.0, importance)),
-        sensitive=sensitive,
-        status=status,
-        source=source,
-        source_ref=source_ref,
-        speaker_id=speaker.person_id,
+        subject=fact_subject(draft.subject),
+        predicate=fact_predicate(draft.predicate),
+        value=" ".join(draft.value.split()) or None if draft.value is not None else None,
+        importance=min(1.0, max(0.0, draft.importance)),
+        sensitive=is_sensitive(text),
+        status=Status(draft.status),
+        source=Source(draft.source),
+        source_ref=draft.source_ref,
+        speaker_id=draft.speaker.person_id,
     )
-    existing = _duplicate(store, vector, bucket, text, new.speaker_id)
-    if existing is not None:
-        merged = _merge(existing, new)
+    lift = partial(_lift, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now)
+    if not replaced and (existing := _duplicate(store, vector, bucket, text, new.speaker_id)) is not None:
+        merged = confirmed(existing, new)
         store.update(merged, vector if merged.content != existing.content else None)
-        lifted = _lift(store, embedder, vector, bucket=bucket, provenance=provenance, now=now)
-        return RememberResult(merged, WriteAction.MERGED, lifted, merged.sensitive)
-    result = _settle_key(store, vector, bucket, new)
-    lifted = _lift(store, embedder, vector, bucket=bucket, provenance=provenance, now=now)
-    return replace(result, lifted_tombstones=lifted)
+        return RememberResult(merged, WriteAction.MERGED, lift(), merged.sensitive)
+    if new.subject is not None and new.predicate is not None and not replaced:
+        return replace(_settle_key(store, vector, bucket, new), lifted_tombstones=lift())
+    said = Reading.of(new.content, new.language)
+    found = (
+        []
+        if new.kind is Kind.EPISODE
+        else conflicts_of(
+            store, embedder, vector, said, bucket, speaker_id=new.speaker_id, same_meaning=same_meaning
+        )
+    )
+    conflicts = tuple(c for c in found if c.relation is Relation.REPLACES and c.memory.id not in replaced)
+    same = next((c.memory for c in found if c.relation is Relation.SAME), None)
+    if same is not None and not replaced and new.status is Status.ACTIVE:
+        restated = confirmed(same, new)
+        store.update(restated, None)
+        return RememberResult(
+            restated, WriteAction.CONFIRMED, lift(), restated.sensitive, conflicts=conflicts
+        )
+    store.add(new, vector, supersedes=replaced)
+    return RememberResult(
+        new, WriteAction.CREATED, lift(), new.sensitive, superseded=replaced, conflicts=conflicts
+    )
+
+
+def _replaced(store: MemoryStore, draft: MemoryDraft) -> tuple[str, ...]:
+    """draft.replaces, checked: each a current (ACTIVE) memory the speaker sees, else
+    InvalidInput("replaces", "unknown_memory")."""
+    ids = tuple(dict.fromkeys(draft.replaces))
+    if not ids:
+        return ()
+    found = store.get_many(list(ids), Visibility.of(draft.speaker))
+    if any(mid not in found or found[mid].status is not Status.ACTIVE for mid in ids):
+        raise InvalidInput("replaces", "unknown_memory")
+    return ids
+
+
+def conflicts_of(
+    store: MemoryStore,
+    embedder: Embedder,
+    vector: Vectors,
+    said: Reading,
+    bucket: Bucket,
+    *,
+    same_meaning: float,
+    speaker_id: str | None = None,
+) -> list[Conflict]:
+    """The current (ACTIVE) memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector`
+    (the embedding of what was `said`) that it restates or likely replaces (facts.relation;
+    UNRELATED left out), closest first. Not those another known person said (their "I" is
+    someone else: speaker_id, the teller of `said`)."""
+    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
+    if not nearest:
+        return []
+    found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket))
+    out: list[Conflict] = []
+    for mid, cosine in nearest:
+        memory = found.get(mid)
+        if memory is None or memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
+            continue  # a conversation's summary records what was said; it states no fact to replace
+        if not _same_teller(memory, speaker_id):
+            continue
+        similarity = recall_scale(embedder, cosine)
+        kind = relation(
+            Reading.of(memory.content, memory.language), said, similarity, same_meaning=same_meaning
+        )
+        if kind is not Relation.UNRELATED:
+            out.append(Conflict(memory, kind, similarity))
+    return out
 
 
 def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> RememberResult:
@@ -181,17 +211,9 @@ def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory
     current = store.current_by_key(bucket, new.subject, new.predicate, statuses)
     same = next((m for m in current if same_value(m, new)), None)
     if same is not None:
-        confirmed = replace(
-            same,
-            provenance=min(same.provenance, new.provenance, key=lambda p: p.rank),
-            value=same.value or new.value,
-            speaker_id=same.speaker_id or new.speaker_id,
-            confidence=max(same.confidence, new.confidence),
-            importance=max(same.importance, new.importance),
-            updated_at=new.updated_at,
-        )
-        store.retire([], confirmed, new.updated_at)
-        return RememberResult(confirmed, WriteAction.MERGED, sensitive=confirmed.sensitive)
+        held = confirmed(same, new)
+        store.retire([], held, new.updated_at)
+        return RememberResult(held, WriteAction.MERGED, sensitive=held.sensitive)
     if new.status is Status.PENDING:
         store.add(new, vector)
         return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive)

@@ -92,8 +92,8 @@ def _v3_transcripts(conn: sqlite3.Connection) -> None:
 def _v4_fact_values(conn: sqlite3.Connection) -> None:
     """The value of a fact (supersession, docs/design.md §6) and an index for finding the current
     memories of one fact key (bucket, subject, predicate); existing keys are normalised so the
-    index finds them (consolidation.fact_subject/fact_predicate, both idempotent)."""
-    from ..consolidation import fact_predicate, fact_subject  # noqa: PLC0415 - the one normaliser
+    index finds them (facts.fact_subject/fact_predicate, both idempotent)."""
+    from ..facts import fact_predicate, fact_subject  # noqa: PLC0415 - the one normaliser
 
     conn.execute("ALTER TABLE memories ADD COLUMN value TEXT")
     rows = conn.execute(
