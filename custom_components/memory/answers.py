@@ -14,6 +14,10 @@ FALLBACK_LANGUAGE = "en"
 
 REPLIES: dict[str, dict[str, str]] = {
     "en": {
+        "remember_known": "I knew that already: {items}",
+        "replace_ask": "Noted. I also have: {items}. Should this replace it?",
+        "replaced": "Done, the new one replaces it.",
+        "kept_both": "Okay, I'll keep both.",
         "turn_failed": "Sorry, something went wrong. Please try again.",
         "from_memory_dated": "On {date}, I noted: {items}",
         "from_memory_by_dated": "On {date}, {name} told me: {items}",
@@ -48,6 +52,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} told me: {items}",
     },
     "de": {
+        "remember_known": "Das wusste ich schon: {items}",
+        "replace_ask": "Notiert. Ich habe auch: {items}. Soll das neue es ersetzen?",
+        "replaced": "Erledigt, das neue ersetzt es.",
+        "kept_both": "Gut, ich behalte beides.",
         "turn_failed": "Entschuldigung, da ist etwas schiefgegangen. Versuch es bitte noch einmal.",
         "from_memory_dated": "Am {date} habe ich notiert: {items}",
         "from_memory_by_dated": "Am {date} hat mir {name} gesagt: {items}",
@@ -82,6 +90,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} hat mir gesagt: {items}",
     },
     "it": {
+        "remember_known": "Lo sapevo già: {items}",
+        "replace_ask": "Annotato. Ho anche: {items}. Devo sostituirlo con il nuovo?",
+        "replaced": "Fatto, il nuovo lo sostituisce.",
+        "kept_both": "Va bene, li tengo entrambi.",
         "turn_failed": "Scusa, qualcosa è andato storto. Riprova, per favore.",
         "from_memory_dated": "Ho annotato {date}: {items}",
         "from_memory_by_dated": "{name} mi ha detto {date}: {items}",
@@ -116,6 +128,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} mi ha detto: {items}",
     },
     "fr": {
+        "remember_known": "Je le savais déjà : {items}",
+        "replace_ask": "C'est noté. J'ai aussi : {items}. Est-ce que ça le remplace ?",
+        "replaced": "C'est fait, le nouveau le remplace.",
+        "kept_both": "D'accord, je garde les deux.",
         "turn_failed": "Désolé, quelque chose s'est mal passé. Réessaie, s'il te plaît.",
         "from_memory_dated": "J'ai noté le {date} : {items}",
         "from_memory_by_dated": "{name} m'a dit le {date} : {items}",
@@ -150,6 +166,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by": "{name} m'a dit : {items}",
     },
     "es": {
+        "remember_known": "Ya lo sabía: {items}",
+        "replace_ask": "Anotado. También tengo: {items}. ¿Lo reemplazo por esto?",
+        "replaced": "Hecho, lo nuevo lo reemplaza.",
+        "kept_both": "Vale, me quedo con los dos.",
         "turn_failed": "Lo siento, algo ha fallado. Inténtalo de nuevo, por favor.",
         "from_memory_dated": "Anoté el {date}: {items}",
         "from_memory_by_dated": "{name} me dijo el {date}: {items}",

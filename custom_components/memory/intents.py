@@ -28,7 +28,7 @@ from homeassistant.util import dt as dt_util
 
 from .answers import base_language, quote_all, reply, spoken_date
 from .const import DOMAIN
-from .engine.api import EngineError, InvalidInput
+from .engine.api import EngineError, InvalidInput, MemoryDraft, WriteAction
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .runtime import (
@@ -348,35 +348,45 @@ async def async_remember_said(
     *,
     room: bool = False,
     language: str | None = None,
-) -> str:
+) -> tuple[str, dict[str, Any]]:
     """Store what the speaker of `turn` asked to remember, verbatim and confirmed (scope and kind
     from the words, in `language`, default the turn's), and note it for "forget that"; returns
-    the reply key. Only a committed write says "got it" (invariant 5); raises EngineError when
-    the store fails."""
+    the reply key and its values. A restatement of a current memory confirms it ("I knew that
+    already: …", no second memory); a memory it likely replaces (facts.Relation.REPLACES) is
+    named and asked about ("Should this replace it?", one question per turn; yes: MemoryConfirm
+    supersedes it, no: both stay). Only a committed write says "got it" (invariant 5); raises
+    EngineError when the store fails."""
     if not is_encodable(content):
-        return "remember_invalid"
+        return "remember_invalid", {}
     content = strip_invisible(content)
     language = language or turn.language
     if is_filler(content, language):
-        return "remember_what"
+        return "remember_what", {}
     scope = infer_scope(content, language, turn.speaker, room=room)
+    draft = MemoryDraft(
+        content,
+        speaker=turn.speaker,
+        scope=scope,
+        kind=infer_kind(content, language),
+        language=language,
+        provenance=Provenance.CONFIRMED,
+        source=Source.VOICE,
+        source_ref=turn.conversation_id or None,
+    )
     try:
-        result = await async_run(
-            hass,
-            data.engine.remember,
-            content,
-            speaker=turn.speaker,
-            scope=scope,
-            kind=infer_kind(content, language),
-            language=language,
-            provenance=Provenance.CONFIRMED,
-            source=Source.VOICE,
-            source_ref=turn.conversation_id or None,
-        )
+        result = await async_run(hass, data.engine.remember, draft)
     except InvalidInput as err:
-        return error_reply(err)
+        return error_reply(err), {}
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
-    return f"remembered_{scope.value}"
+    if result.action is WriteAction.CONFIRMED:
+        return "remember_known", {"items": quote_all([result.memory.content])}
+    told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
+    if told and turn.conversation_id:
+        data.pending[turn.conversation_id] = PendingQuestion(
+            asker=turn.asker, ask=Ask.REPLACE, memory_ids=(told[0].id,), replacement=result.memory.id
+        )
+        return "replace_ask", {"items": quote_all([told[0].content])}
+    return f"remembered_{scope.value}", {}
 
 
 class RememberIntentHandler(_MemoryIntentHandler):
@@ -395,8 +405,10 @@ class RememberIntentHandler(_MemoryIntentHandler):
         slots = self.async_validate_slots(intent_obj.slots)
         content = str(slots[SLOT_CONTENT]["value"]) if SLOT_CONTENT in slots else ""
         turn = self._turn(intent_obj)
-        key = await async_remember_said(intent_obj.hass, self.data, turn, content, room=SLOT_SCOPE in slots)
-        return self._respond(intent_obj, key)
+        key, values = await async_remember_said(
+            intent_obj.hass, self.data, turn, content, room=SLOT_SCOPE in slots
+        )
+        return self._respond(intent_obj, key, **values)
 
 
 class ForgetIntentHandler(_MemoryIntentHandler):
@@ -462,6 +474,10 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
         return self._respond(intent_obj, "about_me_ask", count=count)
 
 
+# "no" to a waiting question: what stays as it was
+_DECLINED = {Ask.REMEMBER: "remember_declined", Ask.REPLACE: "kept_both"}
+
+
 class ConfirmIntentHandler(_MemoryIntentHandler):
     """MemoryConfirm: "yes" does what the waiting question asked (forget, forget everything about
     me, remember a statement), "no" keeps things as they are."""
@@ -484,14 +500,21 @@ class ConfirmIntentHandler(_MemoryIntentHandler):
             return self._respond(intent_obj, "forget_not_yours")
         del self.data.pending[conversation_id]
         if slots[SLOT_ANSWER]["value"] != "yes":
-            declined = "remember_declined" if pending.ask is Ask.REMEMBER else "forget_cancelled"
-            return self._respond(intent_obj, declined)
+            return self._respond(intent_obj, _DECLINED.get(pending.ask, "forget_cancelled"))
         hass = intent_obj.hass
         if pending.ask is Ask.REMEMBER:
-            key = await async_remember_said(
+            key, values = await async_remember_said(
                 hass, self.data, turn, pending.content or "", language=pending.language
             )
-            return self._respond(intent_obj, key)
+            return self._respond(intent_obj, key, **values)
+        if pending.ask is Ask.REPLACE and pending.replacement is not None:
+            try:
+                await async_run(
+                    hass, self.data.engine.supersede, pending.memory_ids, pending.replacement, turn.speaker
+                )
+            except InvalidInput:  # forgotten or replaced meanwhile
+                return self._respond(intent_obj, "forget_none")
+            return self._respond(intent_obj, "replaced")
         if pending.ask is Ask.FORGET_PERSON and pending.person_id is not None:
             count = await async_run(hass, self.data.engine.forget_person, pending.person_id)
             return self._respond(intent_obj, "about_me_done", count=count)

@@ -20,7 +20,7 @@ from homeassistant.util.json import JsonObjectType, JsonValueType
 from .answers import base_language
 from .cloud import async_is_cloud_domain, without_sensitive
 from .const import LLM_API_ID, LLM_API_NAME
-from .engine.api import EngineError, InvalidInput, RecallOptions
+from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope
@@ -185,7 +185,9 @@ class RememberTool(_SpeakerTool):
     description = (
         "Store something the user explicitly asked you to remember, in the user's own words and language. "
         "scope: 'private' (only this user; needs a recognised user), 'room' (this room), "
-        "'shared' (the household). Leave scope out to decide from the words."
+        "'shared' (the household). Leave scope out to decide from the words. "
+        "The result lists `conflicts`: stored memories the new one may replace (both stay current). "
+        "Ask the user whether it replaces them; if yes, call `replace` with the new id and their ids."
     )
     parameters = vol.Schema(
         {
@@ -212,19 +214,54 @@ class RememberTool(_SpeakerTool):
             result = await async_run(
                 hass,
                 self._data.engine.remember,
-                content,
-                speaker=self._speaker,
-                scope=scope,
-                kind=Kind(args["kind"]) if "kind" in args else infer_kind(content, language),
-                language=language,
-                provenance=Provenance.CONFIRMED,
-                source=Source.VOICE,
+                MemoryDraft(
+                    content,
+                    speaker=self._speaker,
+                    scope=scope,
+                    kind=Kind(args["kind"]) if "kind" in args else infer_kind(content, language),
+                    language=language,
+                    provenance=Provenance.CONFIRMED,
+                    source=Source.VOICE,
+                ),
             )
         except InvalidInput as err:
             return {"success": False, "error": err.reason}
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
-        return {"success": True, "action": result.action.value, "scope": result.memory.scope.value}
+        return {
+            "success": True,
+            "id": result.memory.id,
+            "action": result.action.value,  # "confirmed": the user said it before, nothing new stored
+            "scope": result.memory.scope.value,
+            "conflicts": [
+                {"id": c.memory.id, "content": c.memory.content}
+                for c in result.conflicts
+                if not self._hidden(c.memory)
+            ],
+        }
+
+
+class ReplaceTool(_SpeakerTool):
+    name = "replace"
+    description = (
+        "After the user confirmed it: the memory `id` (just stored) replaces the memories `replaces` "
+        "(ids from remember's conflicts). The old ones are kept as history, no longer recalled."
+    )
+    parameters = vol.Schema({vol.Required("id"): str, vol.Required("replaces"): [str]})
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> JsonObjectType:
+        args = self._args(tool_input)
+        try:
+            done = await async_run(
+                hass, self._data.engine.supersede, tuple(args["replaces"]), args["id"], self._speaker
+            )
+        except InvalidInput as err:
+            return {"success": False, "error": err.reason}
+        except EngineError:
+            return {"success": False, "error": "store_unavailable"}
+        return {"success": True, "replaced": list(done)}
 
 
 class RecallTool(_SpeakerTool):
@@ -337,7 +374,7 @@ class MemoryAPI(llm.API):
             llm_context=llm_context,
             tools=[
                 tool(data, speaker, cloud=cloud)
-                for tool in (RememberTool, RecallTool, FindToForgetTool, ForgetTool)
+                for tool in (RememberTool, ReplaceTool, RecallTool, FindToForgetTool, ForgetTool)
             ],
         )
 

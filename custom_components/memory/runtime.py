@@ -55,6 +55,7 @@ class Ask(StrEnum):
     FORGET = "forget"  # forget memory_ids ("forget …", "forget that")
     FORGET_PERSON = "forget_person"  # forget person_id's private memories ("forget everything about me")
     REMEMBER = "remember"  # remember `content` (a statement the wrapped agent did not understand)
+    REPLACE = "replace"  # `replacement` supersedes memory_ids ("Should this replace it?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,8 @@ class PendingQuestion:
     """A question waiting for yes/no in one conversation.
 
     asker: who asked (turn.asker_key); only the same asker may answer.
-    ask: what "yes" does. memory_ids: the memories named in a FORGET question; person_id: whose
+    ask: what "yes" does. memory_ids: the memories named in a FORGET question, or the ones a
+    REPLACE question would have `replacement` (the memory just stored) supersede; person_id: whose
     private memories a FORGET_PERSON question forgets; content/language: what a REMEMBER question
     stores, verbatim, and its language.
     """
@@ -73,6 +75,7 @@ class PendingQuestion:
     person_id: str | None = None
     content: str | None = None
     language: str | None = None
+    replacement: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from homeassistant.helpers.service import async_register_admin_service
 
 from .answers import base_language
 from .const import DOMAIN
-from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
+from .engine.api import MAX_CONTENT_CHARS, Conflict, EngineError, InvalidInput, MemoryDraft
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .runtime import MemoryRuntimeData, async_recall, async_run
@@ -56,6 +56,7 @@ ATTR_OBSERVED = "observed"
 ATTR_QUERY = "query"
 ATTR_LIMIT = "limit"
 ATTR_MEMORY_ID = "memory_id"
+ATTR_REPLACES = "replaces"
 
 MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
@@ -89,6 +90,8 @@ REMEMBER_SCHEMA = vol.Schema(
         ),
         vol.Optional(ATTR_LANGUAGE): cv.string,
         vol.Optional(ATTR_OBSERVED, default=False): cv.boolean,
+        # ids of current memories this one replaces (a list, or one id; empty: none)
+        vol.Optional(ATTR_REPLACES, default=[]): vol.All(cv.ensure_list, [cv.string]),
         **_SPEAKER_FIELDS,
     }
 )
@@ -198,6 +201,15 @@ def memory_dict(memory: Memory) -> dict[str, Any]:
     }
 
 
+def conflict_dict(conflict: Conflict) -> dict[str, Any]:
+    """A memory a new one may replace: the memory plus the relation and their similarity."""
+    return {
+        **memory_dict(conflict.memory),
+        "relation": conflict.relation.value,
+        "similarity": round(conflict.similarity, 4),
+    }
+
+
 def hit_dict(hit: Hit) -> dict[str, Any]:
     """A recall hit: the memory plus its score, similarity and the factors behind the score."""
     return {
@@ -226,14 +238,17 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
         result = await async_run(
             hass,
             data.engine.remember,
-            content,
-            speaker=speaker,
-            scope=scope,
-            kind=Kind(call.data[ATTR_KIND]),
-            language=language,
-            provenance=Provenance.OBSERVED if observed else Provenance.CONFIRMED,
-            source=Source.AUTOMATION if observed else Source.SERVICE,
-            source_ref=call.context.id,
+            MemoryDraft(
+                content,
+                speaker=speaker,
+                scope=scope,
+                kind=Kind(call.data[ATTR_KIND]),
+                language=language,
+                provenance=Provenance.OBSERVED if observed else Provenance.CONFIRMED,
+                source=Source.AUTOMATION if observed else Source.SERVICE,
+                source_ref=call.context.id,
+                replaces=tuple(r for r in call.data[ATTR_REPLACES] if r),
+            ),
         )
     except InvalidInput as err:
         raise _map_invalid(err) from err
@@ -244,6 +259,9 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
         "action": result.action.value,
         "lifted_tombstones": result.lifted_tombstones,
         "sensitive": result.sensitive,
+        "superseded": list(result.superseded),
+        # current memories this one likely replaces, left current: call again with `replaces`
+        "conflicts": [conflict_dict(c) for c in result.conflicts],
     }
 
 

@@ -12,10 +12,10 @@ import pytest
 
 from custom_components.memory.engine.api import ConsolidationReport, MemoryDraft, StoreUnavailable
 from custom_components.memory.engine.consolidation import INFERRED_PRUNE_DAYS
-from custom_components.memory.engine.facts import fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import Candidate, LearnResult
+from custom_components.memory.engine.facts import fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store import sqlite as sqlite_store

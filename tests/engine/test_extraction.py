@@ -16,7 +16,6 @@ from custom_components.memory.engine.extraction import (
     MIN_CONFIDENCE,
     MISSING_CONFIDENCE,
     Candidate,
-    apply_candidates,
     is_device_command,
     parse_candidates,
     select_user_text,
