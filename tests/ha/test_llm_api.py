@@ -66,7 +66,13 @@ async def test_registered_and_unregistered_with_the_entry(hass: HomeAssistant, m
 
 async def test_tools(hass: HomeAssistant, memory_entry: Any, julian: Resident) -> None:
     instance = await _instance(hass, julian)
-    assert {tool.name for tool in instance.tools} == {"remember", "recall", "find_to_forget", "forget"}
+    assert {tool.name for tool in instance.tools} == {
+        "remember",
+        "replace",
+        "recall",
+        "find_to_forget",
+        "forget",
+    }
     forget = next(tool for tool in instance.tools if tool.name == "forget")
     assert "ONLY after the user confirmed" in (forget.description or "")
 
@@ -77,8 +83,8 @@ async def test_remember_tool_is_bound_to_the_speaker(
     """Julian's tool call stores for Julian; Anna's and a guest's recall cannot see it."""
     julian_api = await _instance(hass, julian)
     result = await _call(julian_api, "remember", content="I like short answers.")
-    assert result == {"success": True, "action": "created", "scope": "private"}
     (memory,) = await async_all_memories(hass, memory_entry)
+    assert result == {"success": True, "id": memory.id, "action": "created", "scope": "private", "conflicts": []}
     assert memory.owner_id == julian.person_id
 
     for other in (anna, None):
