@@ -4,6 +4,8 @@ Who is speaking (the visibility rule's input, docs/design.md §5):
 - person: the `person` field (a person entity id) when given, else the caller's HA user's person
   (context.user_id), else unknown. A non-admin user may only speak as their own person.
 - area: the `area` field (an area id) when given, else none.
+memory.recall may look back: `as_of` (a date and time; without a zone it is HA's time zone) recalls
+the memories current then; memory.history lists a memory's values over time.
 memory.consolidate is for administrators only (HA's admin-service check: Unauthorized otherwise).
 Bad input raises ServiceValidationError with a translation key from strings.json "exceptions"
 and the offending field as the `field` placeholder; nothing is written then (one engine call,
@@ -13,6 +15,7 @@ made only after every check passed). Responses are documented in docs/services.m
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 import voluptuous as vol
@@ -27,6 +30,7 @@ from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.service import async_register_admin_service
+from homeassistant.util import dt as dt_util
 
 from .answers import base_language
 from .const import DOMAIN
@@ -45,6 +49,7 @@ SERVICE_APPROVE = "approve"  # review mode: a pending extracted memory becomes a
 SERVICE_REJECT = "reject"  # review mode: a pending extracted memory is forgotten (tombstone)
 SERVICE_LIST_PENDING = "list_pending"  # review mode: what awaits approve/reject
 SERVICE_CONSOLIDATE = "consolidate"  # admin: merge paraphrases, supersede old values, prune guesses
+SERVICE_HISTORY = "history"  # a memory's values over time, newest first
 
 ATTR_CONTENT = "content"
 ATTR_KIND = "kind"
@@ -57,6 +62,7 @@ ATTR_QUERY = "query"
 ATTR_LIMIT = "limit"
 ATTR_MEMORY_ID = "memory_id"
 ATTR_REPLACES = "replaces"
+ATTR_AS_OF = "as_of"
 
 MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
@@ -95,19 +101,22 @@ REMEMBER_SCHEMA = vol.Schema(
         **_SPEAKER_FIELDS,
     }
 )
-RECALL_SCHEMA = vol.Schema(
+FIND_TO_FORGET_SCHEMA = vol.Schema(
     {
         vol.Required(ATTR_QUERY): cv.string,
         vol.Optional(ATTR_LIMIT): vol.All(vol.Coerce(int), vol.Range(min=1, max=MAX_RECALL_LIMIT)),
         **_SPEAKER_FIELDS,
     }
 )
+# as_of is parsed by _as_of (not cv.datetime): a ServiceValidationError naming the field.
+RECALL_SCHEMA = FIND_TO_FORGET_SCHEMA.extend({vol.Optional(ATTR_AS_OF): vol.Any(None, cv.string)})
 FORGET_SCHEMA = vol.Schema({vol.Required(ATTR_MEMORY_ID): cv.string, **_SPEAKER_FIELDS})
 FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.string})
 # limit is checked by _pending_limit (not vol.Range): a ServiceValidationError naming the field.
 LIST_PENDING_SCHEMA = vol.Schema({vol.Optional(ATTR_LIMIT): vol.Any(None, cv.string), **_SPEAKER_FIELDS})
 # What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
 PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
+HISTORY_SCHEMA = FORGET_SCHEMA
 
 
 def _invalid(key: str, field: str) -> ServiceValidationError:
@@ -173,6 +182,24 @@ def _pending_limit(call: ServiceCall) -> int:
     return int(value)
 
 
+def _as_of(call: ServiceCall) -> datetime | None:
+    """`as_of` as an aware UTC datetime (None when absent or empty): a date and time as
+    dt_util.parse_datetime reads it (ISO 8601, "2026-11-23 09:00"; a date alone is its midnight);
+    without a zone it is in HA's time zone. invalid_datetime otherwise."""
+    raw = call.data.get(ATTR_AS_OF)
+    if raw is None or not str(raw).strip():
+        return None
+    try:
+        moment = dt_util.parse_datetime(str(raw).strip(), raise_on_error=True)
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise _invalid("invalid_datetime", ATTR_AS_OF)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt_util.get_default_time_zone())
+    return dt_util.as_utc(moment)
+
+
 def _map_invalid(err: InvalidInput) -> ServiceValidationError:
     return _invalid(_REASON_KEYS.get(err.reason, "invalid_input"), err.field)
 
@@ -207,6 +234,18 @@ def conflict_dict(conflict: Conflict) -> dict[str, Any]:
         **memory_dict(conflict.memory),
         "relation": conflict.relation.value,
         "similarity": round(conflict.similarity, 4),
+    }
+
+
+def history_dict(memory: Memory) -> dict[str, Any]:
+    """One value in a memory's history: memory_dict plus its status, what replaced it and the
+    window it was current in (valid_to null: still current)."""
+    return {
+        **memory_dict(memory),
+        "status": memory.status.value,
+        "superseded_by": memory.superseded_by,
+        "valid_from": (memory.valid_from or memory.created_at).isoformat(),
+        "valid_to": None if memory.valid_to is None else memory.valid_to.isoformat(),
     }
 
 
@@ -271,8 +310,11 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
     if not is_encodable(str(call.data[ATTR_QUERY])):
         return {"memories": []}  # recall never fails on text (invariant 2); nothing can match it
     query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
+    as_of = _as_of(call)
     speaker = await _async_speaker(hass, call)
-    overrides = {"limit": call.data[ATTR_LIMIT]} if ATTR_LIMIT in call.data else {}
+    overrides: dict[str, Any] = {"limit": call.data[ATTR_LIMIT]} if ATTR_LIMIT in call.data else {}
+    if as_of is not None:
+        overrides["as_of"] = as_of
     # an automation's query is taken to be in the installation's language (full-text stems)
     hits = await async_recall(
         hass, data, query, speaker, language=base_language(hass.config.language), **overrides
@@ -322,7 +364,7 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
     return {"person": speaker.person_id, "forgotten": count}
 
 
-async def _async_pending_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, Speaker]:
+async def _async_memory_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, Speaker]:
     data = _runtime(call.hass)
     speaker = await _async_speaker(call.hass, call)
     memory_id = call.data[ATTR_MEMORY_ID].strip()
@@ -332,7 +374,7 @@ async def _async_pending_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, 
 
 
 async def _async_approve(call: ServiceCall) -> ServiceResponse:
-    data, memory_id, speaker = await _async_pending_id(call)
+    data, memory_id, speaker = await _async_memory_id(call)
     try:
         memory = await async_run(call.hass, data.engine.approve, memory_id, speaker)
     except InvalidInput as err:
@@ -343,7 +385,7 @@ async def _async_approve(call: ServiceCall) -> ServiceResponse:
 
 
 async def _async_reject(call: ServiceCall) -> ServiceResponse:
-    data, memory_id, speaker = await _async_pending_id(call)
+    data, memory_id, speaker = await _async_memory_id(call)
     try:
         memory = await async_run(call.hass, data.engine.get, memory_id, speaker)
         if memory is None or memory.status is not Status.PENDING:
@@ -354,6 +396,17 @@ async def _async_reject(call: ServiceCall) -> ServiceResponse:
     except EngineError as err:
         raise _engine_failed(err) from err
     return {"rejected": memory_dict(forgotten)}
+
+
+async def _async_history(call: ServiceCall) -> ServiceResponse:
+    data, memory_id, speaker = await _async_memory_id(call)
+    try:
+        memories = await async_run(call.hass, data.engine.history, memory_id, speaker)
+    except InvalidInput as err:
+        raise _map_invalid(err) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"history": [history_dict(m) for m in memories]}
 
 
 async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
@@ -386,12 +439,13 @@ def async_setup_services(hass: HomeAssistant) -> None:
     for name, handler, schema, response in (
         (SERVICE_REMEMBER, _async_remember, REMEMBER_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_RECALL, _async_recall, RECALL_SCHEMA, SupportsResponse.ONLY),
-        (SERVICE_FIND_TO_FORGET, _async_find_to_forget, RECALL_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_FIND_TO_FORGET, _async_find_to_forget, FIND_TO_FORGET_SCHEMA, SupportsResponse.ONLY),
         (SERVICE_FORGET, _async_forget, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_FORGET_PERSON, _async_forget_person, FORGET_PERSON_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_APPROVE, _async_approve, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_REJECT, _async_reject, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_LIST_PENDING, _async_list_pending, LIST_PENDING_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_HISTORY, _async_history, HISTORY_SCHEMA, SupportsResponse.ONLY),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)
     async_register_admin_service(

@@ -1,7 +1,7 @@
 """Invariant 1 as a property: no private memory of one person reaches anyone else, and room
-memories stay in their room — through recall, find_to_forget, get and list_memories; a recall
-whose question names areas (RecallOptions.named_areas, case C29) sees those areas' room memories
-too, never a private one and never another area's."""
+memories stay in their room — through recall (also "as of" a moment), find_to_forget, get and
+list_memories; a recall whose question names areas (RecallOptions.named_areas, case C29) sees
+those areas' room memories too, never a private one and never another area's."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ speaker_spec = st.builds(
 )
 
 
+LATER = datetime(2100, 1, 1, tzinfo=UTC)  # recall "as of" a moment every stored memory is current at
 named_areas_spec = st.lists(st.sampled_from([*AREAS, "cellar"]), max_size=2)  # cellar: no memories
 
 
@@ -102,6 +103,9 @@ def test_no_memory_reaches_a_speaker_the_rule_excludes(
                     options = RecallOptions(limit=10, named_areas=tuple(named))
                     for hit in engine.recall(query, speaker, options):
                         assert _allowed(hit.memory, speaker, named), (query, hit.memory, speaker, named)
+                    looking_back = RecallOptions(limit=10, as_of=LATER)  # "as of" sees no more
+                    for hit in engine.recall(query, speaker, looking_back):
+                        assert _allowed(hit.memory, speaker), (query, hit.memory, speaker, LATER)
         finally:
             engine.close()
 

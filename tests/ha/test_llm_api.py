@@ -84,7 +84,13 @@ async def test_remember_tool_is_bound_to_the_speaker(
     julian_api = await _instance(hass, julian)
     result = await _call(julian_api, "remember", content="I like short answers.")
     (memory,) = await async_all_memories(hass, memory_entry)
-    assert result == {"success": True, "id": memory.id, "action": "created", "scope": "private", "conflicts": []}
+    assert result == {
+        "success": True,
+        "id": memory.id,
+        "action": "created",
+        "scope": "private",
+        "conflicts": [],
+    }
     assert memory.owner_id == julian.person_id
 
     for other in (anna, None):

@@ -150,6 +150,10 @@ class RecallOptions:
     # ROOM memories are visible to this recall wherever it is asked (store.base.Visibility.of);
     # PRIVATE memories never follow a name
     named_areas: tuple[str, ...] = ()
+    # recall "as of" a moment (aware UTC): the memories current then instead of the ACTIVE ones —
+    # ACTIVE or SUPERSEDED, valid_from (else created_at) <= as_of < valid_to (None: still current);
+    # ranked as then (recency up to as_of), no access counted. None: now. A naive time recalls [].
+    as_of: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +211,9 @@ class MemoryEngineAPI(Protocol):
         vector: Vectors | None = None,
     ) -> list[Hit]:
         """Hybrid recall of ACTIVE memories visible to `speaker`, best first,
-        capped by options. Never raises: on any failure returns [] and logs.
+        capped by options. With options.as_of, of the memories current at that moment
+        (superseded ones included if they were current then); never a superseded memory
+        without it. Never raises: on any failure returns [] and logs.
         vector: the query's embedding (float32[dimension], unit, of the engine's
         embedding identity) when the caller already has it; None embeds `query`."""
         ...
@@ -234,6 +240,16 @@ class MemoryEngineAPI(Protocol):
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory if visible to speaker."""
+        ...
+
+    def history(self, memory_id: str, speaker: Speaker) -> list[Memory]:
+        """The memory's whole chain of values visible to speaker, newest first: the current one
+        (the head: following superseded_by forward from memory_id as far as visible), then every
+        memory the head replaced, recursively (SUPERSEDED older values, ARCHIVED paraphrases),
+        newest first. Each entry carries its validity window: valid_from (created_at when none was
+        stored) and valid_to (None while current; for a PENDING head, never current, also None).
+        memory_id may be any link of the chain. Raises InvalidInput("memory_id", "unknown_memory")
+        when it does not exist or is not visible to speaker."""
         ...
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:

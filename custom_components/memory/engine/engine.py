@@ -174,6 +174,8 @@ class MemoryEngine:
             if not query or visible_text(query) is None:
                 return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
+            if opts.as_of is not None and opts.as_of.utcoffset() is None:
+                raise InvalidInput("as_of", "naive_time")  # logged below: recall never raises
             qvec = embed_queries(self.embedder, [query])[0] if vector is None else self._checked(vector)
             hits = recall_mod.recall(
                 self.store,
@@ -184,7 +186,7 @@ class MemoryEngine:
                 now=self._clock(),
                 hubness=self._hubness,
             )
-            if hits:
+            if hits and opts.as_of is None:  # a look back is not a use of what is current
                 self.store.touch([h.memory.id for h in hits], self._clock())
         except Exception:
             _LOGGER.exception("Memory recall failed; answering without memories")
@@ -219,6 +221,25 @@ class MemoryEngine:
         """One memory (any status) if visible to speaker."""
         self._require_open()
         return self.store.get(memory_id, Visibility.of(speaker))
+
+    def history(self, memory_id: str, speaker: Speaker) -> list[Memory]:
+        """The memory's chain of values visible to speaker, newest first, each with its validity
+        window (api.MemoryEngineAPI.history); InvalidInput("memory_id", "unknown_memory") if not
+        visible."""
+        self._require_open()
+        vis = Visibility.of(speaker)
+        memory = self.store.get(memory_id, vis)
+        if memory is None:
+            raise InvalidInput("memory_id", "unknown_memory")
+        seen = {memory.id}
+        while memory.superseded_by is not None and memory.superseded_by not in seen:
+            newer = self.store.get(memory.superseded_by, vis)
+            if newer is None:  # forgotten meanwhile, or (never by the writer) not visible
+                break
+            memory = newer
+            seen.add(memory.id)
+        older = self.store.history(memory.id, vis)[::-1]  # the store gives them oldest first
+        return [replace(m, valid_from=m.valid_from or m.created_at) for m in (memory, *older)]
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories) and,

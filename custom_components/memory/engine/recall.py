@@ -1,7 +1,8 @@
 """Hybrid recall: semantic + exact-anchor lexical, ranked with a factor breakdown (docs/design.md §6).
 
 Pipeline for one query and speaker (visibility and "current only" are applied by the store; a
-query naming an area sees its room memories too: RecallOptions.named_areas, Visibility.of):
+query naming an area sees its room memories too: RecallOptions.named_areas, Visibility.of; a
+recall "as of" a moment searches the memories current then: RecallOptions.as_of):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
    plus at most one below it that stands out after hubness calibration (calibrated_best, C08);
 2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py) through FTS5,
@@ -344,7 +345,9 @@ def recall(
     """
     if options.limit <= 0:
         return []
-    vis = Visibility.of(speaker, named_areas=options.named_areas)
+    # as of a moment: the memories current then, ranked as then (recency counted up to it)
+    vis = Visibility.of(speaker, named_areas=options.named_areas, as_of=options.as_of)
+    now = options.as_of or now
     owned_k = ABOUT_SPEAKER_MAX + options.limit if options.include_about_speaker else 0
     semantic, owned = (
         [(i, hubness.scale(c)) for i, c in leg]

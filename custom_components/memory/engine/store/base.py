@@ -1,7 +1,8 @@
 """The store protocol and THE visibility rule (docs/design.md §5), written once.
 
 `Visibility.of(speaker)` is the only place that decides what a speaker may see (recall adds the
-areas its question names: `Visibility.of(speaker, named_areas=...)`).
+areas its question names: `Visibility.of(speaker, named_areas=...)`, and may look back to a
+moment: `as_of`, which changes what "current" means, never who sees what).
 Each backend compiles a Visibility into its own filter in exactly one function
 (SQL WHERE clause, numpy mask) and applies it inside every query that returns
 memories, so no caller can forget it.
@@ -29,6 +30,10 @@ class Visibility:
     owner_id: PRIVATE memories of this person are visible (None: no private memories).
     named_areas: ROOM memories of these areas are visible too (recall only: the areas the
     question names; never the speaker's own area, never None).
+    as_of: the moment "current" refers to in the reads that return current memories only
+    (aware UTC; recall "as of", RecallOptions.as_of): the memories current then — ACTIVE or
+    SUPERSEDED, valid_from (else created_at) <= as_of < valid_to (None: still current). None:
+    now, status ACTIVE. It never widens or narrows who sees what.
     SHARED and SYSTEM are always visible.
     """
 
@@ -36,17 +41,26 @@ class Visibility:
     area_id: str | None
     owner_id: str | None
     named_areas: tuple[str, ...] = ()
+    as_of: datetime | None = None
 
     @classmethod
-    def of(cls, speaker: Speaker, *, named_areas: Iterable[str] = ()) -> Visibility:
+    def of(
+        cls, speaker: Speaker, *, named_areas: Iterable[str] = (), as_of: datetime | None = None
+    ) -> Visibility:
         """The rule: shared/system always; room when its area is the speaker's or one the
         question names (`named_areas`, area ids: room scope is about relevance, not secrecy);
         private only to its recognised owner, never by a name; an unknown speaker never sees
-        private memories."""
+        private memories. `as_of` is carried along (see the class docstring)."""
         if speaker.admin:
-            return cls(everything=True, area_id=None, owner_id=None)
+            return cls(everything=True, area_id=None, owner_id=None, as_of=as_of)
         named = tuple(dict.fromkeys(a for a in named_areas if a and a != speaker.area_id))
-        return cls(everything=False, area_id=speaker.area_id, owner_id=speaker.person_id, named_areas=named)
+        return cls(
+            everything=False,
+            area_id=speaker.area_id,
+            owner_id=speaker.person_id,
+            named_areas=named,
+            as_of=as_of,
+        )
 
     @property
     def areas(self) -> tuple[str, ...]:
@@ -95,7 +109,8 @@ class MemoryStore(Protocol):
     """Persistence of memories and tombstones. Blocking, thread-safe.
 
     Every method returning memories takes a Visibility and applies it inside its query;
-    `current_only` means status ACTIVE (not pending/superseded/archived).
+    "current" means status ACTIVE (not pending/superseded/archived), or with vis.as_of the
+    memories current at that moment (Visibility); get, list_current and history ignore as_of.
     Vectors are unit float32 rows of the store's active EmbeddingIdentity.
     """
 
@@ -134,6 +149,10 @@ class MemoryStore(Protocol):
     def history_ids(self, memory_id: str, vis: Visibility) -> list[str]:
         """Ids of the SUPERSEDED/ARCHIVED memories whose superseded_by chain leads to memory_id
         (recursively, memory_id excluded) that vis allows: the older values it replaced."""
+        ...
+
+    def history(self, memory_id: str, vis: Visibility) -> list[Memory]:
+        """The memories history_ids names, read whole (any status), oldest first."""
         ...
 
     def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None: ...

@@ -8,7 +8,8 @@ lexical leg uses FTS5 bm25().
 
 The visibility rule is compiled in exactly two functions here: `_visibility_sql`
 (for SQL) and `_visibility_mask` (for the vector index). Every read that returns
-memories goes through one of them.
+memories goes through one of them. "Current" (status active, or current at a past moment:
+Visibility.as_of) is compiled once, by `_current_sql`; the mask takes it from there.
 """
 
 from __future__ import annotations
@@ -182,6 +183,23 @@ def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
 
 
 _CURRENT_SQL = f"+m.status = '{Status.ACTIVE.value}'"
+# a memory current at some moment was ACTIVE then: it still is, or was SUPERSEDED since (ARCHIVED
+# ones were paraphrases of a value kept current, PENDING ones never current)
+_ONCE_CURRENT = ", ".join(f"'{s.value}'" for s in (Status.ACTIVE, Status.SUPERSEDED))
+
+
+def _current_sql(vis: Visibility) -> tuple[str, list[Any]]:
+    """The condition "current" as SQL on `m` (THE one compilation): status active; with vis.as_of
+    the memories current at that moment — active or superseded, valid from (valid_from, else
+    created_at) at or before it and valid_to (None: still current) after it."""
+    if vis.as_of is None:
+        return _CURRENT_SQL, []
+    at = _ts(vis.as_of)
+    return (
+        f"+m.status IN ({_ONCE_CURRENT}) AND coalesce(m.valid_from, m.created_at) <= ? "
+        "AND (m.valid_to IS NULL OR m.valid_to > ?)",
+        [at, at],
+    )
 
 
 class SqliteStore:
@@ -450,13 +468,14 @@ class SqliteStore:
         return _memory(rows[0]) if rows else None
 
     def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
-        """Current (active) memories among `ids` that `vis` allows, by id."""
+        """Current memories (active; current at vis.as_of when set) among `ids` that `vis` allows, by id."""
         if not ids:
             return {}
         where, params = _visibility_sql(vis)
+        current, at = _current_sql(vis)
         marks = ", ".join("?" * len(ids))
         rows = self._read(
-            f"{_SELECT} WHERE m.id IN ({marks}) AND {_CURRENT_SQL} AND {where}", [*ids, *params]
+            f"{_SELECT} WHERE m.id IN ({marks}) AND {current} AND {where}", [*ids, *at, *params]
         )
         return {m.id: m for m in map(_memory, rows)}
 
@@ -490,21 +509,26 @@ class SqliteStore:
         """Ids of the memories memory_id replaced, recursively: SUPERSEDED/ARCHIVED ones whose
         superseded_by chain leads to it (not memory_id itself), oldest first, those `vis` allows.
         UNION (not UNION ALL) ends a cycle. A scan per chain step: no index on superseded_by,
-        and forgetting is rare."""
+        and forgetting and history lookups are rare."""
+        return [m.id for m in self.history(memory_id, vis)]
+
+    def history(self, memory_id: str, vis: Visibility) -> list[Memory]:
+        """The memories history_ids names, whole (any status), oldest first."""
         where, params = _visibility_sql(vis)
         retired = ", ".join(f"'{s.value}'" for s in (Status.SUPERSEDED, Status.ARCHIVED))
         rows = self._read(
             "WITH RECURSIVE history(id) AS (SELECT ? UNION SELECT m.id FROM memories m "
             f"JOIN history h ON m.superseded_by = h.id WHERE m.status IN ({retired})) "
-            f"SELECT m.id FROM memories m JOIN history h ON m.id = h.id WHERE m.id != ? AND {where} "
+            f"{_SELECT} JOIN history h ON m.id = h.id WHERE m.id != ? AND {where} "
             "ORDER BY m.created_at, m.id",
             [memory_id, memory_id, *params],
         )
-        return [r[0] for r in rows]
+        return [_memory(r) for r in rows]
 
     # ---------------------------------------------------------------- vector search
     def _visibility_mask(self, vis: Visibility) -> Mask:
-        """The visibility rule plus "current only" as a mask over index rows (THE numpy compilation)."""
+        """The visibility rule plus "current only" (_current_mask) as a mask over index rows (THE
+        numpy compilation)."""
         index = self._idx()
         n = index.size
         scope = index.scope[:n]
@@ -525,7 +549,22 @@ class SqliteStore:
             if vis.owner_id is not None:
                 owner = index.code("owner", vis.owner_id)
                 mask |= (scope == SCOPE_CODES[Scope.PRIVATE]) & (index.owner[:n] == owner)
-        mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
+        mask &= self._current_mask(vis)
+        return mask
+
+    def _current_mask(self, vis: Visibility) -> Mask:
+        """The condition "current" over index rows: status active, from the index; with vis.as_of
+        the rows of the memories _current_sql selects (the index keeps no times; looking back is
+        rare)."""
+        index = self._idx()
+        mask: Mask
+        if vis.as_of is None:
+            mask = index.status[: index.size] == STATUS_CODES[Status.ACTIVE]
+            return mask
+        current, at = _current_sql(vis)
+        ids = self._read(f"SELECT m.id FROM memories m WHERE {current}", at)
+        mask = np.zeros(index.size, dtype=np.bool_)
+        mask[[row for (mid,) in ids if (row := index.row_of.get(mid)) is not None]] = True
         return mask
 
     def _bucket_mask(self, bucket: Bucket) -> Mask:
@@ -633,14 +672,15 @@ class SqliteStore:
             return []
         query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
         where, params = _visibility_sql(vis)
+        current, at = _current_sql(vis)
         score, order = (
             (f"-{table}.rank", f"{table}.rank") if fts_sorts else (f"-bm25({table}) AS score", "score DESC")
         )
         return self._read(
             f"SELECT m.id, {score}, {column} FROM {table} "
             f"JOIN memories m ON m.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? AND {_CURRENT_SQL} AND {where} ORDER BY {order} LIMIT ?",
-            [query, *params, limit],
+            f"WHERE {table} MATCH ? AND {current} AND {where} ORDER BY {order} LIMIT ?",
+            [query, *at, *params, limit],
         )
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
@@ -657,11 +697,12 @@ class SqliteStore:
         if not refs:
             return {}
         where, params = _visibility_sql(vis)
+        current, at = _current_sql(vis)
         rows = self._read(
             f"SELECT m.id, m.source_ref, m.sensitive FROM memories m WHERE m.source_ref IN "
-            f"({','.join('?' * len(refs))}) AND {_CURRENT_SQL} AND {where} "
+            f"({','.join('?' * len(refs))}) AND {current} AND {where} "
             "ORDER BY m.source_ref, m.created_at, m.rowid",
-            [*refs, *params],
+            [*refs, *at, *params],
         )
         by_ref: dict[str, list[tuple[str, bool]]] = {}
         for mid, ref, sensitive in rows:
