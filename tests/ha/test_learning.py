@@ -213,7 +213,8 @@ async def test_extracted_memory_is_stored_and_recalled_in_another_language(
     assert (stored.content, stored.provenance) == (fact_text, Provenance.EXTRACTED)
     assert events[-1].data == {
         "stored": 1, "merged": 0, "skipped_forgotten": 0, "skipped_sensitive": 0, "rejected": 0,
-        "superseded": 0, "conflicts": 0, "conversation_id": said.conversation_id, "pending": False, "memory_ids": [stored.id],
+        "superseded": 0, "conflicts": 0, "conversation_id": said.conversation_id, "pending": False,
+        "memory_ids": [stored.id],
     }  # fmt: skip
     found = await async_call(household, "recall", {"query": question, "person": julian.person_id})
     assert found["memories"][0]["content"] == fact_text

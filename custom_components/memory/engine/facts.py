@@ -341,8 +341,9 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
       "4711"/"4712") under a firm topic, the new one says more than the old, or one content word
       was swapped at ≥ SUBSTITUTION_SIMILARITY under a firm topic ("garage" → "cellar");
     - SAME: a topic in common, no value or name differing, and nothing changed: the new one's
-      content words are all among the old one's, both carry the same values, ≥ SAME_SIMILARITY in one language ("stuck to the
-      fridge" / "on the fridge"), or another language at ≥ same_meaning.
+      content words are all among the old one's, both carry the same values, ≥ SAME_SIMILARITY
+      in one language ("stuck to the fridge" / "on the fridge"), or another language at
+      ≥ same_meaning.
     """
     close = similarity >= CLOSE_SIMILARITY
     if old.names and new.names and not old.names & new.names:
