@@ -378,7 +378,7 @@ async def async_remember_said(
     except InvalidInput as err:
         return error_reply(err), {}
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
-    if result.action is WriteAction.CONFIRMED:
+    if result.action is not WriteAction.CREATED:  # said before, in these or other words (C11, C24)
         return "remember_known", {"items": quote_all([result.memory.content])}
     told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
     if told and turn.conversation_id:

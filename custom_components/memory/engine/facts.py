@@ -338,8 +338,8 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
       ("Julian's birthday …" / "Anna's birthday …");
     - REPLACES: a topic in common and something changed: one negates and the other not, the new
       one says it changed ("now", "nicht mehr"), values of one kind differ ("Tuesday"/"Wednesday",
-      "4711"/"4712") under a firm topic, the new one says more than the old, or one content word
-      was swapped at ≥ SUBSTITUTION_SIMILARITY under a firm topic ("garage" → "cellar");
+      "4711"/"4712") under a firm topic, the new one says more than the old, or other words
+      at ≥ SUBSTITUTION_SIMILARITY ("garage" → "cellar", "I like blue best");
     - SAME: a topic in common, no value or name differing, and nothing changed: the new one's
       content words are all among the old one's, both carry the same values, ≥ SAME_SIMILARITY
       in one language ("stuck to the fridge" / "on the fridge"), or another language at
@@ -366,4 +366,4 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
         return Relation.SAME
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version
-    return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+    return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED

@@ -1,0 +1,275 @@
+"""Truth over time through explicit remembers (issue 13): a changed fact is asked about and then
+replaces the old one, a restatement only confirms it, a mention is no contradiction. Cases C23,
+C24, and C09-C12, C15 said with "Remember …", through HA's real conversation component, the
+memory agent without an LLM, its intents and the memory.* services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+
+from custom_components.memory.answers import quote_all, reply
+from custom_components.memory.engine.models import Memory, Speaker, Status
+from tests.conftest import Resident, async_call
+
+from .helpers_conversation import async_all_memories, async_say, speech
+
+YES = {"en": "yes", "de": "ja", "it": "sì", "fr": "oui", "es": "sí"}
+NO = {"en": "no", "de": "nein", "it": "no", "fr": "non", "es": "no"}
+
+# language -> (remember the old place, remember the new place, question, old marker, new marker)
+MOVED = {
+    "en": (
+        "Remember: the bike pump is in the garage.",
+        "Remember: I put the bike pump in the cellar now.",
+        "Where is the bike pump?",
+        "garage",
+        "cellar",
+    ),
+    "de": (
+        "Merk dir: Die Luftpumpe ist in der Garage.",
+        "Merk dir: Die Luftpumpe ist jetzt im Keller.",
+        "Wo ist die Luftpumpe?",
+        "Garage",
+        "Keller",
+    ),
+    "it": (
+        "Ricorda: la pompa della bici è in garage.",
+        "Ricorda: ho messo la pompa della bici in cantina.",
+        "Dov'è la pompa della bici?",
+        "garage",
+        "cantina",
+    ),
+    "fr": (
+        "Retiens : la pompe à vélo est dans le garage.",
+        "Retiens : la pompe à vélo est maintenant dans la cave.",
+        "Où est la pompe à vélo ?",
+        "garage",
+        "cave",
+    ),
+    "es": (
+        "Recuerda: el inflador de la bici está en el garaje.",
+        "Recuerda: ahora el inflador de la bici está en el sótano.",
+        "¿Dónde está el inflador de la bici?",
+        "garaje",
+        "sótano",
+    ),
+}
+
+
+async def _current(hass: HomeAssistant, entry: Any) -> list[Memory]:
+    return await async_all_memories(hass, entry)
+
+
+async def _get(hass: HomeAssistant, entry: Any, memory_id: str) -> Memory | None:
+    engine = entry.runtime_data.engine
+    return await hass.async_add_executor_job(engine.get, memory_id, Speaker.administrator())
+
+
+@pytest.mark.parametrize("language", list(MOVED))
+async def test_c23_a_moved_thing_is_asked_about_and_replaced(
+    hass: HomeAssistant, memory_entry: Any, language: str
+) -> None:
+    """The old memory is named and asked about; "yes" supersedes it (kept in history), and the
+    question is answered with the new place only."""
+    old_said, new_said, question, old_marker, new_marker = MOVED[language]
+    await async_say(hass, memory_entry, old_said, language=language, conversation_id="c23-old")
+    (old,) = await _current(hass, memory_entry)
+    asked = await async_say(hass, memory_entry, new_said, language=language, conversation_id="c23")
+    assert speech(asked) == reply(language, "replace_ask", items=quote_all([old.content]))
+    assert len(await _current(hass, memory_entry)) == 2  # stored at once: nothing waits on the answer
+    done = await async_say(hass, memory_entry, YES[language], language=language, conversation_id="c23")
+    assert speech(done) == reply(language, "replaced")
+    (new,) = await _current(hass, memory_entry)
+    assert new_marker in new.content
+    retired = await _get(hass, memory_entry, old.id)
+    assert retired is not None and retired.status is Status.SUPERSEDED and retired.superseded_by == new.id
+    history = await async_call(hass, "history", {"memory_id": new.id})
+    assert [h["id"] for h in history["history"]] == [new.id, old.id]
+    assert history["history"][1]["valid_to"] is not None
+    answer = speech(await async_say(hass, memory_entry, question, language=language))
+    assert new_marker in answer and old_marker not in answer
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_c23_no_keeps_both(hass: HomeAssistant, memory_entry: Any, language: str) -> None:
+    old_said, new_said, *_ = MOVED[language]
+    await async_say(hass, memory_entry, old_said, language=language, conversation_id="c23-old")
+    await async_say(hass, memory_entry, new_said, language=language, conversation_id="c23")
+    kept = await async_say(hass, memory_entry, NO[language], language=language, conversation_id="c23")
+    assert speech(kept) == reply(language, "kept_both")
+    assert len(await _current(hass, memory_entry)) == 2
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_c23_service_replaces_without_asking(
+    hass: HomeAssistant, memory_entry: Any, language: str
+) -> None:
+    """memory.remember lists the conflict; called with `replaces` it supersedes at once."""
+    old_said, new_said, *_ = MOVED[language]
+    old_text, new_text = old_said.split(":", 1)[1].strip(), new_said.split(":", 1)[1].strip()
+    first = await async_call(hass, "remember", {"content": old_text, "language": language})
+    second = await async_call(hass, "remember", {"content": new_text, "language": language})
+    assert [c["id"] for c in second["conflicts"]] == [first["memory"]["id"]]
+    assert second["conflicts"][0]["relation"] == "replaces"
+    assert second["superseded"] == []
+    third = await async_call(
+        hass,
+        "remember",
+        {"content": new_text + " ", "language": language, "replaces": [first["memory"]["id"]]},
+    )
+    assert third["superseded"] == [first["memory"]["id"]]
+    current = {m.id for m in await _current(hass, memory_entry)}
+    assert first["memory"]["id"] not in current and third["memory"]["id"] in current
+
+
+async def test_c23_replaces_an_unknown_id_is_refused(hass: HomeAssistant, memory_entry: Any) -> None:
+    from homeassistant.exceptions import ServiceValidationError  # noqa: PLC0415
+
+    with pytest.raises(ServiceValidationError) as err:
+        await async_call(hass, "remember", {"content": "The pump is in the cellar.", "replaces": ["nope"]})
+    assert err.value.translation_key == "unknown_memory"
+    assert err.value.translation_placeholders == {"field": "replaces"}
+    assert await _current(hass, memory_entry) == []  # nothing written
+
+
+# --- C24: a restatement is no second memory -------------------------------------------------
+
+RESTATED = {
+    "en": [
+        ("en", "Remember: The bins are emptied on Tuesdays."),
+        ("en", "Remember: Bin day is Tuesday."),
+        ("it", "Ricorda: I bidoni si svuotano il martedì."),
+    ],
+    "de": [
+        ("de", "Merk dir: Die Mülltonnen werden dienstags geleert."),
+        ("de", "Merk dir: Die Müllabfuhr kommt am Dienstag."),
+    ],
+}
+ASKED = {
+    "en": [
+        "When are the bins emptied?",
+        "Quando si svuotano i bidoni?",
+        "Wann werden die Mülltonnen geleert?",
+    ],
+    "de": ["Wann werden die Mülltonnen geleert?", "Wann kommt die Müllabfuhr?"],
+}
+
+
+@pytest.mark.parametrize("first", list(RESTATED))
+async def test_c24_a_restatement_is_no_second_memory(
+    hass: HomeAssistant, memory_entry: Any, first: str
+) -> None:
+    said = RESTATED[first]
+    language, text = said[0]
+    await async_say(hass, memory_entry, text, language=language, conversation_id="c24-0")
+    (memory,) = await _current(hass, memory_entry)
+    for n, (language, text) in enumerate(said[1:], start=1):
+        result = await async_say(hass, memory_entry, text, language=language, conversation_id=f"c24-{n}")
+        assert speech(result) == reply(language, "remember_known", items=quote_all([memory.content]))
+    (kept,) = await _current(hass, memory_entry)
+    assert kept.id == memory.id and kept.content == memory.content  # the first wording stays
+    assert kept.updated_at > memory.updated_at  # confirmed
+    for question in ASKED[first]:
+        found = await async_call(hass, "recall", {"query": question})
+        assert [m["id"] for m in found["memories"]].count(memory.id) == 1
+        assert len(found["memories"]) == 1
+
+
+# --- C09-C12, C15 through explicit remembers ------------------------------------------------
+
+CHANGED_PREFERENCE = {
+    "en": (
+        "Remember that I like coffee in the morning.",
+        "Remember that I don't drink coffee any more, I drink tea now.",
+        "tea",
+    ),
+    "de": (
+        "Merk dir, dass ich morgens gern Kaffee trinke.",
+        "Merk dir, dass ich keinen Kaffee mehr trinke, jetzt Tee.",
+        "Tee",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(CHANGED_PREFERENCE))
+async def test_c09_a_changed_preference_said_explicitly(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, language: str
+) -> None:
+    before, after, marker = CHANGED_PREFERENCE[language]
+    await async_say(hass, memory_entry, before, language=language, who=julian, conversation_id="c09-a")
+    (coffee,) = await _current(hass, memory_entry)
+    asked = await async_say(hass, memory_entry, after, language=language, who=julian, conversation_id="c09")
+    assert speech(asked) == reply(language, "replace_ask", items=quote_all([coffee.content]))
+    await async_say(hass, memory_entry, YES[language], language=language, who=julian, conversation_id="c09")
+    (tea,) = await _current(hass, memory_entry)
+    assert marker in tea.content and tea.owner_id == julian.person_id
+    assert (await _get(hass, memory_entry, coffee.id)).status is Status.SUPERSEDED  # type: ignore[union-attr]
+
+
+async def test_c10_the_opposite_preference_is_never_neither(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident
+) -> None:
+    """Asked, and whatever the answer, the new one is stored and current."""
+    await async_say(
+        hass, memory_entry, "Remember that I love spicy food.", who=julian, conversation_id="c10-a"
+    )
+    (old,) = await _current(hass, memory_entry)
+    said = "Remember that I can't stand spicy food any more."
+    asked = await async_say(hass, memory_entry, said, who=julian, conversation_id="c10")
+    assert speech(asked) == reply("en", "replace_ask", items=quote_all([old.content]))
+    assert any("can't stand" in m.content for m in await _current(hass, memory_entry))
+    await async_say(hass, memory_entry, "yes", who=julian, conversation_id="c10")
+    (new,) = await _current(hass, memory_entry)
+    assert "can't stand" in new.content
+
+
+async def test_c11_the_same_fact_twice(hass: HomeAssistant, memory_entry: Any) -> None:
+    await async_say(hass, memory_entry, "Remember: the wifi password is on the fridge.")
+    (memory,) = await _current(hass, memory_entry)
+    again = await async_say(hass, memory_entry, "Remember: The WiFi password is on the fridge")
+    (kept,) = await _current(hass, memory_entry)
+    assert speech(again) == reply("en", "remember_known", items=quote_all([kept.content]))
+    assert kept.id == memory.id and kept.updated_at > memory.updated_at  # confirmed, no second row
+
+
+async def test_c12_paraphrases_end_as_one_memory(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident
+) -> None:
+    """Four wordings in four conversations: each is a restatement or asked about; answering
+    "yes" whenever asked leaves one current memory, the others in its history."""
+    said = [
+        "Remember that my favourite colour is blue.",
+        "Remember that I like blue best.",
+        "Remember that blue is my colour.",
+        "Remember: my favourite colour: blue.",
+    ]
+    for n, text in enumerate(said):
+        result = await async_say(hass, memory_entry, text, who=julian, conversation_id=f"c12-{n}")
+        if speech(result).endswith(reply("en", "replace_ask", items="X").split("X")[1]):
+            await async_say(hass, memory_entry, "yes", who=julian, conversation_id=f"c12-{n}")
+    (current,) = await _current(hass, memory_entry)
+    assert "blue" in current.content.casefold()
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "second"),
+    [
+        ("en", "Remember: Anna works night shifts on Tuesdays.", "Remember: Anna's bike is in the garage."),
+        (
+            "de",
+            "Merk dir: Anna arbeitet dienstags Nachtschicht.",
+            "Merk dir: Annas Fahrrad steht in der Garage.",
+        ),
+    ],
+)
+async def test_c15_a_mention_is_no_contradiction(
+    hass: HomeAssistant, memory_entry: Any, language: str, first: str, second: str
+) -> None:
+    await async_say(hass, memory_entry, first, language=language, conversation_id="c15-a")
+    stored = await async_say(hass, memory_entry, second, language=language, conversation_id="c15-b")
+    assert speech(stored) == reply(language, "remembered_shared")  # no question
+    assert len(await _current(hass, memory_entry)) == 2
