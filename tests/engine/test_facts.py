@@ -1,0 +1,212 @@
+"""The fact rules (engine/facts.py) on real sentences with the bundled encoder, and the writer and
+engine acting on them: a restatement confirms, a likely replacement is reported (never settled
+silently), `replaces` and `supersede` settle it, history keeps every value. The pairs are the ones
+the thresholds were chosen on (docs/consolidation.md); the property test drives random sequences
+of remember / replace / forget / consolidate.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from custom_components.memory.engine.api import InvalidInput, MemoryDraft, WriteAction
+from custom_components.memory.engine.embedding.bundled import BundledEmbedder
+from custom_components.memory.engine.engine import MemoryEngine
+from custom_components.memory.engine.facts import Reading, Relation, relation
+from custom_components.memory.engine.models import Scope, Speaker, Status
+from custom_components.memory.engine.store.base import Visibility
+from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.writer import embedding_text
+
+from .conftest import ANNA, JULIAN
+
+GUEST = Speaker()
+SAME, REPLACES, UNRELATED = Relation.SAME, Relation.REPLACES, Relation.UNRELATED
+
+# (expected, old language, old text, new language, new text)
+PAIRS = [
+    (SAME, "en", "The bins are emptied on Tuesdays.", "en", "Bin day is Tuesday."),
+    (SAME, "en", "The bins are emptied on Tuesdays.", "it", "I bidoni si svuotano il martedì."),
+    (SAME, "en", "Bin day is Tuesday.", "it", "I bidoni si svuotano il martedì."),
+    (SAME, "en", "My favourite colour is blue.", "en", "Blue is my colour."),
+    (SAME, "en", "My favourite colour is blue.", "en", "Favourite colour: blue."),
+    (SAME, "de", "Die Mülltonnen werden dienstags geleert.", "de", "Die Müllabfuhr kommt am Dienstag."),
+    (SAME, "en", "The spare key is in the blue tin in the hall.", "de", "Der Ersatzschlüssel liegt in der blauen Dose im Flur."),  # noqa: E501
+    (SAME, "en", "The wifi password is on the fridge.", "en", "The WiFi password is stuck to the fridge."),
+    (SAME, "en", "Anna's birthday is on 12 May.", "en", "Anna has her birthday on May 12."),
+    (SAME, "de", "Die Luftpumpe ist in der Garage.", "en", "The bike pump is in the garage."),
+    (REPLACES, "en", "The bike pump is in the garage.", "en", "I put the bike pump in the cellar now."),
+    (REPLACES, "en", "The bike pump is in the garage.", "en", "The bike pump is in the cellar."),
+    (REPLACES, "de", "Die Luftpumpe ist in der Garage.", "de", "Die Luftpumpe ist jetzt im Keller."),
+    (REPLACES, "en", "The bike pump is in the garage.", "de", "Die Luftpumpe ist jetzt im Keller."),
+    (REPLACES, "en", "I like coffee in the morning.", "en", "I don't drink coffee any more, I drink tea now."),  # noqa: E501
+    (REPLACES, "en", "I like coffee in the morning.", "en", "Now it's tea, not coffee."),
+    (REPLACES, "en", "I love spicy food.", "en", "I can't stand spicy food any more."),
+    (REPLACES, "en", "The bins are emptied on Tuesdays.", "en", "The bins are emptied on Wednesdays."),
+    (REPLACES, "en", "The gate code is 4711.", "en", "The gate code is 4712."),
+    (REPLACES, "de", "Ich trinke morgens gern Kaffee.", "de", "Ich trinke keinen Kaffee mehr, jetzt Tee."),
+    (REPLACES, "en", "The plumber comes on Monday.", "en", "The plumber is coming on Friday instead."),
+    (REPLACES, "en", "Anna's birthday is on 12 May.", "en", "Anna's birthday is on 14 May."),
+    (REPLACES, "en", "My favourite colour is blue.", "en", "My favourite colour is green."),
+    (REPLACES, "it", "La pompa della bici è in garage.", "it", "Ho messo la pompa della bici in cantina."),
+    (REPLACES, "fr", "La pompe à vélo est dans le garage.", "fr", "La pompe à vélo est maintenant dans la cave."),  # noqa: E501
+    (REPLACES, "es", "El inflador de la bici está en el garaje.", "es", "Ahora el inflador de la bici está en el sótano."),  # noqa: E501
+    (UNRELATED, "en", "Anna works night shifts on Tuesdays.", "en", "Anna's bike is in the garage."),
+    (UNRELATED, "en", "The bike pump is in the garage.", "en", "The car keys are in the hall."),
+    (UNRELATED, "en", "The bins are emptied on Tuesdays.", "en", "The plumber comes on Tuesday."),
+    (UNRELATED, "en", "The bike pump is in the garage.", "en", "The lawn mower is in the garage."),
+    (UNRELATED, "de", "Die Luftpumpe ist in der Garage.", "de", "Der Rasenmäher steht in der Garage."),
+    (UNRELATED, "en", "The alarm code is 2580.", "en", "The gate code is 4711."),
+    (UNRELATED, "en", "Anna likes tea.", "en", "Anna works nights."),
+    (UNRELATED, "en", "The plumber's number is 0151 2345.", "en", "The electrician's number is 0171 5551234."),  # noqa: E501
+    (UNRELATED, "en", "Julian's birthday is on 3 May.", "en", "Anna's birthday is on 3 May."),
+]  # fmt: skip
+# Measured misses, all on the safe side (asked, never confirmed away or left unasked):
+ASKED_INSTEAD = [
+    ("en", "My favourite colour is blue.", "en", "I like blue best."),  # a paraphrase: asked
+    ("en", "My favourite colour is blue.", "en", "Anna's favourite colour is green."),  # another's: asked
+]
+
+
+def _relation(encoder: BundledEmbedder, old: tuple[str, str], new: tuple[str, str]) -> Relation:
+    vectors = encoder.embed([embedding_text(old[1]), embedding_text(new[1])])
+    similarity = float(vectors[0] @ vectors[1])  # USE-m3's raw cosine is the recall scale
+    return relation(Reading.of(old[1], old[0]), Reading.of(new[1], new[0]), similarity, same_meaning=0.65)
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0]}:{p[2][:24]}|{p[4][:24]}")
+def test_relation_of_two_texts(encoder: BundledEmbedder, pair: tuple[Relation, str, str, str, str]) -> None:
+    expected, old_lang, old, new_lang, new = pair
+    assert _relation(encoder, (old_lang, old), (new_lang, new)) is expected
+
+
+@pytest.mark.parametrize(("old_lang", "old", "new_lang", "new"), ASKED_INSTEAD)
+def test_known_misses_are_asked_never_confirmed(
+    encoder: BundledEmbedder, old_lang: str, old: str, new_lang: str, new: str
+) -> None:
+    assert _relation(encoder, (old_lang, old), (new_lang, new)) is REPLACES
+
+
+def test_a_restatement_confirms(engine: MemoryEngine) -> None:
+    first = engine.remember(
+        MemoryDraft("The bins are emptied on Tuesdays.", speaker=GUEST, scope=Scope.SHARED)
+    )
+    again = engine.remember(
+        MemoryDraft("I bidoni si svuotano il martedì.", speaker=GUEST, scope=Scope.SHARED, language="it")
+    )
+    assert again.action is WriteAction.CONFIRMED and again.memory.id == first.memory.id
+    assert again.memory.content == "The bins are emptied on Tuesdays."  # the first wording stays
+    assert engine.stats().memories == 1
+
+
+def test_a_likely_replacement_is_reported_not_settled(engine: MemoryEngine) -> None:
+    old = engine.remember(MemoryDraft("The bike pump is in the garage.", speaker=GUEST, scope=Scope.SHARED))
+    new = engine.remember(
+        MemoryDraft("I put the bike pump in the cellar now.", speaker=GUEST, scope=Scope.SHARED)
+    )
+    assert new.action is WriteAction.CREATED and new.superseded == ()
+    assert [(c.memory.id, c.relation) for c in new.conflicts] == [(old.memory.id, REPLACES)]
+    assert engine.get(old.memory.id, GUEST).status is Status.ACTIVE  # type: ignore[union-attr]
+    assert engine.supersede([old.memory.id], new.memory.id, GUEST) == (old.memory.id,)
+    assert [m.id for m in engine.history(new.memory.id, GUEST)] == [new.memory.id, old.memory.id]
+    assert engine.recall("Where is the bike pump?", GUEST)[0].memory.id == new.memory.id
+    assert all(h.memory.id != old.memory.id for h in engine.recall("bike pump garage", GUEST))
+
+
+def test_replaces_supersedes_at_once_and_checks_its_ids(engine: MemoryEngine) -> None:
+    old = engine.remember(MemoryDraft("The gate code is 4711.", speaker=GUEST, scope=Scope.SHARED))
+    private = engine.remember(
+        MemoryDraft("I like tea.", speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE)
+    )
+    with pytest.raises(InvalidInput) as err:  # Anna's private memory is not Julian's to replace
+        engine.remember(
+            MemoryDraft(
+                "x is 1.",
+                speaker=Speaker(person_id=JULIAN),
+                scope=Scope.SHARED,
+                replaces=(private.memory.id,),
+            )
+        )
+    assert (err.value.field, err.value.reason) == ("replaces", "unknown_memory")
+    new = engine.remember(
+        MemoryDraft("The gate code is 4712.", speaker=GUEST, scope=Scope.SHARED, replaces=(old.memory.id,))
+    )
+    assert new.superseded == (old.memory.id,) and new.conflicts == ()
+    with pytest.raises(InvalidInput):  # superseded: no longer current
+        engine.supersede([old.memory.id], new.memory.id, GUEST)
+
+
+def test_another_tellers_i_is_not_mine(engine: MemoryEngine) -> None:
+    """Shared, told by two recognised people: Anna's "I" is not Julian's, nothing is compared."""
+    engine.remember(MemoryDraft("I like coffee.", speaker=Speaker(person_id=JULIAN), scope=Scope.SHARED))
+    anna = engine.remember(
+        MemoryDraft("I like coffee a lot.", speaker=Speaker(person_id=ANNA), scope=Scope.SHARED)
+    )
+    assert anna.action is WriteAction.CREATED and anna.conflicts == ()
+
+
+# --- property: one current memory per fact, every older value in history ----------------------
+
+THINGS = {"en": ["bike pump", "ladder", "drill"], "de": ["Luftpumpe", "Leiter", "Bohrmaschine"]}
+PLACES = {"en": ["garage", "cellar", "attic", "shed"], "de": ["Garage", "Keller", "Dachboden", "Schuppen"]}
+SAY = {"en": "The {thing} is in the {place}.", "de": "Die {thing} ist im {place}."}
+
+_ops = st.lists(
+    st.tuples(
+        st.sampled_from(["say", "say", "say", "forget", "consolidate"]),
+        st.integers(0, 2),
+        st.integers(0, 3),
+        st.sampled_from(["en", "de"]),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=_ops)
+def test_property_one_current_memory_per_fact(
+    tmp_path_factory: pytest.TempPathFactory, encoder: BundledEmbedder, ops: list[tuple[str, int, int, str]]
+) -> None:
+    """Saying where a thing is (the person answers "yes" whenever asked whether it replaces
+    something), forgetting, consolidating, in any order: at most one current memory per thing,
+    and every superseded memory is in the history of a current one."""
+    clock = [datetime(2026, 1, 1, tzinfo=UTC)]
+    engine = MemoryEngine(
+        SqliteStore(tmp_path_factory.mktemp("prop") / "m.db"), encoder, clock=lambda: clock[0]
+    )
+    engine.open()
+    try:
+        _play(engine, ops, clock)
+        current = engine.list_memories(Speaker.administrator(), limit=100)
+        for index in range(3):
+            names = (THINGS["en"][index], THINGS["de"][index])
+            about = [m for m in current if any(name in m.content for name in names)]
+            assert len(about) <= 1, [m.content for m in about]
+        admin = Speaker.administrator()
+        for memory in engine.store.list_current(
+            Visibility.of(admin), limit=100, offset=0, status=Status.SUPERSEDED
+        ):
+            chain = engine.history(memory.id, admin)
+            assert chain[0].status is Status.ACTIVE and memory.id in [m.id for m in chain]
+    finally:
+        engine.close()
+
+
+def _play(engine: MemoryEngine, ops: list[tuple[str, int, int, str]], clock: list[datetime]) -> None:
+    for op, thing, place, lang in ops:
+        clock[0] += timedelta(days=1)
+        text = SAY[lang].format(thing=THINGS[lang][thing], place=PLACES[lang][place])
+        if op == "say":
+            result = engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language=lang))
+            if result.action is WriteAction.CREATED and result.conflicts:
+                engine.supersede([c.memory.id for c in result.conflicts], result.memory.id, GUEST)
+        elif op == "forget":
+            for hit in engine.find_to_forget(text, GUEST, limit=1):
+                engine.forget(hit.memory.id, GUEST)
+        else:
+            engine.consolidate()
