@@ -48,7 +48,9 @@ MEMORY_BLOCK_HEADER = (
 
 API_PROMPT = (
     "You have a long-term household memory. "
-    "When the user explicitly asks you to remember something, call `remember` with their words. "
+    "When the user explicitly asks you to remember something, call `remember` with their words; "
+    "if it returns `conflicts`, tell the user what you already have and ask whether the new one "
+    "replaces it; call `replace` ONLY after the user said yes. "
     "Use `recall` to look up memories beyond those listed below. "
     "To forget, call `find_to_forget`, tell the user what you would forget and ask; "
     "call `forget` ONLY after the user confirmed. Never claim to have remembered or "
@@ -187,13 +189,15 @@ class RememberTool(_SpeakerTool):
         "scope: 'private' (only this user; needs a recognised user), 'room' (this room), "
         "'shared' (the household). Leave scope out to decide from the words. "
         "The result lists `conflicts`: stored memories the new one may replace (both stay current). "
-        "Ask the user whether it replaces them; if yes, call `replace` with the new id and their ids."
+        "Ask the user whether it replaces them; if yes, call `replace` with the new id and their ids. "
+        "`replaces`: ids of stored memories the user already said this replaces."
     )
     parameters = vol.Schema(
         {
             vol.Required("content", description="What to remember, verbatim"): str,
             vol.Optional("scope"): vol.In([Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]),
             vol.Optional("kind"): vol.In([kind.value for kind in Kind]),
+            vol.Optional("replaces", description="Ids of memories the user confirmed this replaces"): [str],
         }
     )
 
@@ -222,6 +226,7 @@ class RememberTool(_SpeakerTool):
                     language=language,
                     provenance=Provenance.CONFIRMED,
                     source=Source.VOICE,
+                    replaces=tuple(args.get("replaces", ())),
                 ),
             )
         except InvalidInput as err:

@@ -7,6 +7,7 @@ of remember / replace / forget / consolidate.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -210,3 +211,18 @@ def _play(engine: MemoryEngine, ops: list[tuple[str, int, int, str]], clock: lis
                 engine.forget(hit.memory.id, GUEST)
         else:
             engine.consolidate()
+
+
+def test_remember_again_with_replaces_settles_it(engine: MemoryEngine) -> None:
+    """The LLM's or an automation's second call: the same words again, now with `replaces`."""
+    old = engine.remember(MemoryDraft("The bike pump is in the garage.", speaker=GUEST, scope=Scope.SHARED))
+    said = MemoryDraft("The bike pump is in the cellar.", speaker=GUEST, scope=Scope.SHARED)
+    new = engine.remember(said)
+    assert [c.memory.id for c in new.conflicts] == [old.memory.id]
+    again = engine.remember(replace(said, replaces=(old.memory.id,)))
+    assert (again.action, again.memory.id, again.superseded) == (
+        WriteAction.MERGED,
+        new.memory.id,
+        (old.memory.id,),
+    )
+    assert [m.id for m in engine.list_memories(GUEST)] == [new.memory.id]

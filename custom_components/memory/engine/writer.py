@@ -92,7 +92,8 @@ def remember(
     `replaces` ids are checked; the same wording in the bucket merges (facts.confirmed); a fact
     key decides by itself (`_settle_key`); otherwise the bucket's current memories are read by
     facts.relation (`conflicts_of`): a restatement is confirmed instead of a new row, likely
-    replacements are reported. `replaces` always gets a new row that supersedes them."""
+    replacements are reported. `replaces` are superseded by the memory that holds the text (a new
+    row, or the same wording stored before: "remember it, and it replaces those")."""
     text = clean_content(draft.content)
     bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
     replaced = _replaced(store, draft)
@@ -119,10 +120,13 @@ def remember(
         speaker_id=draft.speaker.person_id,
     )
     lift = partial(_lift, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now)
-    if not replaced and (existing := _duplicate(store, vector, bucket, text, new.speaker_id)) is not None:
+    if (existing := _duplicate(store, vector, bucket, text, new.speaker_id)) is not None:
         merged = confirmed(existing, new)
+        retired = tuple(i for i in replaced if i != existing.id)  # said again, now replacing them
         store.update(merged, vector if merged.content != existing.content else None)
-        return RememberResult(merged, WriteAction.MERGED, lift(), merged.sensitive)
+        if retired:
+            store.retire([(i, Status.SUPERSEDED) for i in retired], merged, now)
+        return RememberResult(merged, WriteAction.MERGED, lift(), merged.sensitive, superseded=retired)
     if new.subject is not None and new.predicate is not None and not replaced:
         return replace(_settle_key(store, vector, bucket, new), lifted_tombstones=lift())
     said = Reading.of(new.content, new.language)
