@@ -225,8 +225,10 @@ def _recall_names() -> tuple[str, ...]:
 
 
 def store_pool(engine: MemoryEngine, pool: Pool) -> tuple[dict[str, list[int]], int]:
-    """Remember every sentence (SHARED, its own language). Returns (memory id -> sentence ids;
-    the same wording twice in one language merges into one memory) and how many were too long."""
+    """Remember every sentence (SHARED, its own language, each language told by its own person:
+    one teller's translation of a stored sentence would only confirm it, facts.relation). Returns
+    (memory id -> sentence ids; the same wording twice in one language merges into one memory)
+    and how many were too long."""
     owners: dict[str, list[int]] = {}
     too_long = 0
     for s in pool.sentences:
@@ -236,7 +238,7 @@ def store_pool(engine: MemoryEngine, pool: Pool) -> tuple[dict[str, list[int]], 
         result = engine.remember(
             MemoryDraft(
                 s.text,
-                speaker=GUEST,
+                speaker=Speaker(person_id=f"person.teller_{s.language}"),
                 scope=Scope.SHARED,
                 kind=Kind.FACT,
                 language=s.language,
