@@ -37,6 +37,7 @@ from .const import (
 from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
+from .judge import async_consolidate
 from .runtime import (
     CONF_ANCHOR_KEY,
     MemoryConfigEntry,
@@ -160,12 +161,12 @@ def _cache_dir(hass: HomeAssistant) -> str:
 
 @callback
 def _async_track_consolidation(hass: HomeAssistant, entry: MemoryConfigEntry) -> Callable[[], None]:
-    """Consolidate the store every CONSOLIDATE_INTERVAL (engine/consolidation.py), in the executor;
-    a failure is logged and retried on the next run."""
+    """Consolidate the store every CONSOLIDATE_INTERVAL (judge.async_consolidate: the engine's pass
+    in the executor, the AI Task judge, the event); a failure is logged and retried on the next run."""
 
     async def _consolidate(now: datetime) -> None:
         try:
-            report = await async_run(hass, entry.runtime_data.engine.consolidate)
+            report, _ = await async_consolidate(hass, entry)
         except EngineError:
             _LOGGER.exception("Daily memory consolidation failed; it runs again tomorrow")
             return

@@ -57,6 +57,7 @@ IDLE_MINUTES_RANGE: Final = (1, 1440)
 DEFAULT_CLOUD_PERSONAL: Final = False  # private by default (docs/privacy.md)
 DEFAULT_SENSITIVE_TO_UNKNOWN: Final = False  # codes and health facts only for recognised members
 EVENT_MEMORY_LEARNED: Final = "memory_learned"
+EVENT_MEMORY_CONSOLIDATED: Final = "memory_consolidated"  # counts of a consolidation run, no text
 
 LLM_API_ID: Final = "memory"
 LLM_API_NAME: Final = "Memory"

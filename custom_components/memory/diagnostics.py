@@ -29,5 +29,6 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
         },
         "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
         "engine": async_redact_data(stats_dict, TO_REDACT),
+        "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
         "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
     }

@@ -58,6 +58,7 @@ from .engine.extraction import (
 )
 from .engine.models import Kind, Role, Speaker, TranscriptTurn
 from .engine.sensitive import is_sensitive
+from .judge import async_judge_pairs
 from .runtime import MemoryConfigEntry, async_run
 from .speaker import person_names
 from .transcripts import learning_allowed
@@ -294,6 +295,8 @@ class ExtractionJob:
                 "memory_ids": list(result.ids),
             },
         )
+        if result.conflicts:  # (stored, current): the new memory likely replaces a current one
+            await async_judge_pairs(self.hass, self.entry, ((old, new) for new, old in result.conflicts))
         return result
 
     async def _is_cloud_without_consent(self, entity_id: str) -> bool:

@@ -103,6 +103,7 @@ class MemoryRuntimeData:
     pending: dict[str, PendingQuestion] = field(default_factory=dict)
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
+    possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);

@@ -37,6 +37,7 @@ from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, Conflict, EngineError, InvalidInput, MemoryDraft
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
+from .judge import async_consolidate
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 
@@ -424,13 +425,56 @@ async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
     }
 
 
+ATTR_DRY_RUN = "dry_run"
+CONSOLIDATE_SCHEMA = vol.Schema({vol.Optional(ATTR_DRY_RUN, default=False): cv.boolean})
+
+
 async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
-    data = _runtime(call.hass)
+    """Consolidate now (judge.async_consolidate). The response: counts and the possible conflicts
+    left for a person (ids and texts: an administrator's call); with dry_run what it would merge,
+    supersede and prune, and nothing is done (docs/consolidation.md)."""
+    entries = call.hass.config_entries.async_loaded_entries(DOMAIN)
+    if not entries:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    entry = entries[0]
+    dry_run = bool(call.data.get(ATTR_DRY_RUN, False))
     try:
-        report = await async_run(call.hass, data.engine.consolidate)
+        report, judged = await async_consolidate(call.hass, entry, dry_run=dry_run)
+        ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
+        ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
+        memories = await async_run(call.hass, _memories, entry.runtime_data.engine, ids)
     except EngineError as err:
         raise _engine_failed(err) from err
-    return {"merged": report.merged, "superseded": report.superseded, "pruned": report.pruned}
+
+    def brief(memory_id: str) -> dict[str, Any]:
+        memory = memories.get(memory_id)
+        return {"id": memory_id, "content": memory.content if memory else None}
+
+    response: dict[str, Any] = {
+        "merged": report.merged,
+        "superseded": report.superseded,
+        "pruned": report.pruned,
+        "conflicts": [
+            {"older": brief(c.older_id), "newer": brief(c.newer_id), "similarity": c.similarity}
+            for c in report.conflicts
+        ],
+    }
+    if dry_run:
+        response["dry_run"] = True
+        response["changes"] = [
+            {**brief(c.memory_id), "status": c.status.value, "by": brief(c.by_id)} for c in report.changes
+        ]
+        response["prune"] = list(report.pruned_ids)  # inferred guesses: ids only
+    else:
+        response["judged"] = len(judged.applied)
+    return response
+
+
+def _memories(engine: Any, ids: list[str]) -> dict[str, Memory]:
+    """The memories of `ids` (any status), for the consolidate response's texts."""
+    admin = Speaker.administrator()
+    found = {mid: engine.get(mid, admin) for mid in dict.fromkeys(ids)}
+    return {mid: m for mid, m in found.items() if m is not None}
 
 
 @callback
@@ -449,5 +493,10 @@ def async_setup_services(hass: HomeAssistant) -> None:
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)
     async_register_admin_service(
-        hass, DOMAIN, SERVICE_CONSOLIDATE, _async_consolidate, supports_response=SupportsResponse.OPTIONAL
+        hass,
+        DOMAIN,
+        SERVICE_CONSOLIDATE,
+        _async_consolidate,
+        schema=CONSOLIDATE_SCHEMA,
+        supports_response=SupportsResponse.OPTIONAL,
     )

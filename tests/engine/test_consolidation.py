@@ -10,12 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.memory.engine.api import ConsolidationReport, MemoryDraft, StoreUnavailable
+from custom_components.memory.engine.api import (
+    Change,
+    ConsolidationReport,
+    InvalidInput,
+    MemoryDraft,
+    PossibleConflict,
+    StoreUnavailable,
+)
 from custom_components.memory.engine.consolidation import INFERRED_PRUNE_DAYS
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import Candidate, LearnResult
-from custom_components.memory.engine.facts import fact_predicate, fact_subject, same_value
+from custom_components.memory.engine.facts import Relation, fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store import sqlite as sqlite_store
@@ -375,7 +382,7 @@ def test_consolidation_merges_supersedes_and_is_idempotent(engine: MemoryEngine)
     tea = put(engine, "I drink tea now.", value="tea", age_days=2)
     bike = put(engine, "The bike is in the garage.", value="garage", predicate="bike_location", age_days=4)
     report = engine.consolidate(NOW)
-    assert report == ConsolidationReport(merged=1, superseded=1, pruned=0)
+    assert report.counts() == {"merged": 1, "superseded": 1, "pruned": 0, "conflicts": 0}
     assert (stored(engine, blue_old.id).status, stored(engine, blue_old.id).superseded_by) == (
         Status.ARCHIVED,
         blue_new.id,
@@ -485,7 +492,7 @@ def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbed
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 7
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 8
         old = stored(engine, "old1")
         assert (old.subject, old.predicate, old.value, old.content) == (
             "me",
@@ -505,3 +512,138 @@ def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbed
     with sqlite3.connect(path) as check:
         indexes = {r[0] for r in check.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "memories_fact_key" in indexes
+
+
+# ------------------------------------------------------------------------------ memories without a key
+BINS = ("The bins are emptied on Tuesdays.", "Bin day is Tuesday.")
+PUMP = ("The bike pump is in the garage.", "The bike pump is in the cellar.")
+
+
+def said(
+    engine: MemoryEngine,
+    content: str,
+    *,
+    age_days: float,
+    provenance: Provenance = Provenance.CONFIRMED,
+    kind: Kind = Kind.FACT,
+) -> Memory:
+    """A memory without a fact key, straight to the store (the writer has not read it against the
+    others: an older version, a crash, two doors at once)."""
+    created = NOW - timedelta(days=age_days)
+    memory = Memory(
+        id=uuid.uuid4().hex,
+        content=content,
+        kind=kind,
+        language="en",
+        provenance=provenance,
+        scope=Scope.SHARED,
+        owner_id=None,
+        area_id=None,
+        created_at=created,
+        updated_at=created,
+        speaker_id=JULIAN,
+    )
+    engine.store.add(memory, engine.embedder.embed([embedding_text(content)])[0])
+    return memory
+
+
+def test_c12_unkeyed_paraphrases_are_merged_into_the_newest(engine: MemoryEngine) -> None:
+    older = said(engine, BINS[0], age_days=3)
+    newer = said(engine, BINS[1], age_days=1)
+    report = engine.consolidate(NOW)
+    assert report.changes == (Change(older.id, Status.ARCHIVED, newer.id),)
+    assert report.counts() == {"merged": 1, "superseded": 0, "pruned": 0, "conflicts": 0}
+    assert current_texts(engine) == [BINS[1]]
+    assert stored(engine, newer.id).updated_at == NOW
+    assert engine.consolidate(NOW) == ConsolidationReport()  # idempotent
+
+
+def test_unkeyed_paraphrase_keeps_the_stated_one_over_a_newer_extraction(engine: MemoryEngine) -> None:
+    stated = said(engine, BINS[0], age_days=3, provenance=Provenance.CONFIRMED)
+    extracted = said(engine, BINS[1], age_days=1, provenance=Provenance.EXTRACTED)
+    assert engine.consolidate(NOW).changes == (Change(extracted.id, Status.ARCHIVED, stated.id),)
+
+
+def test_unkeyed_replacement_is_reported_never_retired(engine: MemoryEngine) -> None:
+    garage = said(engine, PUMP[0], age_days=3)
+    cellar = said(engine, PUMP[1], age_days=1)
+    report = engine.consolidate(NOW)
+    assert report.counts() == {"merged": 0, "superseded": 0, "pruned": 0, "conflicts": 1}
+    (conflict,) = report.conflicts
+    assert (conflict.older_id, conflict.newer_id) == (garage.id, cellar.id)
+    assert sorted(current_texts(engine)) == sorted(PUMP)
+    assert engine.consolidate(NOW).conflicts == report.conflicts  # still open: asked again
+
+
+def test_settle_pair_replaces_supersedes_the_older_once(engine: MemoryEngine) -> None:
+    garage = said(engine, PUMP[0], age_days=3)
+    cellar = said(engine, PUMP[1], age_days=1)
+    assert engine.settle_pair(garage.id, cellar.id, Relation.REPLACES) == (garage.id,)
+    old = stored(engine, garage.id)
+    assert (old.status, old.superseded_by) == (Status.SUPERSEDED, cellar.id)
+    assert current_texts(engine) == [PUMP[1]]
+    assert engine.consolidate(NOW) == ConsolidationReport()
+    assert engine.settle_pair(garage.id, cellar.id, Relation.REPLACES) == ()  # no longer current
+
+
+def test_settle_pair_unrelated_is_remembered(engine: MemoryEngine) -> None:
+    garage = said(engine, PUMP[0], age_days=3)
+    cellar = said(engine, PUMP[1], age_days=1)
+    for verdict in (Relation.ADDS_DETAIL, Relation.UNRELATED):
+        assert engine.settle_pair(cellar.id, garage.id, verdict) == ()
+    assert sorted(current_texts(engine)) == sorted(PUMP)
+    assert engine.consolidate(NOW).conflicts == ()  # judged: not reported again
+
+
+def test_settle_pair_same_archives_the_weaker(engine: MemoryEngine) -> None:
+    stated = said(engine, PUMP[0], age_days=3)
+    guess = said(
+        engine, "The pump for the bikes is kept in the garage.", age_days=1, provenance=Provenance.INFERRED
+    )
+    assert engine.settle_pair(stated.id, guess.id, Relation.SAME) == (guess.id,)
+    assert (stored(engine, guess.id).status, stored(engine, guess.id).superseded_by) == (
+        Status.ARCHIVED,
+        stated.id,
+    )
+
+
+def test_settle_pair_a_guess_never_replaces_a_statement(engine: MemoryEngine) -> None:
+    stated = said(engine, PUMP[0], age_days=3)
+    guess = said(engine, PUMP[1], age_days=1, provenance=Provenance.INFERRED)
+    assert engine.settle_pair(stated.id, guess.id, Relation.REPLACES) == ()
+    assert {m.id for m in engine.list_memories(ADMIN)} == {stated.id, guess.id}
+
+
+def test_settle_pair_unknown_memory(engine: MemoryEngine) -> None:
+    garage = said(engine, PUMP[0], age_days=3)
+    with pytest.raises(InvalidInput):
+        engine.settle_pair(garage.id, "nope", Relation.REPLACES)
+
+
+def test_dry_run_changes_nothing(engine: MemoryEngine) -> None:
+    bins = [said(engine, text, age_days=days) for text, days in zip(BINS, (3, 1), strict=True)]
+    pump = [said(engine, text, age_days=days) for text, days in zip(PUMP, (3, 1), strict=True)]
+    guess = said(engine, "Someone seems to like opera.", age_days=200, provenance=Provenance.INFERRED)
+    before = {m.id: m for m in engine.list_memories(ADMIN)}
+    plan = engine.consolidate(NOW, dry_run=True)
+    assert plan.dry_run
+    assert plan.changes == (Change(bins[0].id, Status.ARCHIVED, bins[1].id),)
+    assert plan.conflicts == (PossibleConflict(pump[0].id, pump[1].id, plan.conflicts[0].similarity),)
+    assert plan.pruned_ids == (guess.id,)
+    assert {m.id: m for m in engine.list_memories(ADMIN)} == before
+    done = engine.consolidate(NOW)
+    assert (done.changes, done.conflicts, done.pruned_ids) == (plan.changes, plan.conflicts, plan.pruned_ids)
+
+
+def test_episodes_and_other_tellers_are_left_alone(engine: MemoryEngine) -> None:
+    said(engine, BINS[0], age_days=3, kind=Kind.EPISODE)
+    said(engine, BINS[1], age_days=1)
+    assert engine.consolidate(NOW) == ConsolidationReport()
+
+
+def test_a_verdict_goes_with_a_forgotten_memory(engine: MemoryEngine) -> None:
+    garage = said(engine, PUMP[0], age_days=3)
+    cellar = said(engine, PUMP[1], age_days=1)
+    engine.settle_pair(garage.id, cellar.id, Relation.UNRELATED)
+    engine.forget(garage.id, ADMIN)
+    assert engine.store.judged_pairs() == set()

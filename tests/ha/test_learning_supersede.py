@@ -16,7 +16,7 @@ from homeassistant.exceptions import Unauthorized
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import async_capture_events, async_fire_time_changed
 
-from custom_components.memory.const import EVENT_MEMORY_LEARNED
+from custom_components.memory.const import EVENT_MEMORY_CONSOLIDATED, EVENT_MEMORY_LEARNED
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.writer import embedding_text
 from tests.case_texts import C09
@@ -27,6 +27,7 @@ from .helpers_conversation import RecordingAgent, async_all_memories, async_say
 from .test_learning import _end_conversations, _learning
 
 ADMIN = Speaker.administrator()
+NOTHING_DONE = {"merged": 0, "superseded": 0, "pruned": 0, "conflicts": [], "judged": 0}
 
 
 def preference(content: str, predicate: str, value: str, subject: str = "me", **extra: Any) -> dict[str, Any]:
@@ -138,7 +139,7 @@ async def test_c12_paraphrases_become_one_memory(
     learned = [await talk.tell(text, preference(text, "favourite_colour", value)) for text, value in C12]
     assert [(e["stored"], e["merged"]) for e in learned] == [(1, 0), (0, 1), (0, 1), (0, 1)]
     assert {e["memory_ids"][0] for e in learned} == {learned[0]["memory_ids"][0]}
-    assert await async_call(household, "consolidate", {}) == {"merged": 0, "superseded": 0, "pruned": 0}
+    assert await async_call(household, "consolidate", {}) == NOTHING_DONE
     assert await talk.current() == ["My favourite colour is blue."]
     assert "My favourite colour is blue." in await talk.ask("What is my favourite colour?")
 
@@ -215,22 +216,30 @@ async def test_consolidate_service_is_admin_only(
     assert {m.id for m in await async_all_memories(household, memory_entry)} == {coffee.id, tea.id}
     admin = await household.auth.async_create_user("Admin", group_ids=["system-admin"])
     response = await async_call(household, "consolidate", {}, context=Context(user_id=admin.id))
-    assert response == {"merged": 0, "superseded": 1, "pruned": 0}
+    assert response == {**NOTHING_DONE, "superseded": 1}
     assert [m.id for m in await async_all_memories(household, memory_entry)] == [tea.id]
     assert (await _get(household, memory_entry, coffee.id)).superseded_by == tea.id
-    assert await async_call(household, "consolidate", {}) == {"merged": 0, "superseded": 0, "pruned": 0}
+    assert await async_call(household, "consolidate", {}) == NOTHING_DONE
 
 
 async def test_consolidation_runs_daily(
-    household: HomeAssistant, memory_entry: Any, julian: Resident, freezer: FrozenDateTimeFactory
+    freezer: FrozenDateTimeFactory, household: HomeAssistant, memory_entry: Any, julian: Resident
 ) -> None:
+    """The daily run, on frozen time. `freezer` comes first: time is frozen before the entry
+    schedules its interval, so the timer and the ticks share one clock (set up on the wall clock,
+    the timer's due time depended on how long set-up took on a busy machine)."""
+    events = async_capture_events(household, EVENT_MEMORY_CONSOLIDATED)
     coffee, tea = await _add_legacy(household, memory_entry, julian.person_id)
     freezer.tick(timedelta(hours=23))
     async_fire_time_changed(household)
     await household.async_block_till_done(wait_background_tasks=True)  # interval jobs run in background
     assert len(await async_all_memories(household, memory_entry)) == 2
+    assert events == []
     freezer.tick(timedelta(hours=1, seconds=1))
     async_fire_time_changed(household)
     await household.async_block_till_done(wait_background_tasks=True)  # interval jobs run in background
+    assert [e.data for e in events] == [
+        {"merged": 0, "superseded": 1, "pruned": 0, "conflicts": 0, "judged": 0}
+    ]
     assert [m.id for m in await async_all_memories(household, memory_entry)] == [tea.id]
     assert (await _get(household, memory_entry, coffee.id)).status is Status.SUPERSEDED

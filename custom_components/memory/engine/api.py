@@ -122,14 +122,49 @@ class RememberResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """One memory a consolidation run retired (or, in a dry run, would retire): it becomes
+    `status` (ARCHIVED: merged into `by_id`, the same fact; SUPERSEDED: an older value)."""
+
+    memory_id: str
+    status: Status
+    by_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PossibleConflict:
+    """Two current memories without a fact key where the newer likely replaces the older
+    (facts.Relation.REPLACES), left current until a judge (an AI Task, a person) settles them
+    (MemoryEngine.settle_pair); similarity on the recall scale."""
+
+    older_id: str
+    newer_id: str
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
 class ConsolidationReport:
-    """What one consolidation run changed (engine/consolidation.py): memories merged (ARCHIVED
-    into a paraphrase of the same fact), superseded (an older value of the same fact), pruned
-    (inferred guesses never recalled, deleted)."""
+    """What one consolidation run changed, or in a dry run would change (engine/consolidation.py):
+    memories merged (ARCHIVED into a memory of the same fact), superseded (an older value of the
+    same fact), pruned (inferred guesses never recalled, deleted: `pruned_ids`), each retired one in
+    `changes`; `conflicts`: likely replacements among memories without a fact key, left current."""
 
     merged: int = 0
     superseded: int = 0
     pruned: int = 0
+    changes: tuple[Change, ...] = ()
+    pruned_ids: tuple[str, ...] = ()
+    conflicts: tuple[PossibleConflict, ...] = ()
+    dry_run: bool = False
+
+    def counts(self) -> dict[str, int]:
+        """The counts, text-free (the `memory_consolidated` event, diagnostics)."""
+        return {
+            "merged": self.merged,
+            "superseded": self.superseded,
+            "pruned": self.pruned,
+            "conflicts": len(self.conflicts),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,11 +294,23 @@ class MemoryEngineAPI(Protocol):
         in the same transaction."""
         ...
 
-    def consolidate(self, now: datetime | None = None) -> ConsolidationReport:
+    def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
         """One consolidation pass (daily and on demand): per fact key one current memory (the
         newest stated value; paraphrases ARCHIVED, older values SUPERSEDED, kept as history);
-        `inferred` memories never recalled for 90 days deleted. Idempotent. now: aware UTC,
-        default the engine's clock."""
+        memories without a key compared pairwise in their bucket by facts.relation: a restatement
+        (SAME) is ARCHIVED into the one that holds, a likely replacement (REPLACES) is only
+        reported (report.conflicts), never retired; pairs with a verdict (settle_pair) are left
+        alone; `inferred` memories never recalled for 90 days deleted. dry_run: the same report,
+        nothing changed. Idempotent. now: aware UTC, default the engine's clock."""
+        ...
+
+    def settle_pair(self, older_id: str, newer_id: str, verdict: Relation) -> tuple[str, ...]:
+        """Apply a judge's verdict on two memories (a reported conflict; facts.settle_pair): SAME
+        archives the weaker/older into the other, REPLACES supersedes the older by the newer (a
+        guess never supersedes a stated memory), ADDS_DETAIL/UNRELATED change nothing; a
+        memory no longer current changes nothing. The verdict is kept either way, so the pair is
+        not reported again. Unknown ids raise InvalidInput("memory_id", "unknown_memory").
+        Returns the ids retired."""
         ...
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:

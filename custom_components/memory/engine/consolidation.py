@@ -1,26 +1,27 @@
-"""Supersession and consolidation: one current memory per fact (docs/design.md §6, cases C09-C15).
+"""Supersession and consolidation: one current memory per fact (docs/consolidation.md, cases
+C09-C15), by the fact rules of facts.py.
 
-A fact's key is (bucket, subject, predicate): the bucket is the memory's scope/owner/area, the
-subject and predicate are normalised here (`fact_subject`, `fact_predicate`), once, for every door
-(the writer stores them normalised). Two memories of one key say the same when their values fold
-to the same words (`same_value`); otherwise the newer one supersedes the older (C09, C10), and
-memories of different keys never touch each other (C15).
-
-`settle` is the one rule deciding which memory of a key stays current; the writer applies its
-write-time form (writer.py) and `consolidate` runs it over the whole store, daily and on demand.
+Memories with a fact key (bucket, subject, predicate) are settled per key (`facts.settle`): the
+same value merges (ARCHIVED), another value is SUPERSEDED by the newest stated one; memories of
+different keys never touch (C15). Memories without a key are compared with their bucket's
+neighbours (writer.conflicts_of, facts.relation), each unordered pair once: a restatement (SAME)
+is merged into the memory that holds (facts.settle_pair); a likely replacement (REPLACES) is
+never retired here, only reported for a judge (an AI Task, a person: MemoryEngine.settle_pair).
+Pairs already judged are left alone. The writer applies the write-time form of the same rules.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .api import ConsolidationReport
-from .facts import key_of, settle
+from .api import Change, ConsolidationReport, PossibleConflict
+from .facts import Reading, Relation, Settlement, key_of, relation, settle, settle_pair
 from .models import Memory, Status
 from .store.base import Bucket
+from .writer import conflicts_of
 
 if TYPE_CHECKING:
     from .engine import MemoryEngine
@@ -28,23 +29,95 @@ if TYPE_CHECKING:
 INFERRED_PRUNE_DAYS = 90  # inferred memories never recalled for this long are deleted (docs/design.md §6)
 
 
-def consolidate(engine: MemoryEngine, now: datetime) -> ConsolidationReport:
-    """One pass over the store (any bucket): every key with more than one ACTIVE memory is
-    settled (`settle`), each key in one transaction; `inferred` memories never recalled and
-    created more than INFERRED_PRUNE_DAYS days before `now` are deleted without a tombstone
-    (they were never said). Idempotent: a second run changes nothing. Raises StoreUnavailable."""
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    """The unkeyed pairs of one pass: restatements (older, newer) and likely replacements."""
+
+    same: list[tuple[Memory, Memory]]
+    replaces: list[PossibleConflict]
+
+
+def consolidate(engine: MemoryEngine, now: datetime, *, dry_run: bool = False) -> ConsolidationReport:
+    """One pass over the store (any bucket), each settlement in one transaction: every key with
+    more than one ACTIVE memory is settled (`settle`); unkeyed restatements are merged, unkeyed
+    likely replacements reported (`report.conflicts`); `inferred` memories never recalled and
+    created more than INFERRED_PRUNE_DAYS days before `now` are deleted without a tombstone (they
+    were never said). dry_run: the report of what would be done, nothing changed. Idempotent for
+    what it acts on: a second run changes nothing (a chain of three restatements may take two).
+    Raises StoreUnavailable."""
+    changes: list[Change] = []
     groups: dict[tuple[Bucket, str, str], list[Memory]] = defaultdict(list)
     for memory in engine.store.keyed_current():
         if (key := key_of(memory)) is not None:
             groups[key].append(memory)
-    merged = superseded = 0
     for group in groups.values():
-        if len(group) < 2:
-            continue
-        outcome = settle(group)
+        if len(group) > 1:
+            changes += _apply(engine, settle(group), now, dry_run)
+    pairs = _unkeyed_pairs(engine)
+    retired: set[str] = set()
+    for older, newer in pairs.same:
+        if older.id in retired or newer.id in retired:
+            continue  # one of them was merged into a third memory already: the next run sees the pair
+        outcome = settle_pair(older, newer, Relation.SAME)
+        assert outcome is not None  # SAME always settles
+        done = _apply(engine, outcome, now, dry_run)
+        retired.update(c.memory_id for c in done)
+        changes += done
+    conflicts = tuple(c for c in pairs.replaces if not {c.older_id, c.newer_id} & retired)
+    pruned = engine.store.prune_inferred(now - timedelta(days=INFERRED_PRUNE_DAYS), dry_run=dry_run)
+    return ConsolidationReport(
+        merged=sum(c.status is Status.ARCHIVED for c in changes),
+        superseded=sum(c.status is Status.SUPERSEDED for c in changes),
+        pruned=len(pruned),
+        changes=tuple(changes),
+        pruned_ids=tuple(pruned),
+        conflicts=conflicts,
+        dry_run=dry_run,
+    )
+
+
+def _apply(engine: MemoryEngine, outcome: Settlement, now: datetime, dry_run: bool) -> list[Change]:
+    """Retire what `outcome` retires (the current memory confirmed: updated_at = now) unless dry_run."""
+    if not dry_run:
         confirmed = replace(outcome.current, updated_at=now)
         engine.store.retire([(m.id, status) for m, status in outcome.retired], confirmed, now)
-        merged += sum(status is Status.ARCHIVED for _, status in outcome.retired)
-        superseded += sum(status is Status.SUPERSEDED for _, status in outcome.retired)
-    pruned = engine.store.prune_inferred(now - timedelta(days=INFERRED_PRUNE_DAYS))
-    return ConsolidationReport(merged=merged, superseded=superseded, pruned=pruned)
+    return [Change(m.id, status, outcome.current.id) for m, status in outcome.retired]
+
+
+def _unkeyed_pairs(engine: MemoryEngine) -> _Pairs:
+    """Every ACTIVE memory without a key against its bucket's neighbours (writer.conflicts_of:
+    the same teller, no episodes), each unordered pair once, judged pairs left out; the relation
+    is read from the older to the newer (facts.relation)."""
+    memories = {m.id: m for m in engine.store.unkeyed_current()}
+    if len(memories) < 2:
+        return _Pairs([], [])
+    ids, vectors = engine.store.vectors(list(memories))
+    readings = {mid: Reading.of(m.content, m.language) for mid, m in memories.items()}
+    judged = engine.store.judged_pairs()
+    seen: set[frozenset[str]] = set()
+    pairs = _Pairs([], [])
+    for mid, vector in zip(ids, vectors, strict=True):
+        memory = memories[mid]
+        bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
+        for found in conflicts_of(
+            engine.store,
+            engine.embedder,
+            vector,
+            readings[mid],
+            bucket,
+            same_meaning=engine.same_meaning,
+            speaker_id=memory.speaker_id,
+        ):
+            pair = frozenset((mid, found.memory.id))
+            if found.memory.id not in memories or len(pair) < 2 or pair in seen or pair in judged:
+                continue  # itself, a keyed memory (its key decides), or a pair already read
+            seen.add(pair)
+            older, newer = sorted((memory, memories[found.memory.id]), key=lambda m: (m.created_at, m.id))
+            kind = relation(
+                readings[older.id], readings[newer.id], found.similarity, same_meaning=engine.same_meaning
+            )
+            if kind is Relation.SAME:
+                pairs.same.append((older, newer))
+            elif kind is Relation.REPLACES:
+                pairs.replaces.append(PossibleConflict(older.id, newer.id, round(found.similarity, 3)))
+    return pairs

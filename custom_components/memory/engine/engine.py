@@ -355,11 +355,31 @@ class MemoryEngine:
         return self.store.purge_turns(now - timedelta(days=retention_days))
 
     # ------------------------------------------------------------------ maintenance
-    def consolidate(self, now: datetime | None = None) -> ConsolidationReport:
-        """One consolidation pass (engine/consolidation.py); idempotent. now: aware UTC."""
+    def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
+        """One consolidation pass (engine/consolidation.py); idempotent. now: aware UTC.
+        dry_run: what it would do, nothing changed."""
         self._require_open()
         with self._writes:
-            return consolidation.consolidate(self, now or self._clock())
+            return consolidation.consolidate(self, now or self._clock(), dry_run=dry_run)
+
+    def settle_pair(self, older_id: str, newer_id: str, verdict: facts.Relation) -> tuple[str, ...]:
+        """A judge's verdict on two memories (api.MemoryEngineAPI.settle_pair, facts.settle_pair),
+        applied when both are still current, and kept; returns the ids retired."""
+        self._require_open()
+        with self._writes:
+            now = self._clock()
+            everything = Visibility.of(Speaker.administrator())
+            older, newer = self.store.get(older_id, everything), self.store.get(newer_id, everything)
+            if older is None or newer is None or older_id == newer_id:
+                raise InvalidInput("memory_id", "unknown_memory")
+            outcome = None
+            if older.status is Status.ACTIVE and newer.status is Status.ACTIVE:
+                outcome = facts.settle_pair(older, newer, verdict)
+            if outcome is not None:
+                retired = [(m.id, status) for m, status in outcome.retired]
+                self.store.retire(retired, replace(outcome.current, updated_at=now), now)
+            self.store.record_verdict(older_id, newer_id, verdict.value, now)
+        return tuple(m.id for m, _ in outcome.retired) if outcome is not None else ()
 
     def stats(self) -> EngineStats:
         """Counts for diagnostics (no text)."""

@@ -111,6 +111,12 @@ def precedence(memory: Memory) -> tuple[bool, datetime]:
     return memory.provenance is not Provenance.INFERRED, memory.created_at
 
 
+def holding(memory: Memory) -> tuple[int, datetime]:
+    """Among memories saying the same, which stays current: the strongest provenance, then the
+    newest (the others are ARCHIVED into it)."""
+    return -memory.provenance.rank, memory.created_at
+
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """The outcome for one fact: the current memory and the others with their new status
@@ -127,13 +133,30 @@ def settle(group: Sequence[Memory]) -> Settlement:
     SUPERSEDED by it."""
     winner = max(group, key=precedence)
     agreeing = [m for m in group if same_value(m, winner)]
-    current = max(agreeing, key=lambda m: (-m.provenance.rank, m.created_at))
+    current = max(agreeing, key=holding)
     retired = [
         (m, Status.ARCHIVED if same_value(m, current) else Status.SUPERSEDED)
         for m in group
         if m.id != current.id
     ]
     return Settlement(current, retired)
+
+
+def settle_pair(a: Memory, b: Memory, verdict: Relation) -> Settlement | None:
+    """The rule for two memories without a fact key once their relation is known (a person's or
+    an AI Task's verdict; SAME also from `relation` alone): SAME -> the one `holding` stays, the
+    other is ARCHIVED into it; REPLACES -> the newer holds and the older is SUPERSEDED, unless the
+    newer is a guess and the older was stated (`precedence`: then nothing changes); ADDS_DETAIL
+    and UNRELATED -> None (both hold)."""
+    if verdict is Relation.SAME:
+        current, other = (a, b) if holding(a) >= holding(b) else (b, a)
+        return Settlement(current, [(other, Status.ARCHIVED)])
+    if verdict is Relation.REPLACES:
+        older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
+        if precedence(newer) < precedence(older):
+            return None
+        return Settlement(newer, [(older, Status.SUPERSEDED)])
+    return None
 
 
 def confirmed(existing: Memory, new: Memory) -> Memory:

@@ -136,6 +136,22 @@ def _v7_speaker(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memories_speaker ON memories(speaker_id) WHERE speaker_id IS NOT NULL")
 
 
+def _v8_pair_verdicts(conn: sqlite3.Connection) -> None:
+    """Verdicts on pairs of memories without a fact key (an AI Task's or a person's: same, replaces,
+    adds_detail, unrelated), so consolidation does not report or ask about a judged pair again.
+    Ids only, first_id < second_id; a verdict goes with either memory (forgetting, pruning)."""
+    conn.execute(
+        """CREATE TABLE pair_verdicts (
+            first_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            second_id TEXT NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+            relation TEXT NOT NULL,
+            judged_at TEXT NOT NULL,
+            PRIMARY KEY (first_id, second_id)
+        )"""
+    )
+    conn.execute("CREATE INDEX pair_verdicts_second ON pair_verdicts(second_id)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -144,6 +160,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v5_tombstone_anchors,
     _v6_terms_and_context,
     _v7_speaker,
+    _v8_pair_verdicts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

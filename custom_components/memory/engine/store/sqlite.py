@@ -423,15 +423,41 @@ class SqliteStore:
         )
         return [_memory(r) for r in rows]
 
-    def prune_inferred(self, created_before: datetime) -> int:
+    def unkeyed_current(self) -> list[Memory]:
+        """Every ACTIVE memory without a subject or a predicate, episodes left out (any bucket),
+        oldest first: consolidation's input for facts.relation."""
+        rows = self._read(
+            f"{_SELECT} WHERE (m.predicate IS NULL OR m.subject IS NULL) AND m.kind != ? AND {_CURRENT_SQL} "
+            "ORDER BY m.created_at, m.id",
+            (Kind.EPISODE.value,),
+        )
+        return [_memory(r) for r in rows]
+
+    def record_verdict(self, first_id: str, second_id: str, relation: str, at: datetime) -> None:
+        """Keep the verdict on one pair (stored with the smaller id first); committed."""
+        low, high = sorted((first_id, second_id))
+        with self._tx(memories=False) as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO pair_verdicts (first_id, second_id, relation, judged_at) "
+                "VALUES (?, ?, ?, ?)",
+                (low, high, relation, _ts(at)),
+            )
+
+    def judged_pairs(self) -> set[frozenset[str]]:
+        """The pairs with a verdict."""
+        return {frozenset(r) for r in self._read("SELECT first_id, second_id FROM pair_verdicts", ())}
+
+    def prune_inferred(self, created_before: datetime, *, dry_run: bool = False) -> list[str]:
         """Delete `inferred` memories never recalled (access_count 0, batched counts flushed
         first) created before `created_before`: row, FTS row and vector, no tombstone; committed.
-        Returns how many."""
-        with self._tx() as conn:
+        Returns their ids; dry_run: only finds them."""
+        with self._tx(memories=not dry_run) as conn:
             rows = conn.execute(
                 "SELECT rowid, id FROM memories WHERE provenance = ? AND access_count = 0 AND created_at < ?",
                 (Provenance.INFERRED.value, _ts(created_before)),
             ).fetchall()
+            if dry_run:
+                return [mid for _, mid in rows]
             for rowid, _ in rows:
                 _fts_drop(conn, rowid)
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
@@ -439,7 +465,7 @@ class SqliteStore:
         for _, mid in rows:
             index.remove(mid)
         self._doc_count -= len(rows)
-        return len(rows)
+        return [mid for _, mid in rows]
 
     def _index_memory(self, memory: Memory, vector: Vectors | None) -> None:
         self._idx().upsert(

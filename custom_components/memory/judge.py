@@ -1,0 +1,188 @@
+"""Consolidation, HA side: run the engine's pass, ask the AI Task to judge the possible conflicts
+it reports, fire `memory_consolidated` (docs/consolidation.md).
+
+The engine decides nothing it cannot tell from the texts: a likely replacement between memories
+without a fact key (facts.Relation.REPLACES) is reported, never retired. When an AI Task entity is
+configured (the option extraction uses), each reported pair — at most MAX_JUDGED_PER_RUN per run —
+is put to it with the four relations to choose from; only one of the four is applied
+(MemoryEngine.settle_pair, which keeps the verdict so the pair is not asked again); any other
+answer, or a failure, leaves the pair reported for a person. Never sent: a sensitive memory, and
+to a cloud model a personal one (private, or told by a recognised person) without the "personal
+memories to cloud" option (docs/privacy.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+import voluptuous as vol
+from homeassistant.components import ai_task
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import selector
+
+from .cloud import async_is_cloud_domain
+from .const import (
+    CONF_CLOUD_PERSONAL,
+    CONF_EXTRACTION_ENTITY,
+    DEFAULT_CLOUD_PERSONAL,
+    EVENT_MEMORY_CONSOLIDATED,
+)
+from .engine.api import ConsolidationReport, EngineError
+from .engine.facts import Relation
+from .engine.models import Memory, Scope, Speaker, Status
+from .runtime import MemoryConfigEntry, async_run
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_JUDGED_PER_RUN = 10  # AI Task calls per consolidation run or conversation: bounded cost and time
+TASK_NAME = "Household Memory: judge two memories"
+ADMIN = Speaker.administrator()
+
+JUDGE_STRUCTURE = vol.Schema(
+    {
+        vol.Required("relation", description="How the newer memory stands to the older one"): (
+            selector.SelectSelector(selector.SelectSelectorConfig(options=[r.value for r in Relation]))
+        ),
+    }
+)
+
+
+def instructions(older: Memory, newer: Memory) -> str:
+    """The AI Task's instructions: the four relations, then the two memories (oldest first)."""
+    return (
+        "A household assistant remembers short statements. Decide how the NEWER statement stands to "
+        "the OLDER one and answer with exactly one relation:\n"
+        "- same: both say the same fact (other words or another language);\n"
+        "- replaces: the newer one is a new value of the same thing, so the older one is no longer "
+        "true (e.g. something moved, a day or number changed, a habit stopped);\n"
+        "- adds_detail: the newer one tells more about the same thing, and the older one stays true;\n"
+        "- unrelated: they are about different things.\n"
+        "When unsure, answer unrelated.\n\n"
+        f"OLDER ({older.created_at.date().isoformat()}): {older.content}\n"
+        f"NEWER ({newer.created_at.date().isoformat()}): {newer.content}"
+    )
+
+
+def verdict_of(data: object) -> Relation | None:
+    """The relation an answer names, when it names exactly one of the four; else None."""
+    raw = data.get("relation") if isinstance(data, dict) else data
+    if not isinstance(raw, str):
+        return None
+    try:
+        return Relation(raw.strip().casefold())
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class Judged:
+    """What the judge did with the pairs put to it: the verdicts applied (pair, relation, retired
+    ids) and the pairs left for a person."""
+
+    applied: list[tuple[tuple[str, str], Relation, tuple[str, ...]]] = field(default_factory=list)
+    left: list[tuple[str, str]] = field(default_factory=list)
+
+    def count(self, status: Status) -> int:
+        """Memories the applied verdicts retired with `status` (SAME: ARCHIVED, REPLACES: SUPERSEDED)."""
+        relation = Relation.SAME if status is Status.ARCHIVED else Relation.REPLACES
+        return sum(len(retired) for _, r, retired in self.applied if r is relation)
+
+
+async def async_judge_pairs(
+    hass: HomeAssistant, entry: MemoryConfigEntry, pairs: Iterable[tuple[str, str]]
+) -> Judged:
+    """Ask the configured AI Task about each (older_id, newer_id) pair, at most MAX_JUDGED_PER_RUN,
+    and apply each clear verdict; without an entity every pair is left."""
+    judged = Judged()
+    todo = list(dict.fromkeys(pairs))
+    entity_id = entry.runtime_data.options.get(CONF_EXTRACTION_ENTITY)
+    if not entity_id:
+        judged.left = todo
+        return judged
+    engine = entry.runtime_data.engine
+    cloud_blocked = await _cloud_without_consent(hass, entry, entity_id)
+    for index, (older_id, newer_id) in enumerate(todo):
+        if index >= MAX_JUDGED_PER_RUN:
+            judged.left.extend(todo[index:])
+            break
+        older = await async_run(hass, engine.get, older_id, ADMIN)
+        newer = await async_run(hass, engine.get, newer_id, ADMIN)
+        if (
+            older is None
+            or newer is None
+            or not _current(older, newer)
+            or not _may_send(older, newer, cloud_blocked=cloud_blocked)
+        ):
+            judged.left.append((older_id, newer_id))
+            continue
+        older, newer = sorted((older, newer), key=lambda m: (m.created_at, m.id))
+        try:
+            answer = await ai_task.async_generate_data(
+                hass,
+                task_name=TASK_NAME,
+                entity_id=entity_id,
+                instructions=instructions(older, newer),
+                structure=JUDGE_STRUCTURE,
+            )
+            verdict = verdict_of(answer.data)
+        except Exception as err:  # any AI Task failure leaves the pair for a person
+            _LOGGER.warning("Judging two memories with %s failed: %s", entity_id, err)
+            verdict = None
+        if verdict is None:
+            judged.left.append((older_id, newer_id))
+            continue
+        try:
+            retired = await async_run(hass, engine.settle_pair, older.id, newer.id, verdict)
+        except EngineError:
+            _LOGGER.exception("Could not apply the verdict on two memories")
+            judged.left.append((older_id, newer_id))
+            continue
+        judged.applied.append(((older_id, newer_id), verdict, retired))
+    return judged
+
+
+def _current(*memories: Memory) -> bool:
+    """Both still current (a pending one is settled by its review, a retired one by nothing)."""
+    return all(m.status is Status.ACTIVE for m in memories)
+
+
+def _may_send(*memories: Memory, cloud_blocked: bool) -> bool:
+    """No sensitive memory to any model; no personal one to a cloud model without consent."""
+    if any(m.sensitive for m in memories):
+        return False
+    return not (cloud_blocked and any(m.scope is Scope.PRIVATE or m.speaker_id for m in memories))
+
+
+async def _cloud_without_consent(hass: HomeAssistant, entry: MemoryConfigEntry, entity_id: str) -> bool:
+    if entry.runtime_data.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
+        return False
+    entity = er.async_get(hass).async_get(entity_id)
+    return await async_is_cloud_domain(hass, entity.platform if entity else None)
+
+
+async def async_consolidate(
+    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool = False
+) -> tuple[ConsolidationReport, Judged]:
+    """One consolidation run (the service, the daily schedule): the engine's pass, then the judge
+    on its possible conflicts; the report's counts include the verdicts applied and its
+    `conflicts` are the pairs left for a person. dry_run: the engine's plan only (no judge, no
+    event). After a real run `memory_consolidated` is fired with the counts (no text).
+    Raises EngineError."""
+    engine = entry.runtime_data.engine
+    report: ConsolidationReport = await async_run(hass, engine.consolidate, dry_run=dry_run)
+    if dry_run:
+        return report, Judged(left=[(c.older_id, c.newer_id) for c in report.conflicts])
+    judged = await async_judge_pairs(hass, entry, ((c.older_id, c.newer_id) for c in report.conflicts))
+    left = set(judged.left)
+    report = replace(
+        report,
+        merged=report.merged + judged.count(Status.ARCHIVED),
+        superseded=report.superseded + judged.count(Status.SUPERSEDED),
+        conflicts=tuple(c for c in report.conflicts if (c.older_id, c.newer_id) in left),
+    )
+    entry.runtime_data.possible_conflicts = len(report.conflicts)
+    hass.bus.async_fire(EVENT_MEMORY_CONSOLIDATED, {**report.counts(), "judged": len(judged.applied)})
+    return report, judged
