@@ -243,3 +243,27 @@ async def test_consolidation_runs_daily(
     ]
     assert [m.id for m in await async_all_memories(household, memory_entry)] == [tea.id]
     assert (await _get(household, memory_entry, coffee.id)).status is Status.SUPERSEDED
+
+
+@pytest.mark.parametrize("verdict", ["replaces", "unrelated", "not sure"])
+async def test_a_learned_change_without_a_key_is_judged_by_the_ai_task(
+    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory, verdict: str
+) -> None:
+    """The model proposes no fact key (as the small local model does): the learned change is
+    stored, the pair goes to the AI Task judge right after, and only a clear "replaces" retires the
+    old memory; anything else leaves both current (a possible conflict, never a silent retire)."""
+    talk = await _talk(household, freezer, julian, kitchen)
+    old = "The bike pump is in the garage."
+    new = "I put the bike pump in the cellar now."
+    unkeyed = {"content": old, "kind": "fact", "confidence": 0.9, "scope_hint": "shared"}
+    await talk.tell(old, unkeyed)
+    talk.task.script.append({"memories": [{**unkeyed, "content": new}], "summary": None})
+    talk.task.script.append({"relation": verdict})
+    events = async_capture_events(household, EVENT_MEMORY_LEARNED)
+    await async_say(household, talk.entry, new, who=julian, room=kitchen)
+    await _end_conversations(household, freezer)
+    assert events[0].data["stored"] == 1 and events[0].data["conflicts"] == 1
+    judge_call = talk.task.calls[-1]
+    assert old in judge_call.instructions and new in judge_call.instructions
+    expected = [new] if verdict == "replaces" else sorted([old, new])
+    assert await talk.current() == expected
