@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from .lexical import identity_anchors, tokens
-from .models import Kind, Memory, Provenance, Status
+from .models import Kind, Memory, Provenance, Scope, Status
 from .store.base import Bucket
 from .terms import FUNCTION_WORDS, document_terms
 from .text import same_text
@@ -384,17 +384,28 @@ def same_teller(a: Memory, b: Memory) -> bool:
 
 def may_outdate(old: Memory, new: Memory) -> bool:
     """Whether `new` can be a newer value of `old` at all, before their texts are compared: the same
-    bucket, the same teller, no conversation summary (an episode records what was said, it
-    states no fact), `new` created at least CLEARLY_NEWER after `old`, and not a guess outdating
-    a statement (`precedence`); memories of two different fact keys never touch (C15)."""
+    teller, no conversation summary (an episode records what was said, it states no fact), `new`
+    created at least CLEARLY_NEWER after `old`, not a guess outdating a statement (`precedence`),
+    and not about two persons' or two rooms' own things (two owners' private memories, two
+    areas' room memories); memories of two different fact keys never touch (C15). Unlike the
+    writer, which settles within one bucket, a private memory may outdate a shared one: "I put
+    the bike pump in the cellar now", said as one's own, still tells where the household's pump
+    is — for whoever sees both."""
     if old.kind is Kind.EPISODE or new.kind is Kind.EPISODE or not same_teller(old, new):
         return False
-    if Bucket.of(old.scope, old.owner_id, old.area_id) != Bucket.of(new.scope, new.owner_id, new.area_id):
+    if _own_place(old, new, Scope.PRIVATE, old.owner_id != new.owner_id):
+        return False
+    if _own_place(old, new, Scope.ROOM, old.area_id != new.area_id):
         return False
     if new.created_at - old.created_at < CLEARLY_NEWER or precedence(new) <= precedence(old):
         return False
     old_key, new_key = key_of(old), key_of(new)
     return old_key is None or new_key is None or old_key == new_key
+
+
+def _own_place(old: Memory, new: Memory, scope: Scope, differ: bool) -> bool:
+    """Both are of `scope` and belong to different owners/areas (`differ`)."""
+    return old.scope is scope and new.scope is scope and differ
 
 
 def outdates(
