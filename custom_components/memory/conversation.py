@@ -42,6 +42,7 @@ from .const import (
     DOMAIN,
 )
 from .engine.models import Hit, Role
+from .engine.recall import holding
 from .extraction_job import async_note_turn
 from .intents import (
     INTENT_CONFIRM,
@@ -362,7 +363,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         (answer_similarity) — or, with `by_words`, else from the top-ranked memory when it shares
         a rare word or identifier with the question (the lexical leg: "Where is the drill?" ->
         "the drill is on the left shelf …", whose cosine alone is low). It names another teller
-        ("Julian told me: …": its "I" is Julian) and the day it was said when not today; a
+        ("Julian told me: …": its "I" is Julian) and the day it was said when not today; never a
+        memory a newer one in `hits` likely replaces (Hit.outdated_by): that newer one instead; a
         sensitive one an unknown speaker may not hear is said to be withheld. None when no memory
         answers."""
         threshold = float(self._data.options.get(CONF_ANSWER_SIMILARITY, DEFAULT_ANSWER_SIMILARITY))
@@ -376,7 +378,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             if not (by_words and top.factors.get("lexical", 0.0) > 0 and "about_speaker" not in top.factors):
                 return None
             best = top
-        memory = best.memory
+        # a newer memory of the slate that likely replaces it is what holds now
+        memory = holding(best, hits).memory
         language = turn.language
         if withheld(memory, turn.speaker, self._data.options):
             return reply(language, "withheld")

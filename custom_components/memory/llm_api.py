@@ -8,7 +8,7 @@ the model can never read or write another person's private memories.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import voluptuous as vol
@@ -57,6 +57,8 @@ API_PROMPT = (
     "forgotten something unless the tool reported success."
 )
 NO_MEMORY_PROMPT = "No stored memory matched this turn."
+# After a memory a newer listed one likely replaces (Hit.outdated_by; nobody settled it yet).
+OUTDATED_NOTE = "older; a newer memory listed here may replace it"
 IN_TURN_PROMPT = "The memories recalled for this turn are in the household memory block of the system prompt."
 WITHHELD_NOTE = (
     "{count} more stored memories matched but are sensitive (codes, health, payment) and this "
@@ -72,15 +74,18 @@ def _quote(text: str, limit: int) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def memory_line(memory: Memory, limit: int | None = None, teller: str | None = None) -> str:
+def memory_line(
+    memory: Memory, limit: int | None = None, teller: str | None = None, *, outdated: bool = False
+) -> str:
     """One prompt line: '- "text" (said by Julian, confirmed, 2026-11-29)' — "said by" only
     with a `teller` (a name, or "you"); text cut at `limit` chars (default
-    RecallOptions().max_chars_per_memory)."""
+    RecallOptions().max_chars_per_memory); `outdated` adds OUTDATED_NOTE."""
     if limit is None:
         limit = RecallOptions().max_chars_per_memory
     label = PROVENANCE_LABELS.get(memory.provenance, str(memory.provenance))
     said = f"said by {teller}, " if teller else ""
-    return f"- {_quote(memory.content, limit)} ({said}{label}, {memory.updated_at.date().isoformat()})"
+    note = f"; {OUTDATED_NOTE}" if outdated else ""
+    return f"- {_quote(memory.content, limit)} ({said}{label}, {memory.updated_at.date().isoformat()}{note})"
 
 
 def format_memory_block(
@@ -93,7 +98,8 @@ def format_memory_block(
     """The memory block for a system prompt, or None when nothing was recalled.
 
     The slate is already capped by the engine (top-k, characters); each memory is
-    additionally cut at options.max_chars_per_memory. names: person id -> how the prompt
+    additionally cut at options.max_chars_per_memory; one a newer listed memory likely replaces
+    (Hit.outdated_by) is marked so (OUTDATED_NOTE). names: person id -> how the prompt
     names them as a memory's teller (speaker.tellers). withheld: how many matching memories
     the speaker may not hear (turn.withheld); the block then says so, without their text.
     """
@@ -101,7 +107,13 @@ def format_memory_block(
         return None
     limit = (options or RecallOptions()).max_chars_per_memory
     said_by = names or {}
-    lines = [memory_line(hit.memory, limit, said_by.get(hit.memory.speaker_id or "")) for hit in hits]
+    listed = {hit.memory.id for hit in hits}
+    lines = [
+        memory_line(
+            hit.memory, limit, said_by.get(hit.memory.speaker_id or ""), outdated=hit.outdated_by in listed
+        )
+        for hit in hits
+    ]
     if withheld:
         lines.append(WITHHELD_NOTE.format(count=withheld))
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
@@ -133,8 +145,10 @@ def current_user_text() -> str | None:
     return None
 
 
-def _hit_json(hit: Hit, names: Mapping[str, str]) -> dict[str, Any]:
-    """A hit as a tool result; `said_by` is the teller's name ("you" for the speaker) or None."""
+def _hit_json(hit: Hit, names: Mapping[str, str], listed: Collection[str] = ()) -> dict[str, Any]:
+    """A hit as a tool result; `said_by` is the teller's name ("you" for the speaker) or None;
+    `outdated_by` the id of a newer memory among `listed` (the ids the model is shown) that likely
+    replaces this one (Hit.outdated_by), else None."""
     memory = hit.memory
     return {
         "id": memory.id,
@@ -143,6 +157,7 @@ def _hit_json(hit: Hit, names: Mapping[str, str]) -> dict[str, Any]:
         "provenance": PROVENANCE_LABELS.get(memory.provenance, str(memory.provenance)),
         "scope": memory.scope.value,
         "date": memory.updated_at.date().isoformat(),
+        "outdated_by": hit.outdated_by if hit.outdated_by in listed else None,
     }
 
 
@@ -281,7 +296,11 @@ class RecallTool(_SpeakerTool):
         hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
         names = tellers(hass, self._speaker)
         visible = self._visible(hits)
-        result: JsonObjectType = {"success": True, "memories": [_hit_json(hit, names) for hit in visible]}
+        listed = {hit.memory.id for hit in visible}
+        result: JsonObjectType = {
+            "success": True,
+            "memories": [_hit_json(hit, names, listed) for hit in visible],
+        }
         if withheld_count := len(hits) - len(visible):
             result["withheld"] = withheld_count  # matched, but not for this model or speaker
         return result

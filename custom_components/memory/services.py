@@ -251,12 +251,14 @@ def history_dict(memory: Memory) -> dict[str, Any]:
 
 
 def hit_dict(hit: Hit) -> dict[str, Any]:
-    """A recall hit: the memory plus its score, similarity and the factors behind the score."""
+    """A recall hit: the memory plus its score, similarity, the factors behind the score and
+    `outdated_by` (the id of a newer memory of the same answer that likely replaces it, or None)."""
     return {
         **memory_dict(hit.memory),
         "score": round(hit.score, 4),
         "similarity": round(hit.similarity, 4),
         "factors": {name: round(value, 4) for name, value in hit.factors.items()},
+        "outdated_by": hit.outdated_by,
     }
 
 

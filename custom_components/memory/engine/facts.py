@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
 from .lexical import identity_anchors, tokens
-from .models import Memory, Provenance, Status
+from .models import Kind, Memory, Provenance, Scope, Status
 from .store.base import Bucket
 from .terms import FUNCTION_WORDS, document_terms
 from .text import same_text
@@ -390,3 +390,63 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version
     return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+
+
+# ---------------------------------------------------------------------------- truth over time
+# A memory told at least this much later than another can be its new value. Within a minute two
+# memories come from one telling (one turn, one extraction pass, a list said in one breath), whose
+# order says nothing about which holds; a real change ("… in the cellar now") comes later.
+CLEARLY_NEWER = timedelta(minutes=1)
+
+
+def same_teller(a: Memory, b: Memory) -> bool:
+    """Not told by two different recognised persons (an unknown teller matches anyone): another
+    person's "I" is someone else."""
+    return a.speaker_id is None or b.speaker_id is None or a.speaker_id == b.speaker_id
+
+
+def may_outdate(old: Memory, new: Memory) -> bool:
+    """Whether `new` can be a newer value of `old` at all, before their texts are compared: the same
+    teller, no conversation summary (an episode records what was said, it states no fact), `new`
+    created at least CLEARLY_NEWER after `old`, not a guess outdating a statement (`precedence`),
+    and not about two persons' or two rooms' own things (two owners' private memories, two
+    areas' room memories); memories of two different fact keys never touch (C15). Unlike the
+    writer, which settles within one bucket, a private memory may outdate a shared one: "I put
+    the bike pump in the cellar now", said as one's own, still tells where the household's pump
+    is — for whoever sees both."""
+    if old.kind is Kind.EPISODE or new.kind is Kind.EPISODE or not same_teller(old, new):
+        return False
+    if _own_place(old, new, Scope.PRIVATE, old.owner_id != new.owner_id):
+        return False
+    if _own_place(old, new, Scope.ROOM, old.area_id != new.area_id):
+        return False
+    if new.created_at - old.created_at < CLEARLY_NEWER or precedence(new) <= precedence(old):
+        return False
+    old_key, new_key = key_of(old), key_of(new)
+    return old_key is None or new_key is None or old_key == new_key
+
+
+def _own_place(old: Memory, new: Memory, scope: Scope, differ: bool) -> bool:
+    """Both are of `scope` and belong to different owners/areas (`differ`)."""
+    return old.scope is scope and new.scope is scope and differ
+
+
+def outdates(
+    old: Memory,
+    new: Memory,
+    similarity: float,
+    *,
+    same_meaning: float,
+    read: Callable[[Memory], Reading] | None = None,
+) -> bool:
+    """True when `new` likely replaces `old` and nobody settled it yet (both are current): it
+    `may_outdate` it and either both carry one fact key with another value (the writer supersedes
+    those, so this is a safety net), or `relation` says REPLACES. similarity: theirs on the recall
+    scale; same_meaning as for `relation`; read: a Memory's Reading (default Reading.of its text),
+    for a caller reading many pairs."""
+    if not may_outdate(old, new):
+        return False
+    if key_of(old) is not None and key_of(old) == key_of(new):
+        return not same_value(old, new)
+    reading = read or (lambda m: Reading.of(m.content, m.language))
+    return relation(reading(old), reading(new), similarity, same_meaning=same_meaning) is Relation.REPLACES

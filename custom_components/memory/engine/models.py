@@ -147,13 +147,16 @@ class Hit:
     """A recalled memory with its final score and the per-factor breakdown behind it.
 
     factors: named contributions (e.g. "similarity", "lexical", "provenance",
-    "importance", "recency", "about_speaker") whose sum is `score`.
+    "importance", "recency", "about_speaker", "newer") whose sum is `score`.
+    outdated_by: the id of a newer memory in the same slate that likely replaces this one
+    (recall.mark_outdated; facts.relation REPLACES, nobody settled it yet), else None.
     """
 
     memory: Memory
     score: float
     similarity: float
     factors: dict[str, float] = field(default_factory=dict)
+    outdated_by: str | None = None
 
 
 class Role(StrEnum):

@@ -25,7 +25,10 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    turn next to the one that matches it; then the hits of a conversation gain a share of its best
    hit's score (factor "conversation");
 6. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
-7. the slate is capped at options.limit hits and options.max_chars characters (case C22).
+7. the slate is capped at options.limit hits and options.max_chars characters (case C22);
+8. truth over time (mark_outdated): a hit the fact rules say a clearly newer hit of the slate
+   likely replaces (facts.outdates) is marked `outdated_by` that hit, which moves up to directly
+   ahead of it (factor "newer"); nothing leaves the slate, no other hit moves.
 
 The full-text and context constants were chosen on LoCoMo conversations 0-4 only and are
 reported on 5-9 (bench/locomo.py, docs/recall-quality.md).
@@ -41,6 +44,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from . import facts
 from .api import RecallOptions
 from .calibration import Hubness
 from .embedding.base import Vectors
@@ -128,6 +132,9 @@ W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outra
 # The most the factors read from the memory row (provenance, importance, recency) can add: a
 # candidate whose similarity + lexical is further below a settled slate is never read.
 MEMORY_FACTORS_MAX = W_PROVENANCE + W_IMPORTANCE + W_RECENCY
+# How far a newer value is lifted above the hit it outdates (step 8): the smallest step the
+# services' rounded scores (4 decimals) still show.
+NEWER_AHEAD = 1e-4
 FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at least this many
 
 
@@ -374,7 +381,71 @@ def recall(
         hubness=hubness,
         named=options.named_persons,
     )
-    return cap_slate(lifted, extra, options)
+    return mark_outdated(store, cap_slate(lifted, extra, options), hubness)
+
+
+def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:
+    """Step 8 on the capped slate (≤ options.limit hits, so pairwise is cheap): for each pair of
+    hits where the newer likely replaces the older (facts.outdates, their similarity on the
+    recall scale), the newer ranks ahead of the older — lifted to NEWER_AHEAD above it when it
+    was behind (factor "newer") — and the older is marked `outdated_by` the newest such hit. The
+    older stays in the slate (nobody settled it: it may still hold); other hits keep their
+    scores and order. Best first."""
+    pairs = [(old, new) for old in slate for new in slate if facts.may_outdate(old.memory, new.memory)]
+    if not pairs:
+        return slate
+    ids, vecs = store.vectors(list({h.memory.id for pair in pairs for h in pair}))
+    row = {mid: k for k, mid in enumerate(ids)}
+    readings: dict[str, facts.Reading] = {}
+
+    def read(memory: Memory) -> facts.Reading:
+        if memory.id not in readings:
+            readings[memory.id] = facts.Reading.of(memory.content, memory.language)
+        return readings[memory.id]
+
+    same_meaning = hubness.scale(hubness.same_meaning)
+    outdating: list[tuple[Hit, Hit]] = []
+    for old, new in pairs:
+        a, b = row.get(old.memory.id), row.get(new.memory.id)
+        # a memory without a vector yet (re-embedding) is compared by its fact key only
+        similarity = hubness.scale(float(vecs[a] @ vecs[b])) if a is not None and b is not None else 0.0
+        if facts.outdates(old.memory, new.memory, similarity, same_meaning=same_meaning, read=read):
+            outdating.append((old, new))
+    if not outdating:
+        return slate
+    score = {h.memory.id: h.score for h in slate}
+    # oldest first: an older value's place is final before a newer one is set ahead of it
+    for hit in sorted(
+        {new.memory.id: new for _, new in outdating}.values(), key=lambda h: h.memory.created_at
+    ):
+        ahead = (
+            max(score[old.memory.id] for old, new in outdating if new.memory.id == hit.memory.id)
+            + NEWER_AHEAD
+        )
+        score[hit.memory.id] = max(score[hit.memory.id], ahead)
+    newest: dict[str, Memory] = {}
+    for old, new in outdating:
+        held = newest.get(old.memory.id)
+        if held is None or facts.precedence(new.memory) > facts.precedence(held):
+            newest[old.memory.id] = new.memory
+    out = []
+    for hit in slate:
+        gain = score[hit.memory.id] - hit.score
+        moved = _lift(hit, "newer", gain) if gain > 0 else hit
+        out.append(replace(moved, outdated_by=newest[hit.memory.id].id) if hit.memory.id in newest else moved)
+    out.sort(key=lambda h: -h.score)  # stable: hits that were not lifted keep their order
+    return out
+
+
+def holding(hit: Hit, slate: list[Hit]) -> Hit:
+    """The hit of `slate` that holds for `hit`: the newer value that outdates it when that is in the
+    slate (following a chain of newer values), else `hit` itself."""
+    by_id = {h.memory.id: h for h in slate}
+    seen = {hit.memory.id}
+    while hit.outdated_by in by_id and hit.outdated_by not in seen:
+        hit = by_id[hit.outdated_by]
+        seen.add(hit.memory.id)
+    return hit
 
 
 def with_context(
@@ -452,8 +523,7 @@ def _conflicting(memories: dict[str, Memory], anchors: list[Anchor]) -> list[str
 
 def _lift(hit: Hit, factor: str, gain: float) -> Hit:
     """The hit with one more named factor (added to its score)."""
-    factors = {**hit.factors, factor: gain}
-    return Hit(memory=hit.memory, score=hit.score + gain, similarity=hit.similarity, factors=factors)
+    return replace(hit, score=hit.score + gain, factors={**hit.factors, factor: gain})
 
 
 def bound(candidate: Candidate, named: Mapping[str, str] = NOBODY) -> float:
