@@ -399,10 +399,10 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
 CLEARLY_NEWER = timedelta(minutes=1)
 
 
-def same_teller(a: Memory, b: Memory) -> bool:
-    """Not told by two different recognised persons (an unknown teller matches anyone): another
-    person's "I" is someone else."""
-    return a.speaker_id is None or b.speaker_id is None or a.speaker_id == b.speaker_id
+def same_teller(a: str | None, b: str | None) -> bool:
+    """Two tellers (speaker ids) that may be one person: not two different recognised persons (an
+    unknown teller matches anyone) — another person's "I" is someone else."""
+    return a is None or b is None or a == b
 
 
 def may_outdate(old: Memory, new: Memory) -> bool:
@@ -414,7 +414,11 @@ def may_outdate(old: Memory, new: Memory) -> bool:
     writer, which settles within one bucket, a private memory may outdate a shared one: "I put
     the bike pump in the cellar now", said as one's own, still tells where the household's pump
     is — for whoever sees both."""
-    if old.kind is Kind.EPISODE or new.kind is Kind.EPISODE or not same_teller(old, new):
+    if (
+        old.kind is Kind.EPISODE
+        or new.kind is Kind.EPISODE
+        or not same_teller(old.speaker_id, new.speaker_id)
+    ):
         return False
     if _own_place(old, new, Scope.PRIVATE, old.owner_id != new.owner_id):
         return False

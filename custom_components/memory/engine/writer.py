@@ -19,6 +19,7 @@ from .facts import (
     fact_subject,
     precedence,
     relation,
+    same_teller,
     same_value,
 )
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
@@ -186,7 +187,7 @@ def conflicts_of(
         memory = found.get(mid)
         if memory is None or memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
             continue  # a conversation's summary records what was said; it states no fact to replace
-        if not _same_teller(memory, speaker_id):
+        if not same_teller(memory.speaker_id, speaker_id):
             continue
         similarity = recall_scale(embedder, cosine)
         kind = relation(
@@ -243,14 +244,13 @@ def _duplicate(
     found = store.get_many([i for i, _ in nearest], _bucket_view(bucket))
     for mid, _ in nearest:
         memory = found.get(mid)
-        if memory is not None and same_text(memory.content, text) and _same_teller(memory, speaker_id):
+        if (
+            memory is not None
+            and same_text(memory.content, text)
+            and same_teller(memory.speaker_id, speaker_id)
+        ):
             return memory
     return None
-
-
-def _same_teller(memory: Memory, speaker_id: str | None) -> bool:
-    """Not told by two different recognised persons (an unknown teller matches anyone)."""
-    return memory.speaker_id is None or speaker_id is None or memory.speaker_id == speaker_id
 
 
 def _bucket_view(bucket: Bucket) -> Visibility:
