@@ -16,27 +16,10 @@ from homeassistant.helpers import llm
 
 from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.llm_api import OUTDATED_NOTE
+from tests.case_texts import C23 as PUMP
 from tests.conftest import Resident, Room, async_call
 
 from .helpers_conversation import async_all_memories, async_say, async_wrap_recording_agent, speech
-
-# language -> (first told, told three weeks later, question, old place, new place)
-PUMP = {
-    "en": (
-        "Remember: the bike pump is in the garage.",
-        "Remember: I put the bike pump in the cellar now.",
-        "Where is the bike pump?",
-        "garage",
-        "cellar",
-    ),
-    "de": (
-        "Merk dir: Die Luftpumpe ist in der Garage.",
-        "Merk dir: Die Luftpumpe ist jetzt im Keller.",
-        "Wo ist die Luftpumpe?",
-        "Garage",
-        "Keller",
-    ),
-}
 
 
 async def _moved_unsettled(

@@ -13,51 +13,13 @@ from homeassistant.core import HomeAssistant
 
 from custom_components.memory.answers import quote_all, reply
 from custom_components.memory.engine.models import Memory, Speaker, Status
+from tests.case_texts import C23 as MOVED
 from tests.conftest import Resident, async_call
 
 from .helpers_conversation import async_all_memories, async_say, speech
 
 YES = {"en": "yes", "de": "ja", "it": "sì", "fr": "oui", "es": "sí"}
 NO = {"en": "no", "de": "nein", "it": "no", "fr": "non", "es": "no"}
-
-# language -> (remember the old place, remember the new place, question, old marker, new marker)
-MOVED = {
-    "en": (
-        "Remember: the bike pump is in the garage.",
-        "Remember: I put the bike pump in the cellar now.",
-        "Where is the bike pump?",
-        "garage",
-        "cellar",
-    ),
-    "de": (
-        "Merk dir: Die Luftpumpe ist in der Garage.",
-        "Merk dir: Die Luftpumpe ist jetzt im Keller.",
-        "Wo ist die Luftpumpe?",
-        "Garage",
-        "Keller",
-    ),
-    "it": (
-        "Ricorda: la pompa della bici è in garage.",
-        "Ricorda: ho messo la pompa della bici in cantina.",
-        "Dov'è la pompa della bici?",
-        "garage",
-        "cantina",
-    ),
-    "fr": (
-        "Retiens : la pompe à vélo est dans le garage.",
-        "Retiens : la pompe à vélo est maintenant dans la cave.",
-        "Où est la pompe à vélo ?",
-        "garage",
-        "cave",
-    ),
-    "es": (
-        "Recuerda: el inflador de la bici está en el garaje.",
-        "Recuerda: ahora el inflador de la bici está en el sótano.",
-        "¿Dónde está el inflador de la bici?",
-        "garaje",
-        "sótano",
-    ),
-}
 
 
 async def _current(hass: HomeAssistant, entry: Any) -> list[Memory]:
