@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from itertools import product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,10 +37,12 @@ PAIRS = [
     (SAME, "en", "My favourite colour is blue.", "en", "Blue is my colour."),
     (SAME, "en", "My favourite colour is blue.", "en", "Favourite colour: blue."),
     (SAME, "de", "Die Mülltonnen werden dienstags geleert.", "de", "Die Müllabfuhr kommt am Dienstag."),
-    (SAME, "en", "The spare key is in the blue tin in the hall.", "de", "Der Ersatzschlüssel liegt in der blauen Dose im Flur."),  # noqa: E501
+    # a translation with no value in common is asked about: the encoder cannot tell it from another
+    # place said in the other language (test_places_across_languages)
+    (REPLACES, "en", "The spare key is in the blue tin in the hall.", "de", "Der Ersatzschlüssel liegt in der blauen Dose im Flur."),  # noqa: E501
     (SAME, "en", "The wifi password is on the fridge.", "en", "The WiFi password is stuck to the fridge."),
     (SAME, "en", "Anna's birthday is on 12 May.", "en", "Anna has her birthday on May 12."),
-    (SAME, "de", "Die Luftpumpe ist in der Garage.", "en", "The bike pump is in the garage."),
+    (REPLACES, "de", "Die Luftpumpe ist in der Garage.", "en", "The bike pump is in the garage."),
     (REPLACES, "en", "The bike pump is in the garage.", "en", "I put the bike pump in the cellar now."),
     (REPLACES, "en", "The bike pump is in the garage.", "en", "The bike pump is in the cellar."),
     (REPLACES, "de", "Die Luftpumpe ist in der Garage.", "de", "Die Luftpumpe ist jetzt im Keller."),
@@ -76,7 +79,7 @@ ASKED_INSTEAD = [
 def _relation(encoder: BundledEmbedder, old: tuple[str, str], new: tuple[str, str]) -> Relation:
     vectors = encoder.embed([embedding_text(old[1]), embedding_text(new[1])])
     similarity = float(vectors[0] @ vectors[1])  # USE-m3's raw cosine is the recall scale
-    return relation(Reading.of(old[1], old[0]), Reading.of(new[1], new[0]), similarity, same_meaning=0.65)
+    return relation(Reading.of(old[1], old[0]), Reading.of(new[1], new[0]), similarity)
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: f"{p[0]}:{p[2][:24]}|{p[4][:24]}")
@@ -150,11 +153,27 @@ def test_another_tellers_i_is_not_mine(engine: MemoryEngine) -> None:
     assert anna.action is WriteAction.CREATED and anna.conflicts == ()
 
 
-# --- property: one current memory per fact, every older value in history ----------------------
-
 THINGS = {"en": ["bike pump", "ladder", "drill"], "de": ["Luftpumpe", "Leiter", "Bohrmaschine"]}
 PLACES = {"en": ["garage", "cellar", "attic", "shed"], "de": ["Garage", "Keller", "Dachboden", "Schuppen"]}
 SAY = {"en": "The {thing} is in the {place}.", "de": "Die {thing} ist im {place}."}
+
+
+@pytest.mark.parametrize(("old_lang", "new_lang"), [("en", "en"), ("de", "de"), ("en", "de"), ("de", "en")])
+def test_a_thing_in_every_place(encoder: BundledEmbedder, old_lang: str, new_lang: str) -> None:
+    """Every thing moved between every two places, in and across two languages: never taken as
+    the same fact (that would drop the move) and never as unrelated (that would keep two places
+    current); the same place in one language is the same fact. Across languages the same place
+    is asked about (no value in common to tell it from a translation)."""
+    for thing, first, second in product(range(3), range(4), range(4)):
+        old = (old_lang, SAY[old_lang].format(thing=THINGS[old_lang][thing], place=PLACES[old_lang][first]))
+        new = (new_lang, SAY[new_lang].format(thing=THINGS[new_lang][thing], place=PLACES[new_lang][second]))
+        if old == new:
+            continue
+        moved = first != second or old_lang != new_lang
+        assert _relation(encoder, old, new) is (REPLACES if moved else SAME), (old, new)
+
+
+# --- property: one current memory per fact, every older value in history ----------------------
 
 _ops = st.lists(
     st.tuples(
@@ -168,7 +187,7 @@ _ops = st.lists(
 )
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=_ops)
 def test_property_one_current_memory_per_fact(
     tmp_path_factory: pytest.TempPathFactory, encoder: BundledEmbedder, ops: list[tuple[str, int, int, str]]

@@ -105,7 +105,6 @@ def _unkeyed_pairs(engine: MemoryEngine) -> _Pairs:
             vector,
             readings[mid],
             bucket,
-            same_meaning=engine.same_meaning,
             speaker_id=memory.speaker_id,
         ):
             pair = frozenset((mid, found.memory.id))
@@ -113,9 +112,7 @@ def _unkeyed_pairs(engine: MemoryEngine) -> _Pairs:
                 continue  # itself, a keyed memory (its key decides), or a pair already read
             seen.add(pair)
             older, newer = sorted((memory, memories[found.memory.id]), key=lambda m: (m.created_at, m.id))
-            kind = relation(
-                readings[older.id], readings[newer.id], found.similarity, same_meaning=engine.same_meaning
-            )
+            kind = relation(readings[older.id], readings[newer.id], found.similarity)
             if kind is Relation.SAME:
                 pairs.same.append((older, newer))
             elif kind is Relation.REPLACES:

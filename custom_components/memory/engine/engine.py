@@ -93,7 +93,7 @@ class MemoryEngine:
         self._require_open()
         now = self._clock()
         with self._writes:
-            result = writer.remember(self.store, self.embedder, now, draft, same_meaning=self.same_meaning)
+            result = writer.remember(self.store, self.embedder, now, draft)
         memory = result.memory
         lifted = forgetting.lift_anchored(
             self.store,
@@ -105,11 +105,6 @@ class MemoryEngine:
             anchor_key=self._anchor_key,
         )
         return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
-
-    @property
-    def same_meaning(self) -> float:
-        """The similarity of translations on the recall scale (facts.relation's same_meaning)."""
-        return self._hubness.scale(self._hubness.same_meaning)
 
     def supersede(self, memory_ids: Sequence[str], by_id: str, speaker: Speaker) -> tuple[str, ...]:
         """A person settled it: `by_id` replaces `memory_ids` (the conversation's yes to "Should

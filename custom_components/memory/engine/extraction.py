@@ -531,9 +531,7 @@ def _known_fact(
     fact key (`keyed`: the candidate has one), the same value ("Anna works on Monday" / "… on
     Tuesday" told in another bucket)."""
     for bucket in buckets:
-        for conflict in conflicts_of(
-            engine.store, engine.embedder, vector, said, bucket, same_meaning=engine.same_meaning
-        ):
+        for conflict in conflicts_of(engine.store, engine.embedder, vector, said, bucket):
             memory = conflict.memory
             if conflict.relation is not Relation.SAME:
                 continue

