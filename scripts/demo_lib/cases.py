@@ -1,5 +1,6 @@
-"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, who said a memory, and the
-front door without an LLM: C25, C26, C30, C31 and an offered statement; with
+"""The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, who said a memory, the
+front door without an LLM: C25, C26, C30, C31 and an offered statement, truth over time: C23,
+C24; with
 the local LLM also learning in passing and C04), as turns at satellites and service calls, each
 with the checks a person listening would make."""
 
@@ -150,6 +151,13 @@ PLUMBER = "Remember: the plumber's number is 0151 2345."
 ALLERGY = "Remember: Julian is allergic to penicillin."
 ALLERGY_Q = "Is Julian allergic to anything?"
 CLEANER = "The window cleaner comes on the first Monday of the month."
+PUMP = "Remember: the bike pump is in the garage."
+PUMP_MOVED = "Remember: I put the bike pump in the cellar now."
+LADDER_DE = "Merk dir: Die Leiter steht im Schuppen."
+LADDER_MOVED_DE = "Merk dir: Die Leiter steht jetzt im Keller."
+BINS = "Remember: the bins are emptied on Tuesdays."
+BINS_AGAIN = "Remember: bin day is Tuesday."
+BINS_IT = "Ricorda: i bidoni si svuotano il martedì."
 CLEANER_Q = "When does the window cleaner come?"
 
 # fmt: off
@@ -216,6 +224,25 @@ CASES: tuple[Case, ...] = (
     )),
     Case("C31", "nothing to remember", (
         Say("guest", "hall", "de", "Merk dir das bitte.", (ANSWERED, contains("Was soll ich mir merken"))),
+    )),
+    Case("C23", "a moved thing, said explicitly: the old memory is named and asked about", (
+        Say("guest", "hall", "en", PUMP),
+        Say("guest", "hall", "en", PUMP_MOVED, (ANSWERED, contains("garage", "replace"))),
+        Say("guest", "hall", "en", "yes", (ANSWERED, contains("replaces")), follow_up=True),
+        Say("anna", "kitchen", "en", "Where is the bike pump?", (ANSWERED, contains("cellar"), absent("garage"))),
+        Recall("bike pump", (RowCheck("cellar", (("scope", "shared"),)), RowCheck("garage", present=False))),
+        Say("anna", "kitchen", "de", LADDER_DE),
+        Say("anna", "kitchen", "de", LADDER_MOVED_DE, (ANSWERED, contains("Schuppen", "ersetzen"))),
+        Say("anna", "kitchen", "de", "nein", (ANSWERED, contains("beides")), follow_up=True),
+        Recall("Leiter", (RowCheck("Schuppen", (("scope", "shared"),)), RowCheck("Keller", (("scope", "shared"),)))),
+    )),
+    Case("C24", "a restatement is no second memory, whoever tells it, in any language", (
+        Say("julian", "kitchen", "en", BINS),
+        Say("anna", "hall", "en", BINS_AGAIN, (ANSWERED, contains("knew that already", "Tuesdays"))),
+        Say("guest", "kitchen", "it", BINS_IT, (ANSWERED, contains("sapevo", "Tuesdays"))),
+        Recall("When are the bins emptied?", (RowCheck("Tuesdays", (("scope", "shared"),)),
+                                              RowCheck("bin day", present=False),
+                                              RowCheck("bidoni", present=False))),
     )),
     Case("SAY", "a statement nobody understood is offered to be remembered", (
         Say("guest", "hall", "en", CLEANER, (ANSWERED, contains("Should I remember that"))),

@@ -245,3 +245,22 @@ def test_remember_again_with_replaces_settles_it(engine: MemoryEngine) -> None:
         (old.memory.id,),
     )
     assert [m.id for m in engine.list_memories(GUEST)] == [new.memory.id]
+
+
+def test_the_households_fact_whoever_tells_it(engine: MemoryEngine) -> None:
+    """Not in the first person, a shared fact is the household's: Anna restating what Julian told
+    confirms it; Anna's changing it is asked about."""
+    julian, anna = Speaker(person_id=JULIAN), Speaker(person_id=ANNA)
+    told = engine.remember(
+        MemoryDraft("The bins are emptied on Tuesdays.", speaker=julian, scope=Scope.SHARED)
+    )
+    again = engine.remember(MemoryDraft("Bin day is Tuesday.", speaker=anna, scope=Scope.SHARED))
+    assert (again.action, again.memory.id, again.memory.speaker_id) == (
+        WriteAction.CONFIRMED,
+        told.memory.id,
+        JULIAN,
+    )
+    moved = engine.remember(
+        MemoryDraft("The bins are emptied on Wednesdays now.", speaker=anna, scope=Scope.SHARED)
+    )
+    assert [c.memory.id for c in moved.conflicts] == [told.memory.id]

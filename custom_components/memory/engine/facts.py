@@ -227,6 +227,15 @@ _NEGATION = {
     "fr": "ne|n'|pas|jamais|déteste",
     "es": "no|nunca|jamás|odio",
 }  # fmt: skip
+# The speaker's own singular first person per language: "I"/"my" of one teller is not another's
+# ("we"/"our" is the household's, whoever says it).
+_FIRST_PERSON = {
+    "en": "i me my mine myself i'm i've i'd i'll",
+    "de": "ich mich mir mein meine meinen meinem meiner meines",
+    "it": "io mi mio mia miei mie me",
+    "fr": "je j moi me m mon ma mes",
+    "es": "yo me mi mis mío mía míos mías",
+}  # fmt: skip
 # Weekday and month names (and their common forms) -> one value, so "Tuesday", "dienstags" and
 # "martedì" are the same value and "Tuesday"/"Wednesday" two values.
 _WEEKDAYS = [
@@ -309,6 +318,7 @@ class Reading:
     names: frozenset[str]
     change: bool
     negated: bool
+    first_person: bool = False
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
@@ -332,6 +342,7 @@ class Reading:
             lead=frozenset(stems[:TOPIC_LEAD]),
             values={k: v for k, v in values.items() if v},
             names=_names(text, lang),
+            first_person=bool(set(words) & set(_FIRST_PERSON.get(lang, _FIRST_PERSON["en"]).split())),
             change=_has_phrase(folded, _phrases(_CHANGE, lang)),
             negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
         )

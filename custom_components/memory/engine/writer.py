@@ -171,8 +171,9 @@ def conflicts_of(
 ) -> list[Conflict]:
     """The current (ACTIVE) memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector`
     (the embedding of what was `said`) that it restates or likely replaces (facts.relation;
-    UNRELATED left out), closest first. Not those another known person said (their "I" is
-    someone else: speaker_id, the teller of `said`)."""
+    UNRELATED left out), closest first. Not those another known person said in the first
+    person, nor in the first person what another said (their "I" is someone else: speaker_id,
+    the teller of `said`); "Bin day is Tuesday" is the household's, whoever told it."""
     nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
     if not nearest:
         return []
@@ -182,10 +183,11 @@ def conflicts_of(
         memory = found.get(mid)
         if memory is None or memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
             continue  # a conversation's summary records what was said; it states no fact to replace
-        if not same_teller(memory.speaker_id, speaker_id):
+        told = Reading.of(memory.content, memory.language)
+        if not same_teller(memory.speaker_id, speaker_id) and (said.first_person or told.first_person):
             continue
         similarity = recall_scale(embedder, cosine)
-        kind = relation(Reading.of(memory.content, memory.language), said, similarity)
+        kind = relation(told, said, similarity)
         if kind is not Relation.UNRELATED:
             out.append(Conflict(memory, kind, similarity))
     return out
