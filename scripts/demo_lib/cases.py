@@ -153,6 +153,8 @@ ALLERGY_Q = "Is Julian allergic to anything?"
 CLEANER = "The window cleaner comes on the first Monday of the month."
 PUMP = "Remember: the bike pump is in the garage."
 PUMP_MOVED = "Remember: I put the bike pump in the cellar now."
+PUMP_Q = "Where is the bike pump?"
+SHARED = (("scope", "shared"),)
 LADDER_DE = "Merk dir: Die Leiter steht im Schuppen."
 LADDER_MOVED_DE = "Merk dir: Die Leiter steht jetzt im Keller."
 BINS = "Remember: the bins are emptied on Tuesdays."
@@ -229,12 +231,12 @@ CASES: tuple[Case, ...] = (
         Say("guest", "hall", "en", PUMP),
         Say("guest", "hall", "en", PUMP_MOVED, (ANSWERED, contains("garage", "replace"))),
         Say("guest", "hall", "en", "yes", (ANSWERED, contains("replaces")), follow_up=True),
-        Say("anna", "kitchen", "en", "Where is the bike pump?", (ANSWERED, contains("cellar"), absent("garage"))),
+        Say("anna", "kitchen", "en", PUMP_Q, (ANSWERED, contains("cellar"), absent("garage"))),
         Recall("bike pump", (RowCheck("cellar", (("scope", "shared"),)), RowCheck("garage", present=False))),
         Say("anna", "kitchen", "de", LADDER_DE),
         Say("anna", "kitchen", "de", LADDER_MOVED_DE, (ANSWERED, contains("Schuppen", "ersetzen"))),
         Say("anna", "kitchen", "de", "nein", (ANSWERED, contains("beides")), follow_up=True),
-        Recall("Leiter", (RowCheck("Schuppen", (("scope", "shared"),)), RowCheck("Keller", (("scope", "shared"),)))),
+        Recall("Leiter", (RowCheck("Schuppen", SHARED), RowCheck("Keller", SHARED))),
     )),
     Case("C24", "a restatement is no second memory, whoever tells it, in any language", (
         Say("julian", "kitchen", "en", BINS),
