@@ -172,49 +172,87 @@ async def test_c09_a_changed_preference_said_explicitly(
     assert (await _get(hass, memory_entry, coffee.id)).status is Status.SUPERSEDED  # type: ignore[union-attr]
 
 
-async def test_c10_the_opposite_preference_is_never_neither(
-    hass: HomeAssistant, memory_entry: Any, julian: Resident
-) -> None:
-    """Asked, and whatever the answer, the new one is stored and current."""
-    await async_say(
-        hass, memory_entry, "Remember that I love spicy food.", who=julian, conversation_id="c10-a"
-    )
-    (old,) = await _current(hass, memory_entry)
-    said = "Remember that I can't stand spicy food any more."
-    asked = await async_say(hass, memory_entry, said, who=julian, conversation_id="c10")
-    assert speech(asked) == reply("en", "replace_ask", items=quote_all([old.content]))
-    assert any("can't stand" in m.content for m in await _current(hass, memory_entry))
-    await async_say(hass, memory_entry, "yes", who=julian, conversation_id="c10")
-    (new,) = await _current(hass, memory_entry)
-    assert "can't stand" in new.content
-
-
-async def test_c11_the_same_fact_twice(hass: HomeAssistant, memory_entry: Any) -> None:
-    await async_say(hass, memory_entry, "Remember: the wifi password is on the fridge.")
-    (memory,) = await _current(hass, memory_entry)
-    again = await async_say(hass, memory_entry, "Remember: The WiFi password is on the fridge")
-    (kept,) = await _current(hass, memory_entry)
-    assert speech(again) == reply("en", "remember_known", items=quote_all([kept.content]))
-    assert kept.id == memory.id and kept.updated_at > memory.updated_at  # confirmed, no second row
-
-
-async def test_c12_paraphrases_end_as_one_memory(
-    hass: HomeAssistant, memory_entry: Any, julian: Resident
-) -> None:
-    """Four wordings in four conversations: each is a restatement or asked about; answering
-    "yes" whenever asked leaves one current memory, the others in its history."""
-    said = [
+# language -> (the preference, its opposite, a word of the opposite)
+OPPOSITE = {
+    "en": (
+        "Remember that I love spicy food.",
+        "Remember that I can't stand spicy food any more.",
+        "can't stand",
+    ),
+    "de": (
+        "Merk dir, dass ich scharfes Essen liebe.",
+        "Merk dir, dass ich scharfes Essen nicht mehr mag.",
+        "nicht mehr",
+    ),
+}
+# language -> (a fact, the same fact said again in other case and punctuation)
+TWICE = {
+    "en": ("Remember: the wifi password is on the fridge.", "Remember: The WiFi password is on the fridge"),
+    "de": (
+        "Merk dir: Das WLAN-Passwort hängt am Kühlschrank.",
+        "Merk dir: das wlan-passwort hängt am kühlschrank",
+    ),
+}
+PARAPHRASES = {
+    "en": [
         "Remember that my favourite colour is blue.",
         "Remember that I like blue best.",
         "Remember that blue is my colour.",
         "Remember: my favourite colour: blue.",
-    ]
-    for n, text in enumerate(said):
-        result = await async_say(hass, memory_entry, text, who=julian, conversation_id=f"c12-{n}")
-        if speech(result).endswith(reply("en", "replace_ask", items="X").split("X")[1]):
-            await async_say(hass, memory_entry, "yes", who=julian, conversation_id=f"c12-{n}")
+    ],
+    "de": [
+        "Merk dir, dass meine Lieblingsfarbe Blau ist.",
+        "Merk dir, dass ich Blau am liebsten mag.",
+        "Merk dir, dass Blau meine Farbe ist.",
+        "Merk dir: meine Lieblingsfarbe: Blau.",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", list(OPPOSITE))
+async def test_c10_the_opposite_preference_is_never_neither(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, language: str
+) -> None:
+    """Asked, and whatever the answer, the new one is stored and current."""
+    before, after, marker = OPPOSITE[language]
+    await async_say(hass, memory_entry, before, language=language, who=julian, conversation_id="c10-a")
+    (old,) = await _current(hass, memory_entry)
+    asked = await async_say(hass, memory_entry, after, language=language, who=julian, conversation_id="c10")
+    assert speech(asked) == reply(language, "replace_ask", items=quote_all([old.content]))
+    assert any(marker in m.content for m in await _current(hass, memory_entry))
+    await async_say(hass, memory_entry, YES[language], language=language, who=julian, conversation_id="c10")
+    (new,) = await _current(hass, memory_entry)
+    assert marker in new.content
+
+
+@pytest.mark.parametrize("language", list(TWICE))
+async def test_c11_the_same_fact_twice(hass: HomeAssistant, memory_entry: Any, language: str) -> None:
+    first, again_said = TWICE[language]
+    await async_say(hass, memory_entry, first, language=language)
+    (memory,) = await _current(hass, memory_entry)
+    again = await async_say(hass, memory_entry, again_said, language=language)
+    (kept,) = await _current(hass, memory_entry)
+    assert speech(again) == reply(language, "remember_known", items=quote_all([kept.content]))
+    assert kept.id == memory.id and kept.updated_at > memory.updated_at  # confirmed, no second row
+
+
+@pytest.mark.parametrize("language", list(PARAPHRASES))
+async def test_c12_paraphrases_end_as_one_memory(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, language: str
+) -> None:
+    """Four wordings in four conversations: each is a restatement or asked about; answering
+    "yes" whenever asked leaves one current memory, the others in its history."""
+    question_end = reply(language, "replace_ask", items="X").split("X")[1]
+    for n, text in enumerate(PARAPHRASES[language]):
+        result = await async_say(
+            hass, memory_entry, text, language=language, who=julian, conversation_id=f"c12-{n}"
+        )
+        if speech(result).endswith(question_end):
+            await async_say(
+                hass, memory_entry, YES[language], language=language, who=julian, conversation_id=f"c12-{n}"
+            )
     (current,) = await _current(hass, memory_entry)
-    assert "blue" in current.content.casefold()
+    assert "bl" in current.content.casefold()  # blue / Blau
 
 
 @pytest.mark.parametrize(
