@@ -15,7 +15,7 @@ FALLBACK_LANGUAGE = "en"
 REPLIES: dict[str, dict[str, str]] = {
     "en": {
         "remember_known": "I knew that already: {items}",
-        "replace_ask": "Noted. I also have: {items}. Should this replace it?",
+        "replace_ask": "Noted. I also have {items} — should this replace it?",
         "replaced": "Done, the new one replaces it.",
         "kept_both": "Okay, I'll keep both.",
         "turn_failed": "Sorry, something went wrong. Please try again.",
@@ -53,7 +53,7 @@ REPLIES: dict[str, dict[str, str]] = {
     },
     "de": {
         "remember_known": "Das wusste ich schon: {items}",
-        "replace_ask": "Notiert. Ich habe auch: {items}. Soll das neue es ersetzen?",
+        "replace_ask": "Notiert. Ich habe auch {items} – soll das neue es ersetzen?",
         "replaced": "Erledigt, das neue ersetzt es.",
         "kept_both": "Gut, ich behalte beides.",
         "turn_failed": "Entschuldigung, da ist etwas schiefgegangen. Versuch es bitte noch einmal.",
@@ -91,7 +91,7 @@ REPLIES: dict[str, dict[str, str]] = {
     },
     "it": {
         "remember_known": "Lo sapevo già: {items}",
-        "replace_ask": "Annotato. Ho anche: {items}. Devo sostituirlo con il nuovo?",
+        "replace_ask": "Annotato. Ho anche {items}: devo sostituirlo con il nuovo?",
         "replaced": "Fatto, il nuovo lo sostituisce.",
         "kept_both": "Va bene, li tengo entrambi.",
         "turn_failed": "Scusa, qualcosa è andato storto. Riprova, per favore.",
@@ -129,7 +129,7 @@ REPLIES: dict[str, dict[str, str]] = {
     },
     "fr": {
         "remember_known": "Je le savais déjà : {items}",
-        "replace_ask": "C'est noté. J'ai aussi : {items}. Est-ce que ça le remplace ?",
+        "replace_ask": "C'est noté. J'ai aussi {items} : est-ce que ça le remplace ?",
         "replaced": "C'est fait, le nouveau le remplace.",
         "kept_both": "D'accord, je garde les deux.",
         "turn_failed": "Désolé, quelque chose s'est mal passé. Réessaie, s'il te plaît.",
@@ -167,7 +167,7 @@ REPLIES: dict[str, dict[str, str]] = {
     },
     "es": {
         "remember_known": "Ya lo sabía: {items}",
-        "replace_ask": "Anotado. También tengo: {items}. ¿Lo reemplazo por esto?",
+        "replace_ask": "Anotado. También tengo {items}: ¿lo reemplazo por esto?",
         "replaced": "Hecho, lo nuevo lo reemplaza.",
         "kept_both": "Vale, me quedo con los dos.",
         "turn_failed": "Lo siento, algo ha fallado. Inténtalo de nuevo, por favor.",
