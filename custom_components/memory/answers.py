@@ -53,7 +53,7 @@ REPLIES: dict[str, dict[str, str]] = {
     },
     "de": {
         "remember_known": "Das wusste ich schon: {items}",
-        "replace_ask": "Notiert. Ich habe auch {items} – soll das neue es ersetzen?",
+        "replace_ask": "Notiert. Ich habe auch {items} \u2013 soll das neue es ersetzen?",
         "replaced": "Erledigt, das neue ersetzt es.",
         "kept_both": "Gut, ich behalte beides.",
         "turn_failed": "Entschuldigung, da ist etwas schiefgegangen. Versuch es bitte noch einmal.",

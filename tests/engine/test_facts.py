@@ -69,6 +69,21 @@ PAIRS = [
     (UNRELATED, "en", "The plumber's number is 0151 2345.", "en", "The electrician's number is 0171 5551234."),  # noqa: E501
     (UNRELATED, "en", "Julian's birthday is on 3 May.", "en", "Anna's birthday is on 3 May."),
 ]  # fmt: skip
+# Found by trying to break the rules (2026-12-01): never the same fact — the new one would be lost
+NEVER_SAME = [
+    ("en", "The garage code is 4711.", "en", "The safe code is 4711."),
+    ("en", "The yellow bins are emptied on Tuesdays.", "en", "The blue bins are emptied on Tuesdays."),
+    ("en", "The plumber's number is 0151 2345.", "en", "The electrician's number is 0151 2345."),
+    ("de", "Julians Geburtstag ist am 12. Mai.", "de", "Annas Geburtstag ist am 12. Mai."),
+]
+# ... and changes said without "now": asked about, never stored silently beside the old one
+CHANGES = [
+    ("en", "Grandma's phone number is 030 1234567.", "en", "Grandma has a new number: 030 7654321."),
+    ("de", "Die Leiter steht im Schuppen.", "de", "Ich habe die Leiter in den Keller gebracht."),
+    ("it", "La scala è nel capanno.", "it", "Ho messo la scala in cantina."),
+    ("fr", "L'échelle est dans l'abri.", "fr", "J'ai mis l'échelle dans la cave."),
+    ("es", "La escalera está en el cobertizo.", "es", "He puesto la escalera en el sótano."),
+]
 # Measured misses, all on the safe side (asked, never confirmed away or left unasked):
 ASKED_INSTEAD = [
     ("en", "My favourite colour is blue.", "en", "I like blue best."),  # a paraphrase: asked
@@ -90,6 +105,20 @@ def test_relation_of_two_texts(encoder: BundledEmbedder, pair: tuple[Relation, s
 
 @pytest.mark.parametrize(("old_lang", "old", "new_lang", "new"), ASKED_INSTEAD)
 def test_known_misses_are_asked_never_confirmed(
+    encoder: BundledEmbedder, old_lang: str, old: str, new_lang: str, new: str
+) -> None:
+    assert _relation(encoder, (old_lang, old), (new_lang, new)) is REPLACES
+
+
+@pytest.mark.parametrize(("old_lang", "old", "new_lang", "new"), NEVER_SAME)
+def test_another_thing_with_the_same_value_is_never_the_same(
+    encoder: BundledEmbedder, old_lang: str, old: str, new_lang: str, new: str
+) -> None:
+    assert _relation(encoder, (old_lang, old), (new_lang, new)) is not SAME
+
+
+@pytest.mark.parametrize(("old_lang", "old", "new_lang", "new"), CHANGES)
+def test_a_change_without_now_is_asked_about(
     encoder: BundledEmbedder, old_lang: str, old: str, new_lang: str, new: str
 ) -> None:
     assert _relation(encoder, (old_lang, old), (new_lang, new)) is REPLACES

@@ -14,7 +14,7 @@ from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
 from custom_components.memory.engine.store.base import Visibility
 
-from .conftest import ANNA, JULIAN
+from .conftest import ANNA, JULIAN, add_verbatim
 
 GUEST = Speaker()
 ENGLISH = "Leo's swimming lesson is on Wednesday at four."
@@ -46,17 +46,16 @@ FILLER_EN = [
 ]
 
 
-# Twins told by two people (Anna in German, Julian in English): one teller's translation of a
-# memory of the same bucket is a restatement and only confirms it (facts.relation, C24).
-ANNA_TELLS, JULIAN_TELLS = Speaker(person_id=ANNA), Speaker(person_id=JULIAN)
+# Twins in two languages go straight to the store (add_verbatim): told through the writer, a
+# translation of a memory is a restatement and only confirms it (facts.relation, C24).
 
 
 def _store(engine: MemoryEngine, *, english: bool = True) -> None:
     for text in GERMAN_FILLER:
         engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
-    engine.remember(MemoryDraft(GERMAN, speaker=ANNA_TELLS, scope=Scope.SHARED, language="de"))
+    add_verbatim(engine, GERMAN, language="de")
     if english:
-        engine.remember(MemoryDraft(ENGLISH, speaker=JULIAN_TELLS, scope=Scope.SHARED, language="en"))
+        add_verbatim(engine, ENGLISH)
 
 
 def test_a_translation_borrows_the_words_of_its_match(engine: MemoryEngine) -> None:
@@ -108,14 +107,12 @@ def test_a_translation_never_crosses_visibility(engine: MemoryEngine) -> None:
     for text in GERMAN_FILLER:
         engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
     engine.remember(MemoryDraft(ENGLISH, speaker=GUEST, scope=Scope.SHARED, language="en"))
-    private = engine.remember(
-        MemoryDraft(GERMAN, speaker=Speaker(person_id=ANNA), scope=Scope.PRIVATE, language="de")
-    )
+    private = add_verbatim(engine, GERMAN, scope=Scope.PRIVATE, owner_id=ANNA, language="de")
     julian = engine.recall(QUESTION, Speaker(person_id=JULIAN), RecallOptions(language="en", limit=10))
     assert ENGLISH in [h.memory.content for h in julian]
-    assert all(h.memory.id != private.memory.id for h in julian)
+    assert all(h.memory.id != private.id for h in julian)
     anna = engine.recall(QUESTION, Speaker(person_id=ANNA), RecallOptions(language="en", limit=10))
-    assert any(h.memory.id == private.memory.id and "translation" in h.factors for h in anna)
+    assert any(h.memory.id == private.id and "translation" in h.factors for h in anna)
 
 
 def test_a_translation_keeps_its_numbers(make_engine: Callable[..., MemoryEngine]) -> None:
@@ -126,16 +123,12 @@ def test_a_translation_keeps_its_numbers(make_engine: Callable[..., MemoryEngine
         engine = make_engine(name)
         for text in GERMAN_FILLER:
             engine.remember(MemoryDraft(text, speaker=GUEST, scope=Scope.SHARED, language="de"))
-        engine.remember(
-            MemoryDraft(
-                "Julian's plumber has the number 0171 5551234.", speaker=JULIAN_TELLS, scope=Scope.SHARED
-            )
-        )
-        twin = engine.remember(MemoryDraft(italian, speaker=ANNA_TELLS, scope=Scope.SHARED, language="it"))
+        add_verbatim(engine, "Julian's plumber has the number 0171 5551234.")
+        twin = add_verbatim(engine, italian, language="it")
         hits = engine.recall(
             "What is the number of Julian's plumber?", GUEST, RecallOptions(language="en", limit=10)
         )
-        borrowed = [h for h in hits if h.memory.id == twin.memory.id and "translation" in h.factors]
+        borrowed = [h for h in hits if h.memory.id == twin.id and "translation" in h.factors]
         assert bool(borrowed) == (name == "same.db"), name
 
 
@@ -190,16 +183,12 @@ def test_c07_no_twin_of_an_excluded_ticket(engine: MemoryEngine) -> None:
         )
     )
     engine.remember(MemoryDraft(DISHWASHER, speaker=GUEST, scope=Scope.SHARED))
-    twin = engine.remember(
-        MemoryDraft(
-            "Das Ticket war die Spülmaschine, geschlossen.", speaker=GUEST, scope=Scope.SHARED, language="de"
-        )
-    )
-    closed = engine.store.similarities([twin.memory.id], engine.embedder.embed([DISHWASHER])[0])
-    assert closed[twin.memory.id] >= engine.hubness.same_meaning  # a twin by meaning: C07 must stop it
+    twin = add_verbatim(engine, "Das Ticket war die Spülmaschine, geschlossen.", language="de")
+    closed = engine.store.similarities([twin.id], engine.embedder.embed([DISHWASHER])[0])
+    assert closed[twin.id] >= engine.hubness.same_meaning  # a twin by meaning: C07 must stop it
     hits = engine.recall("Is ticket HX-4471 closed?", GUEST, RecallOptions(language="en", limit=10))
     assert hits[0].memory.content.startswith("The boiler")
-    assert all("translation" not in h.factors for h in hits if h.memory.id == twin.memory.id)
+    assert all("translation" not in h.factors for h in hits if h.memory.id == twin.id)
 
 
 def test_a_sensitive_memory_never_borrows(engine: MemoryEngine) -> None:

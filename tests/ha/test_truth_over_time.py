@@ -12,7 +12,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from custom_components.memory.answers import quote_all, reply
-from custom_components.memory.engine.models import Memory, Speaker, Status
+from custom_components.memory.engine.models import Memory, Scope, Speaker, Status
 from tests.case_texts import C23 as MOVED
 from tests.conftest import Resident, async_call
 
@@ -273,3 +273,58 @@ async def test_c15_a_mention_is_no_contradiction(
     stored = await async_say(hass, memory_entry, second, language=language, conversation_id="c15-b")
     assert speech(stored) == reply(language, "remembered_shared")  # no question
     assert len(await _current(hass, memory_entry)) == 2
+
+
+# --- found by trying to break it: a recognised speaker's "I moved it", scope, bad ids ----------
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_c23_a_recognised_speakers_move_replaces_the_households_memory(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident, language: str
+) -> None:
+    """Julian's "I put …" is stored as his, the garage note is the household's: he is still asked,
+    and "yes" makes the new place the household's (seen by everyone who saw the old one)."""
+    old_said, new_said, question, old_marker, new_marker = MOVED[language]
+    await async_say(hass, memory_entry, old_said, language=language, who=julian, conversation_id="a")
+    (old,) = await _current(hass, memory_entry)
+    asked = await async_say(hass, memory_entry, new_said, language=language, who=julian, conversation_id="b")
+    assert speech(asked) == reply(language, "replace_ask", items=quote_all([old.content]))
+    await async_say(hass, memory_entry, YES[language], language=language, who=julian, conversation_id="b")
+    (new,) = await _current(hass, memory_entry)
+    assert new_marker in new.content and new.scope is Scope.SHARED
+    answer = speech(await async_say(hass, memory_entry, question, language=language, who=anna))
+    assert new_marker in answer and old_marker not in answer
+
+
+async def test_replaces_never_hides_the_households_fact_behind_a_private_one(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident
+) -> None:
+    from homeassistant.exceptions import ServiceValidationError  # noqa: PLC0415
+
+    shared = await async_call(hass, "remember", {"content": "The ladder is in the shed."})
+    with pytest.raises(ServiceValidationError) as err:
+        await async_call(
+            hass,
+            "remember",
+            {
+                "content": "I moved the ladder to the basement.",
+                "scope": "private",
+                "replaces": [shared["memory"]["id"]],
+            },
+            context=julian.context,
+        )
+    assert err.value.translation_key == "replaces_wider_scope"
+    assert err.value.translation_placeholders == {"field": "replaces"}
+    assert [m.content for m in await _current(hass, memory_entry)] == ["The ladder is in the shed."]
+
+
+@pytest.mark.parametrize("replaces", [[""], "", ["  "]])
+async def test_replaces_with_an_empty_id_is_refused(
+    hass: HomeAssistant, memory_entry: Any, replaces: Any
+) -> None:
+    from homeassistant.exceptions import ServiceValidationError  # noqa: PLC0415
+
+    with pytest.raises(ServiceValidationError) as err:
+        await async_call(hass, "remember", {"content": "The ladder is in the shed.", "replaces": replaces})
+    assert err.value.translation_placeholders == {"field": "replaces"}
+    assert await _current(hass, memory_entry) == []

@@ -110,7 +110,9 @@ class MemoryEngine:
         """A person settled it: `by_id` replaces `memory_ids` (the conversation's yes to "Should
         this replace it?"). Each must be a current memory the speaker sees, and `by_id` too, else
         InvalidInput("memory_id", "unknown_memory"); they become SUPERSEDED by it (valid_to =
-        now, kept in its history) in one transaction. Returns the ids superseded."""
+        now, kept in its history) in one transaction, and it is seen by everyone who saw them
+        (facts.taking_over: a private memory replacing a shared one becomes shared). Returns the
+        ids superseded."""
         self._require_open()
         with self._writes:
             view = Visibility.of(speaker)
@@ -118,7 +120,8 @@ class MemoryEngine:
             found = self.store.get_many([by_id, *ids], view)
             if any(i not in found or found[i].status is not Status.ACTIVE for i in (by_id, *ids)):
                 raise InvalidInput("memory_id", "unknown_memory")
-            self.store.retire([(i, Status.SUPERSEDED) for i in ids], found[by_id], self._clock())
+            holder = facts.taking_over(found[by_id], [found[i] for i in ids])
+            self.store.retire([(i, Status.SUPERSEDED) for i in ids], holder, self._clock())
         return tuple(ids)
 
     def learn(

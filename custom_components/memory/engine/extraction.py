@@ -47,7 +47,7 @@ from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket
 from .text import is_encodable, visible_text
-from .writer import conflicts_of, embedding_text
+from .writer import buckets_seen, conflicts_of, embedding_text
 
 if TYPE_CHECKING:
     from .engine import MemoryEngine
@@ -368,17 +368,6 @@ def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
     return Bucket(Scope.PRIVATE, speaker.person_id, None)
 
 
-def _visible_buckets(speaker: Speaker, target: Bucket) -> list[Bucket]:
-    """The target and every other bucket the speaker sees: a fact forgotten or stored in any of
-    them counts (a shared gate code forgotten must not come back as Julian's private one)."""
-    buckets = [target, Bucket(Scope.SHARED, None, None)]
-    if speaker.person_id:
-        buckets.append(Bucket(Scope.PRIVATE, speaker.person_id, None))
-    if speaker.area_id:
-        buckets.append(Bucket(Scope.ROOM, None, speaker.area_id))
-    return list(dict.fromkeys(buckets))
-
-
 def apply_candidates(
     engine: MemoryEngine,
     candidates: Iterable[Candidate],
@@ -436,7 +425,7 @@ def _apply_one(
         result.rejected += 1
         return
     target = target_bucket(speaker, candidate.scope_hint)
-    buckets = _visible_buckets(speaker, target)
+    buckets = buckets_seen(speaker, target)
     vector = engine.embedder.embed([embedding_text(text)])[0]
     if any(
         engine.is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id, text=text)

@@ -189,6 +189,25 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
     )
 
 
+_REACH = {Scope.PRIVATE: 0, Scope.ROOM: 1, Scope.SHARED: 2, Scope.SYSTEM: 3}
+
+
+def reach(scope: Scope) -> int:
+    """How many see a memory of `scope`, as an order: private < room < shared < system."""
+    return _REACH[Scope(scope)]
+
+
+def taking_over(by: Memory, replaced: Sequence[Memory]) -> Memory:
+    """`by` as it replaces `replaced` after a person said yes: seen by everyone who saw them — moved
+    to the bucket of the widest-seen one when that is wider than its own ("I put the bike pump in
+    the cellar now", said by Julian and stored as his, replaces the household's "the bike pump is in
+    the garage" for everyone); unchanged otherwise."""
+    widest = max(replaced, key=lambda m: reach(m.scope), default=by)
+    if reach(widest.scope) <= reach(by.scope):
+        return by
+    return replace(by, scope=widest.scope, owner_id=widest.owner_id, area_id=widest.area_id)
+
+
 # ---------------------------------------------------------------------------- relation of two texts
 class Relation(StrEnum):
     """How a new memory stands to an existing one of the same bucket."""
@@ -213,12 +232,16 @@ LITTLE_ELSE = 2  # other content words each of two texts with the same values ma
 
 # Words saying that something changed, per language (compared casefolded, whole words/phrases).
 _CHANGE = {
-    "en": "now|any more|anymore|no longer|not any longer|instead|moved|changed|from now on|nowadays",
+    "en": "now|any more|anymore|no longer|not any longer|instead|moved|changed|from now on|nowadays"
+    "|new|put|took|brought",
     "de": "jetzt|nun|nicht mehr|kein mehr|keine mehr|keinen mehr|stattdessen|umgezogen|geändert"
-    "|ab sofort|inzwischen|mittlerweile",
-    "it": "ora|adesso|non più|invece|spostato|spostata|cambiato|ormai|d'ora in poi",
-    "fr": "maintenant|ne plus|n'plus|plus de|désormais|à la place|déplacé|déplacée|changé|dorénavant",
-    "es": "ahora|ya no|en cambio|en vez|movido|movida|cambiado|a partir de ahora",
+    "|ab sofort|inzwischen|mittlerweile|neu|neue|neuen|neuer|neues|gebracht|gestellt|gelegt|verlegt",
+    "it": "ora|adesso|non più|invece|spostato|spostata|cambiato|ormai|d'ora in poi|nuovo|nuova"
+    "|messo|messa|portato|portata",
+    "fr": "maintenant|ne plus|n'plus|plus de|désormais|à la place|déplacé|déplacée|changé|dorénavant"
+    "|nouveau|nouvelle|nouvel|mis|mise|rangé|rangée",
+    "es": "ahora|ya no|en cambio|en vez|movido|movida|cambiado|a partir de ahora|nuevo|nueva"
+    "|puesto|puesta|puse|llevado|llevada",
 }  # fmt: skip
 _NEGATION = {
     "en": "not|n't|never|no|cannot|can't|don't|doesn't|won't|isn't|aren't|hate",
@@ -319,6 +342,7 @@ class Reading:
     change: bool
     negated: bool
     first_person: bool = False
+    words: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
@@ -342,6 +366,7 @@ class Reading:
             lead=frozenset(stems[:TOPIC_LEAD]),
             values={k: v for k, v in values.items() if v},
             names=_names(text, lang),
+            words=tuple(words),
             first_person=bool(set(words) & set(_FIRST_PERSON.get(lang, _FIRST_PERSON["en"]).split())),
             change=_has_phrase(folded, _phrases(_CHANGE, lang)),
             negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
@@ -361,6 +386,16 @@ def _little_else(a: Reading, b: Reading) -> bool:
     if a.language != b.language:
         return len(a.stems) <= 2 * LITTLE_ELSE and len(b.stems) <= 2 * LITTLE_ELSE
     return len(a.stems - b.stems) <= LITTLE_ELSE and len(b.stems - a.stems) <= LITTLE_ELSE
+
+
+def _substituted(a: Reading, b: Reading) -> bool:
+    """The same sentence with one or two words swapped in place ("the garage code is 4711" /
+    "the safe code is 4711", "the yellow bins …" / "the blue bins …"): another thing with the same
+    value, never a restatement — a paraphrase says it in other order or other words."""
+    if len(a.words) != len(b.words):
+        return False
+    swapped = sum(x != y for x, y in zip(a.words, b.words, strict=True))
+    return 1 <= swapped <= 2
 
 
 def _values_agree(a: Reading, b: Reading) -> bool:
@@ -407,10 +442,11 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     if one_language and new.stems and new.stems <= old.stems:
         return Relation.SAME
-    if _values_agree(old, new) and _little_else(old, new):
+    substituted = one_language and _substituted(old, new)
+    if _values_agree(old, new) and _little_else(old, new) and not substituted:
         return Relation.SAME
     swapped = bool(old.stems - new.stems and new.stems - old.stems)
-    if one_language and not swapped and similarity >= SAME_SIMILARITY:
+    if one_language and not swapped and not substituted and similarity >= SAME_SIMILARITY:
         return Relation.SAME  # a word added that changes nothing ("stuck to the fridge")
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version

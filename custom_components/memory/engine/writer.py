@@ -18,6 +18,7 @@ from .facts import (
     fact_predicate,
     fact_subject,
     precedence,
+    reach,
     relation,
     same_teller,
     same_value,
@@ -95,7 +96,7 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
     row, or the same wording stored before: "remember it, and it replaces those")."""
     text = clean_content(draft.content)
     bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
-    replaced = _replaced(store, draft)
+    replaced = _replaced(store, draft, bucket)
     vector: Vectors = embedder.embed([embedding_text(text)])[0]
     new = Memory(
         id=uuid.uuid4().hex,
@@ -129,13 +130,22 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
     if new.subject is not None and new.predicate is not None and not replaced:
         return replace(_settle_key(store, vector, bucket, new), lifted_tombstones=lift())
     said = Reading.of(new.content, new.language)
-    found = (
-        []
-        if new.kind is Kind.EPISODE
-        else conflicts_of(store, embedder, vector, said, bucket, speaker_id=new.speaker_id)
-    )
+    found: list[Conflict] = []
+    if new.kind is not Kind.EPISODE:
+        for seen in buckets_seen(draft.speaker, bucket):
+            found += conflicts_of(store, embedder, vector, said, seen, speaker_id=new.speaker_id)
+        found.sort(key=lambda c: -c.similarity)
     conflicts = tuple(c for c in found if c.relation is Relation.REPLACES and c.memory.id not in replaced)
-    same = next((c.memory for c in found if c.relation is Relation.SAME), None)
+    # a restatement of what more people already see (shared said again privately) is that memory;
+    # one the speaker now tells more widely (their own private fact said as shared) is a new memory
+    same = next(
+        (
+            c.memory
+            for c in found
+            if c.relation is Relation.SAME and reach(c.memory.scope) >= reach(new.scope)
+        ),
+        None,
+    )
     if same is not None and not replaced and new.status is Status.ACTIVE:
         restated = confirmed(same, new)
         store.update(restated, None)
@@ -148,16 +158,33 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
     )
 
 
-def _replaced(store: MemoryStore, draft: MemoryDraft) -> tuple[str, ...]:
+def _replaced(store: MemoryStore, draft: MemoryDraft, bucket: Bucket) -> tuple[str, ...]:
     """draft.replaces, checked: each a current (ACTIVE) memory the speaker sees, else
-    InvalidInput("replaces", "unknown_memory")."""
+    InvalidInput("replaces", "unknown_memory"); none seen more widely than the draft's scope
+    (a private memory cannot hide the household's fact from the others), else
+    InvalidInput("replaces", "wider_scope")."""
     ids = tuple(dict.fromkeys(draft.replaces))
     if not ids:
         return ()
+    if any(not mid for mid in ids):
+        raise InvalidInput("replaces", "unknown_memory")
     found = store.get_many(list(ids), Visibility.of(draft.speaker))
     if any(mid not in found or found[mid].status is not Status.ACTIVE for mid in ids):
         raise InvalidInput("replaces", "unknown_memory")
+    if any(reach(found[mid].scope) > reach(bucket.scope) for mid in ids):
+        raise InvalidInput("replaces", "wider_scope")
     return ids
+
+
+def buckets_seen(speaker: Speaker, target: Bucket) -> list[Bucket]:
+    """The target and every other bucket the speaker sees (shared, their own private memories,
+    their room's), target first: a fact told in any of them is the same fact to this speaker."""
+    buckets = [target, Bucket(Scope.SHARED, None, None)]
+    if speaker.person_id:
+        buckets.append(Bucket(Scope.PRIVATE, speaker.person_id, None))
+    if speaker.area_id:
+        buckets.append(Bucket(Scope.ROOM, None, speaker.area_id))
+    return list(dict.fromkeys(buckets))
 
 
 def conflicts_of(
