@@ -118,7 +118,6 @@ class RememberResult:
     # current memories the new one likely replaces (facts.Relation.REPLACES), closest first, left
     # current for the caller to settle (MemoryEngine.supersede); none are in `superseded`
     conflicts: tuple[Conflict, ...] = ()
-    confirmed: Memory | None = None  # for CONFIRMED: the memory it restated (== memory)
 
 
 @dataclass(frozen=True, slots=True)

@@ -331,8 +331,9 @@ def _base(language: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the fact rules read off one text: its content-word stems (cue words and values left
-    out), the first TOPIC_LEAD of them, its values by kind, the names it is about, and whether it
-    says something changed or negates."""
+    out), the first TOPIC_LEAD of them, its values by kind, the names it is about, whether it
+    says something changed or negates, whether it speaks in the singular first person, and its
+    casefolded words in order (to see a word swapped in place)."""
 
     language: str
     stems: frozenset[str]
