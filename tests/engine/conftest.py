@@ -28,15 +28,18 @@ def add_verbatim(
     owner_id: str | None = None,
     area_id: str | None = None,
     speaker_id: str | None = None,
+    kind: Kind = Kind.FACT,
+    provenance: Provenance = Provenance.CONFIRMED,
+    created_at: datetime | None = None,
 ) -> Memory:
     """A memory put straight into the store, as an older version or two doors at once left it:
     the writer never read it against the others (no fact rules). For tests whose subject is the
     store or recall, not what a write decides (twins in two languages, one text in five buckets)."""
-    now = datetime.now(UTC)
+    now = created_at or datetime.now(UTC)
     memory = Memory(
-        id=uuid.uuid4().hex, content=text, kind=Kind.FACT, language=language,
-        provenance=Provenance.CONFIRMED, scope=scope, owner_id=owner_id, area_id=area_id,
-        created_at=now, updated_at=now, speaker_id=speaker_id,
+        id=uuid.uuid4().hex, content=text, kind=kind, language=language, provenance=provenance,
+        scope=scope, owner_id=owner_id, area_id=area_id, created_at=now, updated_at=now,
+        speaker_id=speaker_id,
     )  # fmt: skip
     engine.store.add(memory, engine.embedder.embed([embedding_text(text)])[0])
     return memory

@@ -30,7 +30,7 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 from tests.case_texts import C09
 
-from .conftest import ANNA, JULIAN, KITCHEN, legacy_database
+from .conftest import ANNA, JULIAN, KITCHEN, add_verbatim, legacy_database
 
 JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
 PEOPLE = {"Julian": JULIAN, "Anna": ANNA}  # the household's person names, as the HA side passes them
@@ -527,24 +527,16 @@ def said(
     provenance: Provenance = Provenance.CONFIRMED,
     kind: Kind = Kind.FACT,
 ) -> Memory:
-    """A memory without a fact key, straight to the store (the writer has not read it against the
-    others: an older version, a crash, two doors at once)."""
-    created = NOW - timedelta(days=age_days)
-    memory = Memory(
-        id=uuid.uuid4().hex,
-        content=content,
+    """A memory without a fact key, told by Julian `age_days` before NOW, straight to the store
+    (the writer has not read it against the others: an older version, a crash, two doors at once)."""
+    return add_verbatim(
+        engine,
+        content,
         kind=kind,
-        language="en",
         provenance=provenance,
-        scope=Scope.SHARED,
-        owner_id=None,
-        area_id=None,
-        created_at=created,
-        updated_at=created,
         speaker_id=JULIAN,
+        created_at=NOW - timedelta(days=age_days),
     )
-    engine.store.add(memory, engine.embedder.embed([embedding_text(content)])[0])
-    return memory
 
 
 def test_c12_unkeyed_paraphrases_are_merged_into_the_newest(engine: MemoryEngine) -> None:
