@@ -485,7 +485,7 @@ def _apply_one(
 def _fact_subject(
     said: str | None, speaker: Speaker, target: Bucket, people: Mapping[str, str]
 ) -> str | None:
-    """The key's subject of a candidate (consolidation.fact_subject, then people's names): in
+    """The key's subject of a candidate (facts.fact_subject, then people's names): in
     the speaker's private bucket a fact about them is about SELF; elsewhere "me" would be everyone
     who ever spoke there (two guests' "I drink tea" must not supersede each other), so it names
     the person — or gives no key for a guest; any other person's name becomes their person id."""
