@@ -296,6 +296,12 @@ _WORD = re.compile(r"\w+")
 _NOUNS_CAPITALISED = frozenset({"de"})
 
 
+def _content(text: str, language: str) -> list[str]:
+    """The casefolded words of `text` that are no function words, in order."""
+    function_words = FUNCTION_WORDS.get(language, frozenset())
+    return [w for w in text.split() if w not in function_words]
+
+
 def _names(text: str, language: str) -> frozenset[str]:
     """Words written with a capital letter that are no function words (casefolded): the names a
     text is about ("Julian's birthday", "la bici di Anna"). None in languages that capitalise
@@ -306,7 +312,10 @@ def _names(text: str, language: str) -> frozenset[str]:
     return frozenset(
         w.casefold()
         for w in _WORD.findall(text)
-        if w[0].isupper() and w.casefold() not in function_words and w.casefold() not in _CALENDAR
+        if w[0].isupper()
+        and not any(c.isdigit() for c in w)  # "Sunflower22" is a value, not a name
+        and w.casefold() not in function_words
+        and w.casefold() not in _CALENDAR
     )
 
 
@@ -344,6 +353,7 @@ class Reading:
     negated: bool
     first_person: bool = False
     words: tuple[str, ...] = ()
+    subject: frozenset[str] = frozenset()  # the name it opens with, if any ("Julian's …")
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
@@ -368,6 +378,7 @@ class Reading:
             values={k: v for k, v in values.items() if v},
             names=_names(text, lang),
             words=tuple(words),
+            subject=_names(text, lang) & frozenset(_content(kept, lang)[:1]),
             first_person=bool(set(words) & set(_FIRST_PERSON.get(lang, _FIRST_PERSON["en"]).split())),
             change=_has_phrase(folded, _phrases(_CHANGE, lang)),
             negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
@@ -415,7 +426,7 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     cannot tell a translation from another place said in the other language.
 
     - UNRELATED: similarity under RELATED_SIMILARITY, no topic in common ("the lawn mower is in
-      the garage" is not about the bike pump in the garage), or names with none in common
+      the garage" is not about the bike pump in the garage), or opening with other names
       ("Julian's birthday …" / "Anna's birthday …");
     - REPLACES: a topic in common and something changed: one negates and the other not, the new
       one says it changed ("now", "nicht mehr"), values of one kind differ ("Tuesday"/"Wednesday",
@@ -427,8 +438,8 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
       fridge" / "on the fridge").
     """
     close = similarity >= CLOSE_SIMILARITY
-    if old.names and new.names and not old.names & new.names:
-        return Relation.UNRELATED  # about someone or something else ("Julian's …" / "Anna's …")
+    if old.subject and new.subject and not old.subject & new.subject:
+        return Relation.UNRELATED  # about someone else ("Julian's …" / "Anna's …")
     one_language = old.language == new.language
     if one_language:
         topic = bool(old.lead & new.stems or new.lead & old.stems) or close
@@ -439,7 +450,9 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
         return Relation.UNRELATED
     if old.negated != new.negated or new.change or (firm and _values_conflict(old, new)):
         return Relation.REPLACES
-    if _values_conflict(old, new) or (old.names and new.names and old.names != new.names):
+    if old.names and new.names and old.names != new.names:  # another place or person named
+        return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
+    if _values_conflict(old, new):  # under a loose topic only: "the alarm code" / "the gate code"
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     if one_language and new.stems and new.stems <= old.stems:
         return Relation.SAME
