@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import cache
 from typing import Protocol
 
 from .lexical import identity_anchors, tokens
@@ -323,14 +324,33 @@ def _phrases(table: dict[str, str], language: str) -> tuple[str, ...]:
     return tuple(table.get(language, table["en"]).split("|"))
 
 
-def _has_phrase(folded: str, phrases: Iterable[str]) -> bool:
-    """Any phrase as whole words in `folded` ("no longer"; "kein … mehr" as "kein mehr" is
-    matched with anything between its two words)."""
-    for phrase in phrases:
-        parts = [re.escape(p) for p in phrase.split()]
-        if re.search(r"(?<!\w)" + r"\b.{0,40}?\b".join(parts) + r"(?!\w)", folded):
-            return True
-    return False
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
+    """Any phrase as whole words ("no longer"; "kein mehr" matches "kein … mehr" with anything
+    between its two words)."""
+    alternatives = (r"\b.{0,40}?\b".join(re.escape(p) for p in phrase.split()) for phrase in phrases)
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Cues:
+    """One language's word lists as Reading.of uses them, built once per language (recall reads
+    slate hits with them before every answer)."""
+
+    change: re.Pattern[str]
+    negation: re.Pattern[str]
+    words: frozenset[str]  # every word of a change or negation phrase: left out of the stems
+    first_person: frozenset[str]
+
+
+@cache
+def _cues(language: str) -> _Cues:
+    change, negation = _phrases(_CHANGE, language), _phrases(_NEGATION, language)
+    return _Cues(
+        change=_phrase_pattern(change),
+        negation=_phrase_pattern(negation),
+        words=frozenset(w for p in (*change, *negation) for w in p.split()),
+        first_person=frozenset(_FIRST_PERSON.get(language, _FIRST_PERSON["en"]).split()),
+    )
 
 
 def _base(language: str) -> str:
@@ -362,8 +382,8 @@ class Reading:
         words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
         calendar = frozenset(_CALENDAR[w] for w in words if w in _CALENDAR)
         numbers = frozenset(n.lstrip("0") or "0" for n in _DIGITS.findall(folded))
-        cue_words = {w for p in (*_phrases(_CHANGE, lang), *_phrases(_NEGATION, lang)) for w in p.split()}
-        kept = " ".join(w for w in words if w not in cue_words and w not in _CALENDAR and not w.isdigit())
+        cues = _cues(lang)
+        kept = " ".join(w for w in words if w not in cues.words and w not in _CALENDAR and not w.isdigit())
         stems = document_terms(kept, lang).split()
         values = {
             "number": numbers,
@@ -379,9 +399,9 @@ class Reading:
             names=_names(text, lang),
             words=tuple(words),
             subject=_names(text, lang) & frozenset(_content(kept, lang)[:1]),
-            first_person=bool(set(words) & set(_FIRST_PERSON.get(lang, _FIRST_PERSON["en"]).split())),
-            change=_has_phrase(folded, _phrases(_CHANGE, lang)),
-            negated=_has_phrase(folded, _phrases(_NEGATION, lang)),
+            first_person=not cues.first_person.isdisjoint(words),
+            change=cues.change.search(folded) is not None,
+            negated=cues.negation.search(folded) is not None,
         )
 
 
