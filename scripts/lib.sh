@@ -71,6 +71,8 @@ ensure_venv() {
   # $1: requirements file (relative to ROOT)
   local req="$ROOT/$1" want
   ensure_python
+  # Real speech for the voice tests, the voice benchmark and the demo's voice part (tests/speech.py).
+  command -v espeak-ng >/dev/null && command -v sox >/dev/null || _need_debs espeak-ng sox
   want="$(cat "$req" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
   if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/python" ]; then
     return 0
