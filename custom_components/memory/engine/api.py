@@ -26,6 +26,7 @@ from .models import (
     Speaker,
     Status,
     TranscriptTurn,
+    Voiceprint,
 )
 
 if TYPE_CHECKING:
@@ -269,7 +270,25 @@ class MemoryEngineAPI(Protocol):
     def forget_person(self, person_id: str) -> int:
         """Forget every PRIVATE memory owned by person_id (tombstones left) and drop them as the
         teller (speaker_id) of other memories, which stay. Returns how many were forgotten.
-        Other persons untouched."""
+        Other persons untouched. Their voiceprint is deleted too."""
+        ...
+
+    def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
+        """Store person_id's voiceprint: `vector` (float32[d], the mean of `clips` enrolment
+        clips' speaker embeddings; stored unit length) made by the voice model `embedding`.
+        Re-enrolment replaces it (created_at kept, updated_at now). Committed; returns the row.
+        Raises InvalidInput("person_id", "unknown_speaker") for an empty id,
+        ("vector", "invalid_vector") for an empty/non-finite/zero vector, ("clips", "too_small")
+        for clips < 1, ("embedding", "empty")."""
+        ...
+
+    def voiceprints(self) -> list[Voiceprint]:
+        """Every enrolled voiceprint, by person id. Vectors are for the matcher only: never in
+        diagnostics or service responses."""
+        ...
+
+    def forget_voice(self, person_id: str) -> bool:
+        """Delete person_id's voiceprint; True when there was one."""
         ...
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:

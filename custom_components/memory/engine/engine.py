@@ -28,7 +28,7 @@ from .api import (
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
-from .models import Hit, Memory, Provenance, Scope, Speaker, Status, TranscriptTurn
+from .models import Hit, Memory, Provenance, Scope, Speaker, Status, TranscriptTurn, Voiceprint
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import visible_text
 
@@ -296,6 +296,41 @@ class MemoryEngine:
         self._require_open()
         with self._writes:
             return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
+
+    # ------------------------------------------------------------------ voiceprints
+    def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
+        """Store person_id's voiceprint (api.MemoryEngineAPI.enroll_voice); re-enrolment replaces
+        the vector and clip count (created_at kept). vector: float32[d], any positive length (it
+        is stored unit length); clips >= 1; embedding: the voice model's identity. Raises
+        InvalidInput("person_id", "unknown_speaker"), ("vector", "invalid_vector") for an empty,
+        multi-dimensional, non-finite or zero vector, ("clips", "too_small")."""
+        self._require_open()
+        if not person_id:
+            raise InvalidInput("person_id", "unknown_speaker")
+        unit = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(unit)) if unit.ndim == 1 and unit.size else 0.0
+        if not np.isfinite(norm) or norm <= 0.0:
+            raise InvalidInput("vector", "invalid_vector")
+        if clips < 1:
+            raise InvalidInput("clips", "too_small")
+        if not embedding:
+            raise InvalidInput("embedding", "empty")
+        now = self._clock()
+        with self._writes:
+            return self.store.put_voiceprint(
+                Voiceprint(person_id, unit / norm, clips, embedding, created_at=now, updated_at=now)
+            )
+
+    def voiceprints(self) -> list[Voiceprint]:
+        """Every enrolled voiceprint, by person id (vectors included: for the matcher only)."""
+        self._require_open()
+        return self.store.voiceprints()
+
+    def forget_voice(self, person_id: str) -> bool:
+        """Delete person_id's voiceprint; True when there was one."""
+        self._require_open()
+        with self._writes:
+            return self.store.delete_voiceprint(person_id)
 
     def is_tombstoned(
         self,

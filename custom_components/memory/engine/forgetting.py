@@ -116,9 +116,11 @@ def forget(
 def forget_person(store: MemoryStore, person_id: str, now: datetime, anchor_key: bytes | None = None) -> int:
     """Delete every PRIVATE memory of person_id, any status (so their history too: a chain
     stays in its owner's bucket), tombstones left as in forget; returns how many. The person is
-    also no longer recorded as the teller of other memories (they stay, unattributed)."""
+    also no longer recorded as the teller of other memories (they stay, unattributed), and their
+    voiceprint is deleted (nothing is left to recognise them by)."""
     if not person_id:
         raise InvalidInput("person_id", "unknown_speaker")
+    store.delete_voiceprint(person_id)
     store.unlink_speaker(person_id)
     return len(store.delete_to_tombstones(store.ids_owned(person_id), now, _anchors_of(anchor_key)))
 

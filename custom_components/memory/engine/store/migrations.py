@@ -152,6 +152,23 @@ def _v8_pair_verdicts(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX pair_verdicts_second ON pair_verdicts(second_id)")
 
 
+def _v9_voice(conn: sqlite3.Connection) -> None:
+    """Enrolled voices (one voiceprint per person: the unit float32 vector as little-endian bytes,
+    the clip count and the voice model's identity; deleted with the person) and how the speaker
+    of each transcript turn was recognised (NULL for turns recorded before: never recorded)."""
+    conn.execute(
+        """CREATE TABLE voiceprints (
+            person_id TEXT PRIMARY KEY,
+            vector BLOB NOT NULL,
+            clips INTEGER NOT NULL,
+            embedding TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )"""
+    )
+    conn.execute("ALTER TABLE transcript_turns ADD COLUMN speaker_source TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -161,6 +178,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v6_terms_and_context,
     _v7_speaker,
     _v8_pair_verdicts,
+    _v9_voice,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

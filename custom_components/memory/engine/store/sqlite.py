@@ -36,9 +36,11 @@ from ..models import (
     Role,
     Scope,
     Source,
+    SpeakerSource,
     Status,
     Tombstone,
     TranscriptTurn,
+    Voiceprint,
 )
 from ..terms import document_terms
 from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
@@ -912,14 +914,15 @@ class SqliteStore:
     def turns(self, conversation_id: str) -> list[TranscriptTurn]:
         """The conversation's turns in order ([] when unknown or purged)."""
         rows = self._read(
-            "SELECT conversation_id, turn, role, text, speaker_id, area_id, language, created_at "
-            "FROM transcript_turns WHERE conversation_id = ? ORDER BY turn",
+            "SELECT conversation_id, turn, role, text, speaker_id, area_id, language, created_at, "
+            "speaker_source FROM transcript_turns WHERE conversation_id = ? ORDER BY turn",
             (conversation_id,),
         )
         return [
             TranscriptTurn(conversation_id=r[0], turn=int(r[1]), role=Role(r[2]), text=r[3],
                            speaker_id=r[4], area_id=r[5], language=r[6],
-                           created_at=datetime.fromisoformat(r[7]))
+                           created_at=datetime.fromisoformat(r[7]),
+                           speaker_source=SpeakerSource(r[8]) if r[8] else None)
             for r in rows
         ]  # fmt: skip
 
@@ -928,6 +931,31 @@ class SqliteStore:
         with self._tx(memories=False) as conn:
             cur = conn.execute("DELETE FROM transcript_turns WHERE created_at < ?", (_ts(older_than),))
             return int(cur.rowcount)
+
+    # ---------------------------------------------------------------- voiceprints (VoiceprintStore)
+    def put_voiceprint(self, print_: Voiceprint) -> Voiceprint:
+        """Insert or replace person_id's voiceprint (a replacement keeps the first created_at);
+        committed. Returns the row as stored."""
+        vector = np.ascontiguousarray(print_.vector, dtype="<f4").reshape(-1)
+        with self._tx(memories=False) as conn:
+            conn.execute(
+                "INSERT INTO voiceprints (person_id, vector, clips, embedding, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(person_id) DO UPDATE SET vector = excluded.vector, "
+                "clips = excluded.clips, embedding = excluded.embedding, updated_at = excluded.updated_at",
+                (print_.person_id, vector.tobytes(), print_.clips, print_.embedding,
+                 _ts(print_.created_at), _ts(print_.updated_at)),
+            )  # fmt: skip
+            row = conn.execute(_SELECT_PRINT + " WHERE person_id = ?", (print_.person_id,)).fetchone()
+        return _voiceprint(row)
+
+    def voiceprints(self) -> list[Voiceprint]:
+        """Every stored voiceprint, by person_id."""
+        return [_voiceprint(r) for r in self._read(_SELECT_PRINT + " ORDER BY person_id", ())]
+
+    def delete_voiceprint(self, person_id: str) -> bool:
+        """Delete person_id's voiceprint (secure_delete zeroes the page); True when there was one."""
+        with self._tx(memories=False) as conn:
+            return conn.execute("DELETE FROM voiceprints WHERE person_id = ?", (person_id,)).rowcount > 0
 
     # ---------------------------------------------------------------- re-embedding, stats
     def stale(self, limit: int) -> list[tuple[str, str]]:
@@ -987,10 +1015,19 @@ class SqliteStore:
 
 _INSERT_TURN = (
     "INSERT INTO transcript_turns (conversation_id, turn, role, text, speaker_id, area_id, language, "
-    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "created_at, speaker_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
 def _turn_row(t: TranscriptTurn) -> tuple[Any, ...]:
     return (t.conversation_id, t.turn, t.role.value, t.text, t.speaker_id, t.area_id, t.language,
-            _ts(t.created_at))  # fmt: skip
+            _ts(t.created_at), t.speaker_source.value if t.speaker_source else None)  # fmt: skip
+
+
+_SELECT_PRINT = "SELECT person_id, vector, clips, embedding, created_at, updated_at FROM voiceprints"
+
+
+def _voiceprint(row: tuple[Any, ...]) -> Voiceprint:
+    return Voiceprint(person_id=row[0], vector=np.frombuffer(row[1], dtype="<f4").astype(np.float32),
+                      clips=int(row[2]), embedding=row[3], created_at=datetime.fromisoformat(row[4]),
+                      updated_at=datetime.fromisoformat(row[5]))  # fmt: skip
