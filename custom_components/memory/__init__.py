@@ -26,7 +26,9 @@ from homeassistant.requirements import RequirementsNotFound, async_process_requi
 from .const import (
     CONF_DB_PATH,
     CONF_ENCODER,
+    CONF_VOICE_RECOGNITION,
     DEFAULT_DB_PATH,
+    DEFAULT_VOICE_RECOGNITION,
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
@@ -38,6 +40,7 @@ from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
 from .judge import async_consolidate
+from .recognition import VoiceRecognizer
 from .runtime import (
     CONF_ANCHOR_KEY,
     MemoryConfigEntry,
@@ -89,6 +92,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
         ) from err
 
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
+    if entry.options.get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
+        # the encoder loads on first use (an utterance or an enrolment), in the executor
+        entry.runtime_data.recognizer = VoiceRecognizer(hass, engine)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
 
     # Imported here: conversation/LLM/intents modules belong to another part of the integration
@@ -177,7 +183,7 @@ def _async_track_consolidation(hass: HomeAssistant, entry: MemoryConfigEntry) ->
 
 @callback
 def _async_listen_person_removal(hass: HomeAssistant, entry: MemoryConfigEntry):  # type: ignore[no-untyped-def]
-    """Deleting a person deletes their private memories (docs/design.md §6).
+    """Deleting a person deletes their private memories and voiceprint (docs/design.md §6).
 
     A person deleted in the UI (or dropped from YAML on reload) leaves the entity registry;
     the person's entity id is the engine's owner id (speaker.py).

@@ -43,6 +43,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "forget_nothing_pending": "There's nothing waiting to be forgotten.",
         "forget_not_yours": "Only the person who asked can answer that.",
         "about_me_unknown": "I don't know who you are, so I can't forget anything about you.",
+        "about_me_unconfirmed": (
+            "I couldn't confirm by your voice who is speaking, so I won't forget "
+            "anything about you. Please ask from your phone or the app."
+        ),
         "about_me_none": "I don't have anything private about you.",
         "about_me_ask": "Should I forget all {count} private things I know about you?",
         "about_me_done": "Done, I've forgotten {count} private things about you.",
@@ -81,6 +85,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "forget_nothing_pending": "Es gibt nichts, das auf das Vergessen wartet.",
         "forget_not_yours": "Das kann nur beantworten, wer gefragt hat.",
         "about_me_unknown": "Ich weiß nicht, wer du bist, deshalb kann ich nichts über dich vergessen.",
+        "about_me_unconfirmed": (
+            "Ich konnte an der Stimme nicht sicher erkennen, wer spricht, deshalb vergesse "
+            "ich nichts über dich. Bitte frag über dein Handy oder die App."
+        ),
         "about_me_none": "Ich weiß nichts Privates über dich.",
         "about_me_ask": "Soll ich alle {count} privaten Dinge vergessen, die ich über dich weiß?",
         "about_me_done": "Erledigt, ich habe {count} private Dinge über dich vergessen.",
@@ -119,6 +127,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "forget_nothing_pending": "Non c'è niente in attesa di essere dimenticato.",
         "forget_not_yours": "Può rispondere solo chi ha chiesto.",
         "about_me_unknown": "Non so chi sei, quindi non posso dimenticare niente su di te.",
+        "about_me_unconfirmed": (
+            "Non sono riuscito a confermare dalla voce chi sta parlando, quindi "
+            "non dimentico niente su di te. Chiedilo dal telefono o dall'app."
+        ),
         "about_me_none": "Non ho niente di privato su di te.",
         "about_me_ask": "Devo dimenticare tutte le {count} cose private che so su di te?",
         "about_me_done": "Fatto, ho dimenticato {count} cose private su di te.",
@@ -157,6 +169,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "forget_nothing_pending": "Rien n'attend d'être oublié.",
         "forget_not_yours": "Seule la personne qui a demandé peut répondre.",
         "about_me_unknown": "Je ne sais pas qui tu es, je ne peux donc rien oublier sur toi.",
+        "about_me_unconfirmed": (
+            "Je n'ai pas pu confirmer à la voix qui parle, je n'oublie donc rien "
+            "sur toi. Demande-le depuis ton téléphone ou l'application."
+        ),
         "about_me_none": "Je n'ai rien de privé sur toi.",
         "about_me_ask": "Dois-je oublier les {count} choses privées que je sais sur toi ?",
         "about_me_done": "C'est fait, j'ai oublié {count} choses privées sur toi.",
@@ -195,6 +211,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "forget_nothing_pending": "No hay nada pendiente de olvidar.",
         "forget_not_yours": "Solo puede responder quien lo pidió.",
         "about_me_unknown": "No sé quién eres, así que no puedo olvidar nada sobre ti.",
+        "about_me_unconfirmed": (
+            "No he podido confirmar por la voz quién habla, así que no "
+            "olvido nada sobre ti. Pídelo desde tu teléfono o la app."
+        ),
         "about_me_none": "No tengo nada privado sobre ti.",
         "about_me_ask": "¿Debo olvidar las {count} cosas privadas que sé sobre ti?",
         "about_me_done": "Hecho, he olvidado {count} cosas privadas sobre ti.",

@@ -43,6 +43,7 @@ from .const import (
     CONF_STORAGE,
     CONF_TOP_K,
     CONF_TRANSCRIPT_RETENTION_DAYS,
+    CONF_VOICE_RECOGNITION,
     DEFAULT_ANSWER_SIMILARITY,
     DEFAULT_CLOUD_PERSONAL,
     DEFAULT_DB_PATH,
@@ -54,6 +55,7 @@ from .const import (
     DEFAULT_SENSITIVE_TO_UNKNOWN,
     DEFAULT_TOP_K,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
+    DEFAULT_VOICE_RECOGNITION,
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
@@ -245,6 +247,10 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
             vol.Optional(
                 CONF_SENSITIVE_TO_UNKNOWN,
                 description=_suggested(options, CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN),
+            ): selector.BooleanSelector(),
+            vol.Optional(
+                CONF_VOICE_RECOGNITION,
+                description=_suggested(options, CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION),
             ): selector.BooleanSelector(),
         }
     )

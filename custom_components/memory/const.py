@@ -39,6 +39,7 @@ CONF_REVIEW: Final = "review_extracted"  # extracted memories land pending until
 CONF_IDLE_MINUTES: Final = "idle_minutes"  # a conversation without a turn this long has ended
 CONF_CLOUD_PERSONAL: Final = "cloud_personal"  # a recognised speaker's words may go to a cloud model
 CONF_SENSITIVE_TO_UNKNOWN: Final = "sensitive_to_unknown"  # unknown speakers may hear sensitive memories
+CONF_VOICE_RECOGNITION: Final = "voice_recognition"  # recognise enrolled speakers by voice (recognition.py)
 
 DEFAULT_TOP_K: Final = 5  # memories per prompt block (docs/design.md §6 "cap the slate")
 DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
@@ -56,6 +57,7 @@ DEFAULT_IDLE_MINUTES: Final = 3
 IDLE_MINUTES_RANGE: Final = (1, 1440)
 DEFAULT_CLOUD_PERSONAL: Final = False  # private by default (docs/privacy.md)
 DEFAULT_SENSITIVE_TO_UNKNOWN: Final = False  # codes and health facts only for recognised members
+DEFAULT_VOICE_RECOGNITION: Final = True  # nothing is recognised until someone enrols (memory.enroll_voice)
 EVENT_MEMORY_LEARNED: Final = "memory_learned"
 EVENT_MEMORY_CONSOLIDATED: Final = "memory_consolidated"  # counts of a consolidation run, no text
 

@@ -55,7 +55,7 @@ from .intents import (
     match_sentence,
     said_on,
 )
-from .llm_api import turn_block
+from .llm_api import speaker_line, turn_block
 from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion
 from .speaker import other_tellers
 from .transcripts import async_record_turn, learning_allowed
@@ -154,6 +154,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             context=user_input.context,
             device_id=user_input.device_id,
             satellite_id=user_input.satellite_id,
+            recognizer=self._data.recognizer,
         )
         if (problem := utterance_problem(user_input.text)) is not None:
             return self._reply(turn, reply(turn.language, problem))
@@ -300,13 +301,15 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     async def _async_delegate(
         self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]
     ) -> conversation.ConversationResult:
-        """Hand the turn to the wrapped agent with one memory block in its system prompt (a Memory
-        LLM API of that agent reads the same turn and adds no second block)."""
+        """Hand the turn to the wrapped agent with who speaks (llm_api.speaker_line) and one memory
+        block in its system prompt (a Memory LLM API of that agent reads the same turn and adds no
+        second block)."""
         hass = self.hass
         # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
         cloud = await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
         block = turn_block(hass, self._data, hits, turn.speaker, cloud=cloud)
-        extra_prompt = "\n\n".join(p for p in (block, user_input.extra_system_prompt) if p) or None
+        said_by = speaker_line(hass, turn.speaker)
+        extra_prompt = "\n\n".join(p for p in (said_by, block, user_input.extra_system_prompt) if p)
         return await conversation.async_converse(
             hass,
             user_input.text,

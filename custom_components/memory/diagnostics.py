@@ -1,4 +1,5 @@
-"""Config entry diagnostics: engine counts and options — never any memory text (invariant 1)."""
+"""Config entry diagnostics: engine counts and options — never any memory text (invariant 1), never
+a voiceprint vector or any audio (only per person: enrolled, clips, when)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,23 @@ from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
 from .const import CONF_DEVICE_PERSONS
+from .recognition import async_voice_status
 from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
 
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key
 # would let anyone holding the database file test guesses against forgotten codes.
-TO_REDACT = {CONF_DEVICE_PERSONS, CONF_ANCHOR_KEY, "content", "text"}
+TO_REDACT = {CONF_DEVICE_PERSONS, CONF_ANCHOR_KEY, "content", "text", "vector", "pcm"}
+# Who has an enrolled voice is personal too: one entry per person, unnamed (memory.voice_status
+# names them to the household).
+VOICE_REDACT = {"person"}
 
 
 async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryConfigEntry) -> dict[str, Any]:
-    """Entry data, options (redacted) and engine.stats() (counts, embedding identity, schema)."""
+    """Entry data, options (redacted), engine.stats() (counts, embedding identity, schema) and the
+    voice status (recognition on, the speaker encoder loaded, voices per person)."""
     data = entry.runtime_data
     stats = await async_run(hass, data.engine.stats)
+    recognizer = data.recognizer
     stats_dict = asdict(stats)
     stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
     return {
@@ -31,4 +38,11 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
         "engine": async_redact_data(stats_dict, TO_REDACT),
         "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
         "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
+        "voice": {
+            "recognition": recognizer is not None,
+            "encoder": recognizer.encoder_name if recognizer is not None else None,
+            "voices": async_redact_data(
+                await async_voice_status(hass, data.engine), TO_REDACT | VOICE_REDACT
+            ),
+        },
     }

@@ -321,6 +321,7 @@ class _MemoryIntentHandler(intent.IntentHandler):
             context=intent_obj.context,
             device_id=intent_obj.device_id,
             satellite_id=intent_obj.satellite_id,
+            recognizer=self.data.recognizer,
         )
 
     def _ask(self, turn: Turn, question: PendingQuestion) -> None:
@@ -454,7 +455,9 @@ class ForgetIntentHandler(_MemoryIntentHandler):
 
 
 class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
-    """MemoryForgetAboutMe: a recognised speaker's private memories, after a yes."""
+    """MemoryForgetAboutMe: a recognised speaker's private memories, after a yes. Only for a
+    confirmed identity (turn.confirmed: a voice only above the strict threshold); the yes must
+    come from the same asker (ConfirmIntentHandler)."""
 
     intent_type = INTENT_FORGET_ABOUT_ME
     description = "Forgets everything private about the speaker, after confirmation"
@@ -464,6 +467,8 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
         speaker = (turn := self._turn(intent_obj)).speaker
         if not speaker.known:
             return self._respond(intent_obj, "about_me_unknown")
+        if not turn.confirmed:
+            return self._respond(intent_obj, "about_me_unconfirmed")
         visible = await async_run(
             intent_obj.hass, self.data.engine.list_memories, speaker, limit=ABOUT_ME_LIST_LIMIT
         )

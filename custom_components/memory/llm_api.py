@@ -21,11 +21,11 @@ from .answers import base_language
 from .cloud import async_is_cloud_domain, without_sensitive
 from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
-from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker
+from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
-from .speaker import resolve_speaker, tellers
+from .speaker import person_names, resolve_speaker, tellers
 from .transcripts import async_record_turn
 from .turn import current_turn, tellable, withheld
 from .utterances import is_filler
@@ -64,6 +64,23 @@ WITHHELD_NOTE = (
     "{count} more stored memories matched but are sensitive (codes, health, payment) and this "
     "speaker is not recognised: say you cannot share that here, not that you do not know."
 )
+# How the prompt says who speaks (Speaker.source), so the model knows how far to trust it.
+SPEAKER_LINES: dict[SpeakerSource, str] = {
+    SpeakerSource.VOICE: "The speaker is {name}, recognised by voice.",
+    SpeakerSource.USER: "The speaker is {name}, signed in.",
+    SpeakerSource.DEVICE: "The speaker is {name}, recognised by their personal device.",
+}
+UNKNOWN_SPEAKER_LINE = "The speaker is not recognised (a guest, or a voice nobody enrolled)."
+
+
+def speaker_line(hass: HomeAssistant, speaker: Speaker) -> str:
+    """One prompt line naming the speaker and how they were recognised ("The speaker is Julian,
+    recognised by voice."); UNKNOWN_SPEAKER_LINE for an unknown speaker."""
+    name = person_names(hass).get(speaker.person_id or "")
+    if name is None:
+        return UNKNOWN_SPEAKER_LINE
+    line = SPEAKER_LINES.get(speaker.source) if speaker.source is not None else None
+    return (line or "The speaker is {name}.").format(name=name)
 
 
 def _quote(text: str, limit: int) -> str:
@@ -382,7 +399,7 @@ class MemoryAPI(llm.API):
         turn = current_turn(chat_log.conversation_id if chat_log is not None else None)
         if turn is not None:
             speaker = turn.speaker
-            prompt = IN_TURN_PROMPT
+            prompt = IN_TURN_PROMPT  # the memory agent's prompt names the speaker already
         else:
             speaker = resolve_speaker(
                 self.hass,
@@ -390,8 +407,10 @@ class MemoryAPI(llm.API):
                 device_id=llm_context.device_id,
                 satellite_id=None,
                 options=data.options,
+                text=current_user_text(),
             )
-            prompt = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
+            block = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
+            prompt = f"{speaker_line(self.hass, speaker)}\n\n{block}"
         return llm.APIInstance(
             api=self,
             api_prompt=f"{API_PROMPT}\n\n{prompt}",

@@ -26,6 +26,7 @@ from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
+    from .recognition import VoiceRecognizer
 
 # entry.data key of the per-installation secret (hex) for the identifier digests tombstones keep
 # (engine/forgetting.py): outside the database file, so the file alone cannot brute-force them.
@@ -96,6 +97,8 @@ class MemoryRuntimeData:
     pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
     remembered: conversation id or asker (turn.asker_key) -> what it stored last.
     reembed: the background re-embed task holder (set by __init__.py).
+    recognizer: speaker recognition by voice (recognition.VoiceRecognizer), None when the voice
+    recognition option is off.
     """
 
     engine: MemoryEngine
@@ -104,6 +107,7 @@ class MemoryRuntimeData:
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
+    recognizer: VoiceRecognizer | None = None
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);

@@ -7,6 +7,10 @@ Who is speaking (the visibility rule's input, docs/design.md §5):
 memory.recall may look back: `as_of` (a date and time; without a zone it is HA's time zone) recalls
 the memories current then; memory.history lists a memory's values over time.
 memory.consolidate is for administrators only (HA's admin-service check: Unauthorized otherwise).
+Voices: memory.enroll_voice (a person and at least MIN_ENROL_CLIPS clips: WAV files through media
+source, or the last utterances heard at a satellite; re-enrolment replaces), memory.forget_voice
+and memory.voice_status; like the person field elsewhere, a non-admin user may only enrol or forget
+their own voice (an enrolled voice reads that person's private memories).
 Bad input raises ServiceValidationError with a translation key from strings.json "exceptions"
 and the offending field as the `field` placeholder; nothing is written then (one engine call,
 made only after every check passed). Responses are documented in docs/services.md.
@@ -29,6 +33,8 @@ from homeassistant.core import (
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_register_admin_service
 from homeassistant.util import dt as dt_util
 
@@ -38,6 +44,16 @@ from .engine.api import MAX_CONTENT_CHARS, Conflict, EngineError, InvalidInput, 
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .judge import async_consolidate
+from .recognition import (
+    MIN_ENROL_CLIPS,
+    RECENT_UTTERANCES,
+    ClipFormatError,
+    ClipProblem,
+    VoiceRecognizer,
+    async_voice_status,
+    read_wav,
+    satellite_key,
+)
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 
@@ -51,6 +67,9 @@ SERVICE_REJECT = "reject"  # review mode: a pending extracted memory is forgotte
 SERVICE_LIST_PENDING = "list_pending"  # review mode: what awaits approve/reject
 SERVICE_CONSOLIDATE = "consolidate"  # admin: merge paraphrases, supersede old values, prune guesses
 SERVICE_HISTORY = "history"  # a memory's values over time, newest first
+SERVICE_ENROLL_VOICE = "enroll_voice"  # a person's voiceprint from clips or recent utterances
+SERVICE_FORGET_VOICE = "forget_voice"
+SERVICE_VOICE_STATUS = "voice_status"  # per person: enrolled, clips, when (no vectors)
 
 ATTR_CONTENT = "content"
 ATTR_KIND = "kind"
@@ -64,6 +83,9 @@ ATTR_LIMIT = "limit"
 ATTR_MEMORY_ID = "memory_id"
 ATTR_REPLACES = "replaces"
 ATTR_AS_OF = "as_of"
+ATTR_CLIPS = "clips"
+ATTR_SATELLITE = "satellite"
+ATTR_UTTERANCES = "utterances"
 
 MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
@@ -119,6 +141,17 @@ LIST_PENDING_SCHEMA = vol.Schema({vol.Optional(ATTR_LIMIT): vol.Any(None, cv.str
 # What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
 PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
 HISTORY_SCHEMA = FORGET_SCHEMA
+# utterances is checked by _utterances (not vol.Range): a ServiceValidationError naming the field.
+ENROLL_VOICE_SCHEMA = vol.Schema(
+    {
+        vol.Required(ATTR_PERSON): cv.string,
+        vol.Optional(ATTR_CLIPS): vol.Any(None, vol.All(cv.ensure_list, [cv.string])),
+        vol.Optional(ATTR_SATELLITE): vol.Any(None, cv.string),
+        vol.Optional(ATTR_UTTERANCES): vol.Any(None, cv.string, int),
+    }
+)
+FORGET_VOICE_SCHEMA = FORGET_PERSON_SCHEMA
+VOICE_STATUS_SCHEMA = vol.Schema({})
 
 
 def _invalid(key: str, field: str) -> ServiceValidationError:
@@ -144,11 +177,19 @@ async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
     if area is not None and ar.async_get(hass).async_get_area(area) is None:
         raise _invalid("unknown_area", ATTR_AREA)
     caller = person_for_user(hass, call.context.user_id)
-    if person is not None and person != caller and call.context.user_id is not None:
-        user = await hass.auth.async_get_user(call.context.user_id)
-        if user is None or not user.is_admin:
-            raise _invalid("person_not_allowed", ATTR_PERSON)
+    if person is not None:
+        await _async_may_act_for(hass, call, person)
     return Speaker(person_id=person or caller, area_id=area)
+
+
+async def _async_may_act_for(hass: HomeAssistant, call: ServiceCall, person: str) -> None:
+    """person_not_allowed unless the caller is that person's user, an administrator, or no user
+    (an automation)."""
+    if call.context.user_id is None or person == person_for_user(hass, call.context.user_id):
+        return
+    user = await hass.auth.async_get_user(call.context.user_id)
+    if user is None or not user.is_admin:
+        raise _invalid("person_not_allowed", ATTR_PERSON)
 
 
 def _text(call: ServiceCall, field: str, limit: int) -> str:
@@ -480,6 +521,159 @@ def _memories(engine: Any, ids: list[str]) -> dict[str, Memory]:
     return {mid: m for mid, m in found.items() if m is not None}
 
 
+def _recognizer(data: MemoryRuntimeData) -> VoiceRecognizer:
+    """The entry's voice recognizer; voice_recognition_off when the option is off."""
+    if data.recognizer is None:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="voice_recognition_off")
+    return data.recognizer
+
+
+def _clip_error(key: str, field: str, clip: str) -> ServiceValidationError:
+    return ServiceValidationError(
+        translation_domain=DOMAIN,
+        translation_key=key,
+        translation_placeholders={"field": field, "clip": clip},
+    )
+
+
+def _too_few(field: str, count: int) -> ServiceValidationError:
+    return ServiceValidationError(
+        translation_domain=DOMAIN,
+        translation_key="too_few_clips",
+        translation_placeholders={"field": field, "count": str(count), "min": str(MIN_ENROL_CLIPS)},
+    )
+
+
+async def _async_media_clip(hass: HomeAssistant, media_id: str) -> bytes:
+    """The PCM of a media-source WAV file on this machine (media_source.async_resolve_media gives
+    its path); clip_unreadable when it does not resolve to a readable local file, clip_format
+    when it is not 16-bit mono 16 kHz WAV."""
+    from homeassistant.components import media_source  # noqa: PLC0415 - only for enrolment
+
+    if not media_source.is_media_source_id(media_id):
+        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id)
+    try:
+        resolved = await media_source.async_resolve_media(hass, media_id, None)
+    except HomeAssistantError as err:  # media_source.Unresolvable, not loaded
+        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
+    if resolved.path is None:
+        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id)
+    try:
+        return await hass.async_add_executor_job(read_wav, resolved.path)
+    except ClipFormatError as err:
+        raise _clip_error("clip_format", ATTR_CLIPS, media_id) from err
+    except OSError as err:
+        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
+
+
+def _utterances(call: ServiceCall) -> int:
+    """`utterances` as a whole number MIN_ENROL_CLIPS..RECENT_UTTERANCES (default: all kept);
+    invalid_utterances otherwise."""
+    raw = call.data.get(ATTR_UTTERANCES)
+    if raw is None or not str(raw).strip():
+        return RECENT_UTTERANCES
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        value = 0.5
+    if not value.is_integer() or not MIN_ENROL_CLIPS <= value <= RECENT_UTTERANCES:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_utterances",
+            translation_placeholders={
+                "field": ATTR_UTTERANCES,
+                "min": str(MIN_ENROL_CLIPS),
+                "max": str(RECENT_UTTERANCES),
+            },
+        )
+    return int(value)
+
+
+def _satellite(hass: HomeAssistant, value: str) -> str:
+    """The recent-utterance key of a satellite given as an entity id or a device id
+    (recognition.satellite_key); unknown_satellite when it is neither."""
+    if er.async_get(hass).async_get(value) is not None:
+        key = satellite_key(hass, satellite_id=value, device_id=None)
+    elif dr.async_get(hass).async_get(value) is not None:
+        key = value
+    else:
+        key = None
+    if key is None:
+        raise _invalid("unknown_satellite", ATTR_SATELLITE)
+    return key
+
+
+async def _async_enroll_clips(
+    hass: HomeAssistant, call: ServiceCall, recognizer: VoiceRecognizer
+) -> tuple[str, list[tuple[str, bytes]]]:
+    """(the field the clips came from, [(clip name, PCM)]) from `clips` or `satellite` +
+    `utterances`; every format and count checked before anything is embedded."""
+    media_ids = [m.strip() for m in call.data.get(ATTR_CLIPS) or [] if m and m.strip()]
+    satellite = (call.data.get(ATTR_SATELLITE) or "").strip()
+    if bool(media_ids) == bool(satellite):
+        raise _invalid("enroll_needs_clips", ATTR_CLIPS)
+    if media_ids:
+        if len(media_ids) < MIN_ENROL_CLIPS:
+            raise _too_few(ATTR_CLIPS, len(media_ids))
+        return ATTR_CLIPS, [(m, await _async_media_clip(hass, m)) for m in media_ids]
+    count = _utterances(call)
+    heard = recognizer.recent(_satellite(hass, satellite))[-count:]
+    if len(heard) < MIN_ENROL_CLIPS:
+        raise _too_few(ATTR_UTTERANCES, len(heard))
+    return ATTR_UTTERANCES, [(f"utterance {i} ({h.text!r})", h.pcm) for i, h in enumerate(heard, 1)]
+
+
+async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
+    """memory.enroll_voice: a person's voiceprint from clips (module docstring); re-enrolment
+    replaces. Response: person, clips (how many), enrolled_at (ISO 8601 UTC)."""
+    hass = call.hass
+    data = _runtime(hass)
+    recognizer = _recognizer(data)
+    person = str(call.data[ATTR_PERSON]).strip()
+    if not is_person(hass, person):
+        raise _invalid("unknown_person", ATTR_PERSON)
+    await _async_may_act_for(hass, call, person)
+    field, clips = await _async_enroll_clips(hass, call, recognizer)
+    try:
+        stored = await recognizer.async_enroll(person, clips)
+    except ClipProblem as err:
+        raise _clip_error(f"clip_{err.reason}", field, err.clip) from err
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    except OSError as err:  # the speaker encoder's weights cannot be read
+        raise HomeAssistantError(
+            translation_domain=DOMAIN,
+            translation_key="engine_error",
+            translation_placeholders={"error": str(err)},
+        ) from err
+    return {"person": person, "clips": stored.clips, "enrolled_at": stored.updated_at.isoformat()}
+
+
+async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
+    """memory.forget_voice: delete a person's voiceprint. Response: person, forgotten (bool)."""
+    hass = call.hass
+    data = _runtime(hass)
+    person = str(call.data[ATTR_PERSON]).strip()
+    await _async_may_act_for(hass, call, person)
+    try:
+        forgotten = await async_run(hass, data.engine.forget_voice, person)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    return {"person": person, "forgotten": forgotten}
+
+
+async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
+    """memory.voice_status: whether voice recognition is on and, per person, enrolled, clips and
+    when (recognition.async_voice_status; never a vector)."""
+    data = _runtime(call.hass)
+    try:
+        voices = await async_voice_status(call.hass, data.engine)
+    except EngineError as err:
+        raise _engine_failed(err) from err
+    response: dict[str, Any] = {"recognition": data.recognizer is not None, "voices": voices}
+    return response
+
+
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
     """Register the memory.* services (once, from async_setup)."""
@@ -493,6 +687,9 @@ def async_setup_services(hass: HomeAssistant) -> None:
         (SERVICE_REJECT, _async_reject, FORGET_SCHEMA, SupportsResponse.OPTIONAL),
         (SERVICE_LIST_PENDING, _async_list_pending, LIST_PENDING_SCHEMA, SupportsResponse.ONLY),
         (SERVICE_HISTORY, _async_history, HISTORY_SCHEMA, SupportsResponse.ONLY),
+        (SERVICE_ENROLL_VOICE, _async_enroll_voice, ENROLL_VOICE_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_FORGET_VOICE, _async_forget_voice, FORGET_VOICE_SCHEMA, SupportsResponse.OPTIONAL),
+        (SERVICE_VOICE_STATUS, _async_voice_status, VOICE_STATUS_SCHEMA, SupportsResponse.ONLY),
     ):
         hass.services.async_register(DOMAIN, name, handler, schema=schema, supports_response=response)
     async_register_admin_service(

@@ -3,16 +3,25 @@
 Person ids: the engine's owner_id/person_id is the person's ENTITY id (e.g. "person.julian")
 everywhere — readable in services and diagnostics, and the same id the person registry removes.
 
-Speaker sources, strongest first (voice ID is added by the STT step, not here):
-1. the HA user of an authenticated context (`context.user_id` → the person with that `user_id`);
-2. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS);
-3. otherwise unknown (person_id None).
+Speaker sources, strongest first (`resolve_identity`, the one place that decides who speaks):
+1. a voice match for this utterance: the enrolled voice the STT step of this pipeline run heard
+   (recognition.heard_for: only for a turn whose text is that utterance's transcript);
+2. the HA user of an authenticated context (`context.user_id` → the person with that `user_id`);
+3. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS);
+4. otherwise unknown (person_id None).
+A recognised voice beats everything (someone else talking into Julian's phone is not Julian). A
+voice that matched nobody is no evidence against the other sources: the logged-in user and a
+personal device still apply (a personal phone is its owner's; a satellite carries neither).
+Speaker.source says which source it was; prompts name it ("Julian, recognised by voice").
+Destructive requests need a confirmed identity (Identity.confirmed): a voice only above the
+strict threshold (voice.STRICT), a signed-in user or a personal device always.
 The area is the device's area, else the satellite entity's area (its own, else its device's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from homeassistant.components.person import ATTR_USER_ID
@@ -23,8 +32,9 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_DEVICE_PERSONS
-from .engine.models import Memory, Speaker
+from .engine.models import Memory, Speaker, SpeakerSource
 from .engine.text import names_in, names_key
+from .recognition import heard_for
 
 
 @callback
@@ -135,6 +145,39 @@ def area_of(hass: HomeAssistant, *, device_id: str | None, satellite_id: str | N
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who speaks, and how surely: `speaker` (Speaker.source: how they were recognised) and
+    `confirmed`: sure enough for a destructive request ("forget everything about me") — a voice
+    match above the strict threshold, a signed-in user or a personal device; never unknown."""
+
+    speaker: Speaker
+    confirmed: bool
+
+
+@callback
+def resolve_identity(
+    hass: HomeAssistant,
+    *,
+    context: Context | None,
+    device_id: str | None,
+    satellite_id: str | None,
+    options: Mapping[str, Any],
+    text: str | None = None,
+) -> Identity:
+    """Who speaks the turn `text` and in which room (module docstring: the order of sources).
+    `text`: the turn's utterance, which binds a voice match to it; None: no voice source."""
+    area_id = area_of(hass, device_id=device_id, satellite_id=satellite_id)
+    heard = heard_for(text)
+    if heard is not None and is_person(hass, person_id := heard.match.person_id):
+        return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), heard.match.strict)
+    if person_id := person_for_user(hass, context.user_id if context else None):
+        return Identity(Speaker(person_id, area_id, source=SpeakerSource.USER), confirmed=True)
+    if person_id := person_for_device(hass, device_id, options):
+        return Identity(Speaker(person_id, area_id, source=SpeakerSource.DEVICE), confirmed=True)
+    return Identity(Speaker(None, area_id), confirmed=False)
+
+
 @callback
 def resolve_speaker(
     hass: HomeAssistant,
@@ -143,9 +186,9 @@ def resolve_speaker(
     device_id: str | None,
     satellite_id: str | None,
     options: Mapping[str, Any],
+    text: str | None = None,
 ) -> Speaker:
-    """The Speaker for a request (see module docstring for the order of sources)."""
-    person_id = person_for_user(hass, context.user_id if context else None) or person_for_device(
-        hass, device_id, options
-    )
-    return Speaker(person_id=person_id, area_id=area_of(hass, device_id=device_id, satellite_id=satellite_id))
+    """The Speaker of `resolve_identity`."""
+    return resolve_identity(
+        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, text=text
+    ).speaker

@@ -67,6 +67,7 @@ async def async_record_turn(
         created_at=dt_util.utcnow(),
         speaker_id=speaker.person_id,
         area_id=speaker.area_id,
+        speaker_source=speaker.source if speaker.person_id else None,
     )
     try:
         await async_run(hass, entry.runtime_data.engine.append_turn, said)

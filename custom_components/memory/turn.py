@@ -5,7 +5,7 @@ agent) reads the same `Turn`, published in a context variable for the duration o
 agent's `async_process`: the speaker and room are resolved once, the text is checked once, the
 turn is recorded once and recall runs once. Doors reached without the memory agent (an intent
 fired by something else, an LLM agent used directly) resolve their own speaker the same way
-(speaker.resolve_speaker).
+(speaker.resolve_identity).
 
 Also the rules every door applies to what it tells: `withheld` (sensitive memories and unknown
 speakers) and `error_reply` (engine errors as spoken reply keys).
@@ -25,8 +25,9 @@ from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Memory, Speaker
+from .recognition import VoiceRecognizer, heard_for, satellite_key
 from .runtime import MemoryRuntimeData, async_recall
-from .speaker import resolve_speaker
+from .speaker import resolve_identity
 
 # The longest utterance the memory agent interprets: the services' limit (docs/services.md). A
 # longer one is answered "too long" before anything matches, recalls or delegates.
@@ -38,7 +39,8 @@ class Turn:
     """One user turn at the memory agent.
 
     text: the utterance verbatim; language: its base language ("de" for "de-CH");
-    speaker: who speaks and in which room (speaker.resolve_speaker), resolved once;
+    speaker: who speaks and in which room (speaker.resolve_identity), resolved once;
+    confirmed: the speaker is sure enough for a destructive request (speaker.Identity);
     asker: who may answer a question this turn asks (a person, else the satellite/device);
     hits: the turn's recall, filled by `async_recall_once` (None until then).
     """
@@ -48,6 +50,7 @@ class Turn:
     language: str
     speaker: Speaker
     asker: tuple[str, str]
+    confirmed: bool = False
     context: Context | None = None
     device_id: str | None = None
     satellite_id: str | None = None
@@ -76,17 +79,28 @@ def start_turn(
     context: Context | None,
     device_id: str | None,
     satellite_id: str | None,
+    recognizer: VoiceRecognizer | None = None,
 ) -> Turn:
-    """The turn with its speaker and room resolved (the only resolution of this turn)."""
-    speaker = resolve_speaker(
-        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options
+    """The turn with its speaker and room resolved (the only resolution of this turn). The
+    utterance this pipeline run heard for `text`, if any, is kept among the recent utterances of
+    the turn's satellite for enrolment (`recognizer`: the entry's, None when recognition is off)."""
+    identity = resolve_identity(
+        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, text=text
     )
+    if (
+        recognizer is not None
+        and (heard := heard_for(text)) is not None
+        and (key := satellite_key(hass, satellite_id=satellite_id, device_id=device_id)) is not None
+    ):
+        recognizer.file_heard(key, heard)
+    speaker = identity.speaker
     return Turn(
         conversation_id=conversation_id,
         text=text,
         language=base_language(language or hass.config.language),
         speaker=speaker,
         asker=asker_key(speaker, device_id, satellite_id),
+        confirmed=identity.confirmed,
         context=context,
         device_id=device_id,
         satellite_id=satellite_id,

@@ -27,7 +27,7 @@ from custom_components.memory.const import (
     DOMAIN,
 )
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
-from custom_components.memory.engine.models import EmbeddingIdentity, Speaker
+from custom_components.memory.engine.models import EmbeddingIdentity, Speaker, SpeakerSource
 from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
 from custom_components.memory.speaker import resolve_speaker
 from tests.conftest import TEST_DB, async_call, setup_memory
@@ -176,12 +176,14 @@ async def test_device_mapping_and_area_resolve_the_speaker(
     by_device = resolve_speaker(
         household, context=None, device_id=kitchen.device_id, satellite_id=None, options=options
     )
-    assert by_device == Speaker(person_id=julian.person_id, area_id=kitchen.area_id)
+    assert by_device == Speaker(
+        person_id=julian.person_id, area_id=kitchen.area_id, source=SpeakerSource.DEVICE
+    )
 
     by_user = resolve_speaker(
         household, context=anna.context, device_id=kitchen.device_id, satellite_id=None, options=options
     )
-    assert by_user == Speaker(person_id=anna.person_id, area_id=kitchen.area_id)
+    assert by_user == Speaker(person_id=anna.person_id, area_id=kitchen.area_id, source=SpeakerSource.USER)
 
     unknown = resolve_speaker(
         household, context=Context(), device_id=hall.device_id, satellite_id=None, options=options

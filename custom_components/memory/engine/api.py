@@ -291,6 +291,12 @@ class MemoryEngineAPI(Protocol):
         """Delete person_id's voiceprint; True when there was one."""
         ...
 
+    @property
+    def voice_generation(self) -> int:
+        """Changes whenever a voiceprint may have changed (enroll_voice, forget_voice,
+        forget_person); a cache of voiceprints() is current while it is unchanged. No I/O."""
+        ...
+
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory if visible to speaker."""
         ...

@@ -63,6 +63,7 @@ class MemoryEngine:
         # One writer at a time decides a fact key: a key's read and its write are separate store
         # calls, and two concurrent changes of one fact must not both supersede the old value.
         self._writes = threading.RLock()
+        self._voice_generation = 0  # bumped by every voiceprint change (voice_generation)
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> None:
@@ -295,7 +296,10 @@ class MemoryEngine:
         teller back."""
         self._require_open()
         with self._writes:
-            return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
+            try:
+                return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
+            finally:
+                self._voice_generation += 1  # the voiceprint went with the person
 
     # ------------------------------------------------------------------ voiceprints
     def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
@@ -317,9 +321,12 @@ class MemoryEngine:
             raise InvalidInput("embedding", "empty")
         now = self._clock()
         with self._writes:
-            return self.store.put_voiceprint(
-                Voiceprint(person_id, unit / norm, clips, embedding, created_at=now, updated_at=now)
-            )
+            try:
+                return self.store.put_voiceprint(
+                    Voiceprint(person_id, unit / norm, clips, embedding, created_at=now, updated_at=now)
+                )
+            finally:
+                self._voice_generation += 1
 
     def voiceprints(self) -> list[Voiceprint]:
         """Every enrolled voiceprint, by person id (vectors included: for the matcher only)."""
@@ -330,7 +337,16 @@ class MemoryEngine:
         """Delete person_id's voiceprint; True when there was one."""
         self._require_open()
         with self._writes:
-            return self.store.delete_voiceprint(person_id)
+            try:
+                return self.store.delete_voiceprint(person_id)
+            finally:
+                self._voice_generation += 1
+
+    @property
+    def voice_generation(self) -> int:
+        """A number that changes whenever a voiceprint may have changed (enrol, forget_voice,
+        forget_person): a cache of voiceprints() is current while it is unchanged. No I/O."""
+        return self._voice_generation
 
     def is_tombstoned(
         self,
