@@ -13,9 +13,9 @@ runs it for HA:
   asyncio task (STT stage, then the conversation agent), so the memory agent and the Memory LLM
   API of the same run read it (speaker.resolve_identity) and nothing else does: another
   satellite's run is another task. The start of every utterance clears what an earlier one left
-  in the task, and a `Heard` only counts for a turn whose text is its transcript
-  (`heard_for`), so no identity is carried over from an earlier turn, another device or an
-  announcement.
+  in the task, a `Heard` only counts for a turn whose text is its transcript (`heard_for`),
+  and the memory agent's turn claims it (`claim_heard`), so no identity is carried over from an
+  earlier turn, another device or an announcement.
 - The audio of the last RECENT_UTTERANCES utterances per satellite is kept in RAM only
   (never stored, dropped after RECENT_MAX_AGE) for enrolment from "the last utterances heard at
   the kitchen satellite"; the memory agent files each turn's utterance under its satellite
@@ -45,6 +45,7 @@ from .engine.models import Voiceprint
 from .voice import (
     MODEL_IDENTITY,
     SAMPLE_RATE,
+    STRICT,
     UNKNOWN,
     ClipRejected,
     EmbeddingStream,
@@ -97,12 +98,19 @@ def _said(text: str) -> str:
 
 def heard_for(text: str | None) -> Heard | None:
     """The utterance this pipeline run heard, when `text` (a turn's text) is its transcript up to
-    case and whitespace; None otherwise (no voice in this run, or another text: typed, or a turn
-    this identity does not belong to)."""
+    case and whitespace and no turn has claimed it yet; None otherwise (no voice in this run,
+    another text: typed, or a turn this identity does not belong to)."""
     heard = _HEARD.get()
     if heard is None or text is None or _said(heard.text) != _said(text):
         return None
     return heard
+
+
+def claim_heard(heard: Heard) -> None:
+    """`heard` belongs to the turn that resolved it (the memory agent's turn.start_turn): no later
+    turn of this task may take it, even with the same words and no new utterance."""
+    if _HEARD.get() is heard:
+        _HEARD.set(None)
 
 
 class VoiceRecognizer:
@@ -114,6 +122,7 @@ class VoiceRecognizer:
         self.hass = hass
         self._engine = engine
         self._prefer_onnx = prefer_onnx
+        self.strict = STRICT  # cosine a match needs for destructive requests (VoiceMatch.strict)
         self._encoder: Encoder | None = None
         self._loading: asyncio.Future[Encoder] | None = None
         self._prints: dict[str, np.ndarray] = {}
@@ -161,7 +170,7 @@ class VoiceRecognizer:
         """Who `vector` (float32[256], unit; None: no speech) is among the enrolled voices.
         Raises the engine's StoreUnavailable when the voiceprints cannot be read."""
         await self.async_refresh()
-        return identify(vector, self._prints)
+        return identify(vector, self._prints, strict=self.strict)
 
     async def async_identify_safely(self, utterance: Utterance | None) -> VoiceMatch:
         """async_identify for an utterance (None: embedding failed); unknown on any error."""

@@ -25,7 +25,7 @@ from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Memory, Speaker
-from .recognition import VoiceRecognizer, heard_for, satellite_key
+from .recognition import VoiceRecognizer, claim_heard, heard_for, satellite_key
 from .runtime import MemoryRuntimeData, async_recall
 from .speaker import resolve_identity
 
@@ -82,17 +82,17 @@ def start_turn(
     recognizer: VoiceRecognizer | None = None,
 ) -> Turn:
     """The turn with its speaker and room resolved (the only resolution of this turn). The
-    utterance this pipeline run heard for `text`, if any, is kept among the recent utterances of
-    the turn's satellite for enrolment (`recognizer`: the entry's, None when recognition is off)."""
+    utterance this pipeline run heard for `text`, if any, is claimed by this turn (no later turn
+    borrows its identity) and kept among the recent utterances of the turn's satellite for
+    enrolment (`recognizer`: the entry's, None when recognition is off)."""
     identity = resolve_identity(
         hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, text=text
     )
-    if (
-        recognizer is not None
-        and (heard := heard_for(text)) is not None
-        and (key := satellite_key(hass, satellite_id=satellite_id, device_id=device_id)) is not None
-    ):
-        recognizer.file_heard(key, heard)
+    if (heard := heard_for(text)) is not None:
+        claim_heard(heard)  # this turn's: never a later turn's
+        key = satellite_key(hass, satellite_id=satellite_id, device_id=device_id)
+        if recognizer is not None and key is not None:
+            recognizer.file_heard(key, heard)
     speaker = identity.speaker
     return Turn(
         conversation_id=conversation_id,
