@@ -130,6 +130,48 @@ class HAClient:
                     raise HAError("pipeline ended without an intent-end event")
                 return output
 
+    async def run_voice_pipeline(
+        self, pcm: bytes, *, pipeline_id: str, device_id: str | None, chunk: int = 1024
+    ) -> tuple[str, dict[str, Any]]:
+        """A spoken turn through an Assist pipeline from the speech-to-text stage, as a satellite
+        streams it: 16-bit mono 16 kHz `pcm` sent as binary WebSocket frames (the run's
+        stt_binary_handler_id byte, then the audio; an empty frame ends it).
+
+        Returns (the transcript, the intent-end event's `intent_output`). Raises HAError on a
+        pipeline error event.
+        """
+        fields: dict[str, Any] = {
+            "start_stage": "stt",
+            "end_stage": "intent",
+            "input": {"sample_rate": 16000},
+            "pipeline": pipeline_id,
+            "device_id": device_id,
+        }
+        msg_id = await self._send("assist_pipeline/run", **fields)
+        first = await self._receive(msg_id)
+        if not first.get("success", False):
+            raise HAError(f"assist_pipeline/run failed: {first.get('error')}")
+        assert self._ws is not None
+        transcript, output = "", None
+        while True:
+            event = (await self._receive(msg_id)).get("event", {})
+            kind, data = event.get("type"), event.get("data") or {}
+            if kind == "run-start":
+                handler = bytes([data["runner_data"]["stt_binary_handler_id"]])
+                for start in range(0, len(pcm), chunk):
+                    await self._ws.send_bytes(handler + pcm[start : start + chunk])
+                await self._ws.send_bytes(handler)
+            elif kind == "stt-end":
+                transcript = str((data.get("stt_output") or {}).get("text") or "")
+            elif kind == "intent-end":
+                output = data.get("intent_output") or {}
+            elif kind == "error":
+                raise HAError(f"pipeline error {data.get('code')}: {data.get('message')}")
+            elif kind == "run-end":
+                if output is None:
+                    raise HAError("pipeline ended without an intent-end event")
+                return transcript, output
+
 
 def speech_of(intent_output: dict[str, Any]) -> str:
     """The spoken answer of a ConversationResult dict ('' when there is none)."""

@@ -1,0 +1,53 @@
+"""Speaker recognition by voice, free of Home Assistant (docs/voice.md).
+
+features.py (PCM -> log-mel frames), network.py (the d-vector LSTM in numpy), stream.py (an
+utterance embedded while its audio arrives), encoder.py (the portable and onnxruntime paths),
+matching.py (voiceprints, who spoke). Audio everywhere: 16-bit little-endian mono PCM at 16 kHz.
+"""
+
+from .encoder import (
+    MODEL_IDENTITY,
+    ONNXRUNTIME,
+    PORTABLE,
+    Encoder,
+    OnnxEncoder,
+    PortableEncoder,
+    load_encoder,
+)
+from .features import SAMPLE_RATE
+from .matching import (
+    MARGIN,
+    STRICT,
+    THRESHOLD,
+    UNKNOWN,
+    ClipRejected,
+    VoiceMatch,
+    check_clip,
+    identify,
+    voiceprint,
+)
+from .network import DIM
+from .stream import EmbeddingStream, Utterance
+
+__all__ = [
+    "DIM",
+    "MARGIN",
+    "MODEL_IDENTITY",
+    "ONNXRUNTIME",
+    "PORTABLE",
+    "SAMPLE_RATE",
+    "STRICT",
+    "THRESHOLD",
+    "UNKNOWN",
+    "ClipRejected",
+    "EmbeddingStream",
+    "Encoder",
+    "OnnxEncoder",
+    "PortableEncoder",
+    "Utterance",
+    "VoiceMatch",
+    "check_clip",
+    "identify",
+    "load_encoder",
+    "voiceprint",
+]

