@@ -56,6 +56,21 @@ def test_forget_voice(engine: MemoryEngine) -> None:
     assert engine.voiceprints() == []
 
 
+def test_every_voiceprint_change_moves_the_generation(engine: MemoryEngine) -> None:
+    """A cache of voiceprints() (the HA side's recognizer) knows when to read them again."""
+    seen = [engine.voice_generation]
+    for change in (
+        lambda: engine.enroll_voice(JULIAN, _vector(1), 2, VOICE_MODEL),
+        lambda: engine.forget_voice(JULIAN),
+        lambda: engine.forget_person(ANNA),
+    ):
+        change()
+        assert engine.voice_generation not in seen
+        seen.append(engine.voice_generation)
+    engine.voiceprints()
+    assert engine.voice_generation == seen[-1]  # reading changes nothing
+
+
 def test_forgetting_a_person_deletes_their_voiceprint_only(engine: MemoryEngine) -> None:
     engine.enroll_voice(JULIAN, _vector(1), 2, VOICE_MODEL)
     engine.enroll_voice(ANNA, _vector(2), 2, VOICE_MODEL)
