@@ -156,3 +156,13 @@ def test_weights_file_matches_the_package() -> None:
         assert set(committed.files) == set(fresh)
         for name, value in fresh.items():
             assert np.array_equal(committed[name], value), name
+
+
+@pytest.mark.parametrize("pause", [0.5, 1.5, 4.0])
+def test_pauses_around_speech_do_not_move_the_vector(portable: PortableEncoder, pause: float) -> None:
+    """A pipeline's stream starts before and ends after the speech; windows that are mostly pause
+    are left out, so the vector stays the voice's."""
+    clean = portable.embed(speak(SENTENCES[0], MEN[0])).vector
+    padded = portable.embed(silence(pause) + speak(SENTENCES[0], MEN[0]) + silence(pause)).vector
+    assert clean is not None and padded is not None
+    assert float(clean @ padded) > 0.95
