@@ -51,7 +51,7 @@ from .transcripts import async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
 
-PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.STT]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 ISSUE_FASTEMBED = "fastembed_unavailable"  # repair issue: fell back to the bundled encoder

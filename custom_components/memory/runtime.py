@@ -96,6 +96,8 @@ class MemoryRuntimeData:
     pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
     remembered: conversation id or asker (turn.asker_key) -> what it stored last.
     reembed: the background re-embed task holder (set by __init__.py).
+    recognizer: the speaker recognizer the STT entity feeds (recognition.VoiceRecognizer; None
+    when voice recognition is off).
     """
 
     engine: MemoryEngine
@@ -104,6 +106,7 @@ class MemoryRuntimeData:
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
+    recognizer: Any = None  # recognition.VoiceRecognizer: .utterance() -> HeardUtterance (stt.py feeds it)
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
