@@ -11,14 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 
 from .const import (
+    AGENT_NAME,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_TOP_K,
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
+    DOMAIN,
 )
 from .engine.api import RecallOptions
 from .engine.models import Hit, Speaker
@@ -140,6 +143,15 @@ class MemoryRuntimeData:
 
 
 type MemoryConfigEntry = ConfigEntry[MemoryRuntimeData]
+
+
+def entry_device(entry: ConfigEntry) -> DeviceInfo:
+    """The service device the entry's entities (the agent, the STT entity) belong to."""
+    return DeviceInfo(
+        identifiers={(DOMAIN, entry.entry_id)},
+        name=entry.title or AGENT_NAME,
+        entry_type=DeviceEntryType.SERVICE,
+    )
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from abc import abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any
 
@@ -21,7 +22,6 @@ from homeassistant.components import stt
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.requirements import async_process_requirements
 
@@ -42,7 +42,7 @@ from .const import (
     WHISPER_LANGUAGE_PIPELINE,
     WHISPER_REQUIREMENT,
 )
-from .runtime import MemoryConfigEntry, async_run
+from .runtime import MemoryConfigEntry, async_run, entry_device
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class MemorySpeechToText(stt.SpeechToTextEntity):
     def __init__(self, entry: MemoryConfigEntry) -> None:
         self._entry = entry
         self._attr_unique_id = f"{entry.entry_id}-stt"
-        self._attr_device_info = DeviceInfo(identifiers={(DOMAIN, entry.entry_id)})
+        self._attr_device_info = entry_device(entry)
 
     def _supported(self, name: str) -> list[Any]:
         """The values of supported_<name> (16 kHz 16-bit mono WAV/PCM: what Assist pipelines send,
@@ -155,9 +155,10 @@ class MemorySpeechToText(stt.SpeechToTextEntity):
             await heard.async_finish(text)
         return stt.SpeechResult(text, stt.SpeechResultState.SUCCESS)
 
+    @abstractmethod
     async def _async_transcribe(self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]) -> str:
-        """The engine: the text of `chunks` (already capped). Raises SttFailed."""
-        raise NotImplementedError
+        """The engine: the text of `chunks` (already capped), "" when nothing was said.
+        Raises SttFailed."""
 
 
 async def _heard_chunks(stream: AsyncIterable[bytes], heard: Any) -> AsyncGenerator[bytes]:

@@ -505,5 +505,6 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
         CONF_WHISPER_LANGUAGE: "pipeline",
     }
     own = _memory_stt(household, entry)
+    assert own == "stt.household_memory_speech_to_text"  # on the Household Memory service device
     with pytest.raises(InvalidData):  # proxying to itself would loop: the selector leaves it out
         await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: own})
