@@ -46,7 +46,20 @@ def speak(text: str, voice: str = "en+m3", *, speed: int = 160, pitch: int | Non
         subprocess.run([*args, text], check=True, capture_output=True, timeout=60)
         raw = Path(tmp) / "speech.raw"
         subprocess.run(
-            ["sox", str(wav), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-L", str(raw)],
+            [
+                "sox",
+                str(wav),
+                "-r",
+                str(SAMPLE_RATE),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                "-e",
+                "signed-integer",
+                "-L",
+                str(raw),
+            ],
             check=True,
             capture_output=True,
             timeout=60,
