@@ -280,7 +280,8 @@ def whisper_model() -> Any:
 @pytest.fixture
 async def whisper_entry(household: HomeAssistant, whisper_model: Any) -> AsyncGenerator[ConfigEntry]:
     """Household Memory with its STT entity on in-process Whisper (the base model's folder as the
-    model option), English, in the pipeline. faster_whisper.WhisperModel hands out the session's
+    model option), in the pipeline with its language English (the default language option: the
+    pipeline's). faster_whisper.WhisperModel hands out the session's
     model for that folder, so it is not loaded again per test. tqdm (which faster-whisper's
     transcribe uses, disabled) would start its monitor thread, which HA's test harness counts as a
     leaked thread: it is turned off here."""
@@ -299,7 +300,7 @@ async def whisper_entry(household: HomeAssistant, whisper_model: Any) -> AsyncGe
         result = await _set_voice(
             household,
             entry,
-            **{CONF_STT_ENGINE: "whisper", CONF_WHISPER_MODEL: folder, CONF_WHISPER_LANGUAGE: "en"},
+            **{CONF_STT_ENGINE: "whisper", CONF_WHISPER_MODEL: folder},
         )
         assert result["type"] is FlowResultType.CREATE_ENTRY
         await _use_in_pipeline(household, _memory_stt(household, entry))
