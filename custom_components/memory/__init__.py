@@ -26,6 +26,7 @@ from homeassistant.requirements import RequirementsNotFound, async_process_requi
 from .const import (
     CONF_DB_PATH,
     CONF_ENCODER,
+    CONF_VOICE,
     CONF_VOICE_RECOGNITION,
     DEFAULT_DB_PATH,
     DEFAULT_VOICE_RECOGNITION,
@@ -54,7 +55,7 @@ from .transcripts import async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
 
-PLATFORMS: list[Platform] = [Platform.CONVERSATION]
+PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.STT]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 ISSUE_FASTEMBED = "fastembed_unavailable"  # repair issue: fell back to the bundled encoder
@@ -92,7 +93,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
         ) from err
 
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
-    if entry.options.get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
+    if (entry.options.get(CONF_VOICE) or {}).get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
         # the encoder loads on first use (an utterance or an enrolment), in the executor
         entry.runtime_data.recognizer = VoiceRecognizer(hass, engine)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)

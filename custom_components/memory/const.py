@@ -64,3 +64,20 @@ EVENT_MEMORY_CONSOLIDATED: Final = "memory_consolidated"  # counts of a consolid
 LLM_API_ID: Final = "memory"
 LLM_API_NAME: Final = "Memory"
 AGENT_NAME: Final = "Memory assistant"
+
+# Options, "voice" section: the speech-to-text entity (stt.py). Stored nested:
+# entry.options["voice"] = {"stt_engine": ..., ...}.
+CONF_VOICE: Final = "voice"
+CONF_STT_ENGINE: Final = "stt_engine"  # "off" (no entity) | "proxy" | "whisper"
+CONF_STT_PROXY: Final = "stt_proxy_entity"  # proxy: the stt.* entity the audio is streamed on to
+CONF_WHISPER_MODEL: Final = "whisper_model"  # a size (tiny/base/small/medium) or a model folder path
+CONF_WHISPER_LANGUAGE: Final = "whisper_language"  # "pipeline" | "auto" | a Whisper language code
+STT_OFF: Final = "off"
+STT_PROXY: Final = "proxy"
+STT_WHISPER: Final = "whisper"
+DEFAULT_STT_ENGINE: Final = STT_OFF  # voice is opt-in: nothing is installed or listed until chosen
+DEFAULT_WHISPER_MODEL: Final = "base"
+WHISPER_LANGUAGE_PIPELINE: Final = "pipeline"  # the language the Assist pipeline sets
+WHISPER_LANGUAGE_AUTO: Final = "auto"  # Whisper detects the language of each utterance
+DEFAULT_WHISPER_LANGUAGE: Final = WHISPER_LANGUAGE_PIPELINE
+WHISPER_REQUIREMENT: Final = "faster-whisper==1.2.1"  # installed on demand (no musl wheel for ctranslate2)

@@ -28,14 +28,12 @@ from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers.chat_session import async_get_chat_session
-from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .answers import quote_all, reply
 from .cloud import agent_domain, async_is_cloud_domain
 from .commands import async_strict_intent
 from .const import (
-    AGENT_NAME,
     CONF_AGENT,
     CONF_ANSWER_SIMILARITY,
     DEFAULT_ANSWER_SIMILARITY,
@@ -56,7 +54,7 @@ from .intents import (
     said_on,
 )
 from .llm_api import speaker_line, turn_block
-from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion
+from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion, entry_device
 from .speaker import other_tellers
 from .transcripts import async_record_turn, learning_allowed
 from .turn import (
@@ -108,11 +106,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     def __init__(self, entry: MemoryConfigEntry) -> None:
         self._entry = entry
         self._attr_unique_id = entry.entry_id
-        self._attr_device_info = DeviceInfo(
-            identifiers={(DOMAIN, entry.entry_id)},
-            name=entry.title or AGENT_NAME,
-            entry_type=DeviceEntryType.SERVICE,
-        )
+        self._attr_device_info = entry_device(entry)
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:

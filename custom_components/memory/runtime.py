@@ -11,14 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 
 from .const import (
+    AGENT_NAME,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_TOP_K,
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
+    DOMAIN,
 )
 from .engine.api import RecallOptions
 from .engine.models import Hit, Speaker
@@ -97,8 +100,8 @@ class MemoryRuntimeData:
     pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
     remembered: conversation id or asker (turn.asker_key) -> what it stored last.
     reembed: the background re-embed task holder (set by __init__.py).
-    recognizer: speaker recognition by voice (recognition.VoiceRecognizer), None when the voice
-    recognition option is off.
+    recognizer: speaker recognition by voice (recognition.VoiceRecognizer) that the STT entity
+    feeds; None when the voice recognition option is off.
     """
 
     engine: MemoryEngine
@@ -141,6 +144,15 @@ class MemoryRuntimeData:
 
 
 type MemoryConfigEntry = ConfigEntry[MemoryRuntimeData]
+
+
+def entry_device(entry: ConfigEntry) -> DeviceInfo:
+    """The service device the entry's entities (the agent, the STT entity) belong to."""
+    return DeviceInfo(
+        identifiers={(DOMAIN, entry.entry_id)},
+        name=entry.title or AGENT_NAME,
+        entry_type=DeviceEntryType.SERVICE,
+    )
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:

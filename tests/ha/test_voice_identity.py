@@ -417,7 +417,7 @@ async def test_only_the_person_or_an_admin_enrols_a_voice(
 
 async def test_voice_recognition_off(hass: HomeAssistant, memory_entry: Any, julian: Resident) -> None:
     hass.config_entries.async_update_entry(
-        memory_entry, options={**memory_entry.options, "voice_recognition": False}
+        memory_entry, options={**memory_entry.options, "voice": {"voice_recognition": False}}
     )
     await hass.config_entries.async_reload(memory_entry.entry_id)
     await hass.async_block_till_done()

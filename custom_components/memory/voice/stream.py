@@ -41,7 +41,8 @@ ACTIVE_SHARE = 0.5  # of a window's frames
 @dataclass(frozen=True, slots=True)
 class Utterance:
     """vector: float32[256], L2-normalised, or None when no speech was heard; speech_seconds: speech
-    the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows averaged into the vector (0 with no vector)."""
+    the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows averaged into the vector
+    (0 with no vector)."""
 
     vector: np.ndarray | None
     speech_seconds: float
