@@ -500,6 +500,7 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
     result = await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[CONF_VOICE] == {
+        "voice_recognition": True,
         CONF_STT_ENGINE: "proxy",
         CONF_STT_PROXY: TARGET,
         CONF_WHISPER_MODEL: "base",
