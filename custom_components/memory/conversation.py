@@ -54,13 +54,14 @@ from .intents import (
     said_on,
 )
 from .llm_api import speaker_line, turn_block
-from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, PendingQuestion, entry_device
+from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, entry_device
 from .speaker import other_tellers
 from .transcripts import async_record_turn, learning_allowed
 from .turn import (
     Turn,
     active,
     async_recall_once,
+    question,
     start_turn,
     utterance_problem,
     withheld,
@@ -322,8 +323,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         data = self._data
         if learning_allowed(data.options, turn.speaker.area_id):
             return self._reply(turn, reply(turn.language, "noted"))
-        data.pending[turn.conversation_id] = PendingQuestion(
-            asker=turn.asker, ask=Ask.REMEMBER, content=turn.text, language=turn.language
+        data.pending[turn.conversation_id] = question(
+            turn, Ask.REMEMBER, content=turn.text, language=turn.language
         )
         return self._reply(turn, reply(turn.language, "remember_offer"))
 

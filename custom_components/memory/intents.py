@@ -40,7 +40,7 @@ from .runtime import (
     async_run,
 )
 from .speaker import areas_named, other_tellers
-from .turn import Turn, current_turn, error_reply, start_turn, withheld
+from .turn import Turn, as_asker, current_turn, error_reply, may_answer, question, start_turn, withheld
 from .utterances import is_filler
 
 _LOGGER = logging.getLogger(__name__)
@@ -324,10 +324,10 @@ class _MemoryIntentHandler(intent.IntentHandler):
             recognizer=self.data.recognizer,
         )
 
-    def _ask(self, turn: Turn, question: PendingQuestion) -> None:
-        """Leave `question` waiting for this conversation's yes/no (none without a conversation)."""
+    def _ask(self, turn: Turn, pending: PendingQuestion) -> None:
+        """Leave `pending` waiting for this conversation's yes/no (none without a conversation)."""
         if turn.conversation_id:
-            self.data.pending[turn.conversation_id] = question
+            self.data.pending[turn.conversation_id] = pending
 
     @staticmethod
     def _respond(intent_obj: intent.Intent, key: str, **values: Any) -> intent.IntentResponse:
@@ -383,8 +383,8 @@ async def async_remember_said(
         return "remember_known", {"items": quote_all([result.memory.content])}
     told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
     if told and turn.conversation_id:
-        data.pending[turn.conversation_id] = PendingQuestion(
-            asker=turn.asker, ask=Ask.REPLACE, memory_ids=(told[0].id,), replacement=result.memory.id
+        data.pending[turn.conversation_id] = question(
+            turn, Ask.REPLACE, memory_ids=(told[0].id,), replacement=result.memory.id
         )
         return "replace_ask", {"items": quote_all([told[0].content])}
     return f"remembered_{scope.value}", {}
@@ -438,7 +438,7 @@ class ForgetIntentHandler(_MemoryIntentHandler):
             candidates = [h.memory for h in forget_candidates(hits)]
         if not candidates:
             return self._respond(intent_obj, "forget_none")
-        self._ask(turn, PendingQuestion(asker=turn.asker, memory_ids=tuple(m.id for m in candidates)))
+        self._ask(turn, question(turn, Ask.FORGET, memory_ids=tuple(m.id for m in candidates)))
         told = [m for m in candidates if not withheld(m, turn.speaker, self.data.options)]
         items = quote_all([m.content for m in told])
         if len(told) < len(candidates):
@@ -475,7 +475,7 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
         count = sum(1 for m in visible if m.scope is Scope.PRIVATE and m.owner_id == speaker.person_id)
         if not count:
             return self._respond(intent_obj, "about_me_none")
-        self._ask(turn, PendingQuestion(asker=turn.asker, ask=Ask.FORGET_PERSON, person_id=speaker.person_id))
+        self._ask(turn, question(turn, Ask.FORGET_PERSON, person_id=speaker.person_id))
         return self._respond(intent_obj, "about_me_ask", count=count)
 
 
@@ -501,9 +501,10 @@ class ConfirmIntentHandler(_MemoryIntentHandler):
         if pending is None:
             return self._respond(intent_obj, "forget_nothing_pending")
         turn = self._turn(intent_obj)
-        if turn.asker != pending.asker:  # someone else's question stays open
+        if not may_answer(turn, pending):  # someone else's question stays open
             return self._respond(intent_obj, "forget_not_yours")
         del self.data.pending[conversation_id]
+        turn = as_asker(turn, pending)
         if slots[SLOT_ANSWER]["value"] != "yes":
             return self._respond(intent_obj, _DECLINED.get(pending.ask, "forget_cancelled"))
         hass = intent_obj.hass

@@ -66,7 +66,9 @@ class Ask(StrEnum):
 class PendingQuestion:
     """A question waiting for yes/no in one conversation.
 
-    asker: who asked (turn.asker_key); only the same asker may answer.
+    asker: who asked (turn.asker_key); who may answer: turn.may_answer.
+    speaker: the asker's Speaker; "yes" acts as them. voice_at: the satellite (or device) where a
+    speaker recognised by voice asked, whose unrecognised short "yes" may answer (turn.may_answer).
     ask: what "yes" does. memory_ids: the memories named in a FORGET question, or the ones a
     REPLACE question would have `replacement` (the memory just stored) supersede; person_id: whose
     private memories a FORGET_PERSON question forgets; content/language: what a REMEMBER question
@@ -75,6 +77,8 @@ class PendingQuestion:
 
     asker: tuple[str, str]
     ask: Ask = Ask.FORGET
+    speaker: Speaker | None = None
+    voice_at: str | None = None
     memory_ids: tuple[str, ...] = ()
     person_id: str | None = None
     content: str | None = None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from homeassistant.core import Context, HomeAssistant
@@ -24,9 +24,9 @@ from homeassistant.core import Context, HomeAssistant
 from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
-from .engine.models import Hit, Memory, Speaker
+from .engine.models import Hit, Memory, Speaker, SpeakerSource
 from .recognition import VoiceRecognizer, claim_heard, heard_for, satellite_key
-from .runtime import MemoryRuntimeData, async_recall
+from .runtime import Ask, MemoryRuntimeData, PendingQuestion, async_recall
 from .speaker import resolve_identity
 
 # The longest utterance the memory agent interprets: the services' limit (docs/services.md). A
@@ -67,6 +67,37 @@ def asker_key(speaker: Speaker, device_id: str | None, satellite_id: str | None)
     if speaker.person_id is not None:
         return ("person", speaker.person_id)
     return ("device", satellite_id or device_id or "")
+
+
+def question(turn: Turn, ask: Ask, **what: Any) -> PendingQuestion:
+    """The yes/no question `turn`'s speaker is asked (`what`: PendingQuestion's other fields)."""
+    voice = turn.speaker.source is SpeakerSource.VOICE
+    return PendingQuestion(
+        asker=turn.asker,
+        ask=ask,
+        speaker=turn.speaker,
+        voice_at=(turn.satellite_id or turn.device_id) if voice else None,
+        **what,
+    )
+
+
+def may_answer(turn: Turn, pending: PendingQuestion) -> bool:
+    """Whether `turn` may answer `pending`: the same asker; or, when a voice recognised at a
+    satellite asked, an answer at that satellite from a voice that is no one's — a bare "yes" or
+    "no" is too short to recognise (docs/voice.md). Another recognised person never answers
+    someone else's question, and nothing is read as the asker on such an answer: only what the
+    asker asked is done."""
+    if turn.asker == pending.asker:
+        return True
+    here = turn.satellite_id or turn.device_id
+    return pending.voice_at is not None and turn.speaker.person_id is None and here == pending.voice_at
+
+
+def as_asker(turn: Turn, pending: PendingQuestion) -> Turn:
+    """`turn` acting as the asker of `pending` (whose question it answers)."""
+    if pending.speaker is None or pending.speaker == turn.speaker:
+        return turn
+    return replace(turn, speaker=pending.speaker, asker=pending.asker)
 
 
 def start_turn(

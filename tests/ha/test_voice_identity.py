@@ -443,3 +443,49 @@ async def test_utterance_edge_cases_publish_unknown(
     )
     heard = heard_for(QUESTION)
     assert heard is not None and len(heard.pcm) == MAX_UTTERANCE_BYTES
+
+
+@pytest.mark.parametrize(
+    ("answer", "voice", "where", "done"),
+    [
+        ("Yes.", JULIAN_VOICE, "kitchen", True),  # too short to recognise: no one's voice, same satellite
+        ("Yes please.", ANNA_VOICE, "kitchen", False),  # Anna's voice, recognised (long audio below)
+        ("Yes.", JULIAN_VOICE, "hall", False),  # another satellite
+    ],
+    ids=["short-yes-here", "anna-answers", "yes-at-the-hall"],
+)
+async def test_a_short_yes_answers_the_question_a_recognised_voice_asked(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    kitchen: Room,
+    hall: Room,
+    enrolled: tuple[Resident, Resident],
+    answer: str,
+    voice: str,
+    where: str,
+    done: bool,
+) -> None:
+    """A bare "yes" is too short to recognise a voice: it answers the question a recognised voice
+    asked at the same satellite, and acts as the asker; a voice recognised as someone else, or a
+    "yes" at another satellite, does not."""
+    recognizer = memory_entry.runtime_data.recognizer
+    await async_voice_turn(hass, memory_entry, REMEMBER, JULIAN_VOICE, room=kitchen)
+    recognizer.strict = 0.0  # the request itself passes; what matters here is who answers
+    asked = await async_voice_turn(
+        hass, memory_entry, "Forget everything you know about me.", JULIAN_VOICE, room=kitchen
+    )
+    assert asked.continue_conversation, asked.speech
+    room = kitchen if where == "kitchen" else hall
+    # Anna's "yes please" must be recognised as hers: heard as a few seconds of her voice
+    audio = speak(ENROLMENT[0], voice) if voice == ANNA_VOICE else speak(answer, voice)
+    await async_hear(recognizer, audio, answer)
+    reply = await async_pipeline_say(
+        hass, memory_entry, answer, room=room, conversation_id=asked.conversation_id
+    )
+    left = await async_all_memories(hass, memory_entry)
+    if done:
+        assert "forgotten 1" in reply.speech
+        assert left == []
+    else:
+        assert "Only the person who asked" in reply.speech
+        assert len(left) == 1
