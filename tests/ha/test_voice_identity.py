@@ -454,7 +454,7 @@ async def test_utterance_edge_cases_publish_unknown(
     ],
     ids=["short-yes-here", "anna-answers", "yes-at-the-hall"],
 )
-async def test_a_short_yes_answers_the_question_a_recognised_voice_asked(
+async def test_a_short_yes_answers_the_question_a_recognised_voice_asked(  # noqa: PLR0917 (fixtures)
     hass: HomeAssistant,
     memory_entry: Any,
     kitchen: Room,
