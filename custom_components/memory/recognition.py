@@ -53,8 +53,10 @@ from .voice import (
     Utterance,
     VoiceMatch,
     check_clip,
+    final_backlog,
     identify,
     load_encoder,
+    next_batch,
     voiceprint,
 )
 
@@ -260,14 +262,17 @@ class HeardUtterance:
     """One utterance while it streams (made by VoiceRecognizer.utterance()).
 
     async_feed queues chunks; a background task feeds them to the embedding stream in the
-    executor, in order, several queued chunks at a time. async_finish ends it and publishes the
+    executor, in order, up to 0.2 s of waiting audio at a time (voice.next_batch); at the end of
+    live audio only the first 0.1 s still waiting is embedded (voice.final_backlog), so finishing
+    waits for little more than one batch. async_finish ends it and publishes the
     Heard; abort ends it and publishes nothing. Audio past MAX_UTTERANCE_SECONDS is neither kept
     nor embedded.
     """
 
     def __init__(self, recognizer: VoiceRecognizer) -> None:
         self._recognizer = recognizer
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._waiting: list[bytes] = []  # audio not yet fed (voice.next_batch takes from it)
+        self._arrived = asyncio.Event()  # new audio or the end
         self._pcm = bytearray()
         self._consumer: asyncio.Task[Utterance | None] | None = None
         self._ended = False
@@ -283,7 +288,8 @@ class HeardUtterance:
             self._consumer = self._recognizer.hass.async_create_background_task(
                 self._async_consume(), "memory speaker embedding"
             )
-        self._queue.put_nowait(chunk)
+        self._waiting.append(chunk)
+        self._arrived.set()
 
     async def _async_consume(self) -> Utterance | None:
         """Feed the queued audio to an embedding stream in the executor until the end marker;
@@ -291,16 +297,14 @@ class HeardUtterance:
         hass = self._recognizer.hass
         try:
             stream: EmbeddingStream = (await self._recognizer.async_encoder()).stream()
-            ended = False
-            while not ended:
-                chunks = [await self._queue.get()]
-                while not self._queue.empty():
-                    chunks.append(self._queue.get_nowait())
-                ended = chunks[-1] is None
-                pcm = b"".join(c for c in chunks if c is not None)
-                if pcm:
-                    await hass.async_add_executor_job(stream.feed, pcm)
-            return await hass.async_add_executor_job(stream.finish)
+            while True:
+                if self._waiting:
+                    await hass.async_add_executor_job(stream.feed, next_batch(self._waiting))
+                elif self._ended:
+                    return await hass.async_add_executor_job(stream.finish)
+                else:
+                    self._arrived.clear()
+                    await self._arrived.wait()
         except Exception:
             _LOGGER.warning("Speaker recognition failed for an utterance", exc_info=True)
             return None
@@ -315,7 +319,8 @@ class HeardUtterance:
         self._ended = True
         match = UNKNOWN
         if self._consumer is not None:
-            self._queue.put_nowait(None)
+            self._waiting[:] = [tail] if (tail := final_backlog(self._waiting)) else []
+            self._arrived.set()
             try:
                 async with asyncio.timeout(FINISH_TIMEOUT):
                     utterance = await self._consumer

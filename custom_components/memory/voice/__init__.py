@@ -27,7 +27,7 @@ from .matching import (
     voiceprint,
 )
 from .network import DIM
-from .stream import EmbeddingStream, Utterance
+from .stream import EmbeddingStream, Utterance, final_backlog, next_batch
 
 __all__ = [
     "DIM",
@@ -47,7 +47,9 @@ __all__ = [
     "Utterance",
     "VoiceMatch",
     "check_clip",
+    "final_backlog",
     "identify",
     "load_encoder",
+    "next_batch",
     "voiceprint",
 ]

@@ -36,6 +36,31 @@ MIN_SPEECH_SECONDS = 0.3  # less detected speech than this is no utterance: no v
 # cosine 0.90 -> 0.77; with this rule 0.91; docs/voice.md).
 ACTIVE_BELOW_PEAK = 3.0  # log10 power units (30 dB) below the 95th-percentile frame
 ACTIVE_SHARE = 0.5  # of a window's frames
+# Bounded work after the end of speech (docs/voice.md): a feed takes at most FEED_BATCH_BYTES of
+# the audio waiting. When the utterance ends and the embedding was keeping up with live audio (at
+# most LIVE_BACKLOG_BYTES waiting), only the first FINISH_BACKLOG_BYTES of it are embedded: the rest
+# is the pause after the words that ended the pipeline's stream (left out of the average anyway;
+# dropping the last 96-192 ms moved vectors by cosine <= 0.007, bench/voice.py). Audio that came
+# faster than live (a recording) is embedded whole.
+FEED_BATCH_BYTES = 6400  # 0.2 s of 16-bit 16 kHz audio
+FINISH_BACKLOG_BYTES = 3200  # 0.1 s
+LIVE_BACKLOG_BYTES = 16000  # 0.5 s: more waiting than this means the audio was not live
+
+
+def next_batch(waiting: list[bytes]) -> bytes:
+    """Takes the oldest chunks of `waiting` (removed from it) up to FEED_BATCH_BYTES (at least one
+    chunk), joined: what one feed() gets."""
+    taken = [waiting.pop(0)]
+    while waiting and sum(map(len, taken)) + len(waiting[0]) <= FEED_BATCH_BYTES:
+        taken.append(waiting.pop(0))
+    return b"".join(taken)
+
+
+def final_backlog(waiting: list[bytes]) -> bytes:
+    """What of the audio still waiting when the utterance ends is embedded: its first
+    FINISH_BACKLOG_BYTES (a whole number of samples) when at most LIVE_BACKLOG_BYTES wait, else all."""
+    joined = b"".join(waiting)
+    return joined if len(joined) > LIVE_BACKLOG_BYTES else joined[:FINISH_BACKLOG_BYTES]
 
 
 @dataclass(frozen=True, slots=True)
