@@ -1,6 +1,13 @@
 """Household Memory demo: a real Home Assistant, a household, and the cases played through
 HA's own APIs (run by scripts/demo, which sets up the venv and the local LLM first).
 
+After the cases, the voice part: the memory options' voice section (speaker recognition, the
+memory STT entity with faster-whisper in process on the Whisper base model) is set through the
+options flow, an Assist pipeline hears with that entity, Julian and Anna enrol their espeak-ng
+voices with memory.enroll_voice (WAV clips in the media folder), and VOICE_CASES are spoken at
+the kitchen satellite: audio streamed through assist_pipeline/run from the speech-to-text stage
+over the satellite's own connection (a user linked to no person).
+
 After the cases, the learning part: the development-only local LLM (memory_local_llm, linked
 into the demo's config, model from $LOCAL_LLM_MODEL, $LOCAL_LLM_THREADS threads) is set up
 through its config flow and chosen as the memory's extraction AI Task in the options; Julian
@@ -16,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -25,11 +33,13 @@ from typing import Any
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # tests.speech, for demo_lib.voice
 
-from demo_lib.cases import CASES, LEARNING_CASES, Case, Diagnostics, Learned, Recall, Say
+from demo_lib import voice
+from demo_lib.cases import CASES, LEARNING_CASES, VOICE_CASES, Case, Diagnostics, Learned, Recall, Say, Speak
 from demo_lib.client import EventListener, HAError, speech_of
-from demo_lib.household import Household, provision, set_up_learning
-from demo_lib.server import HassProcess, free_port, write_config
+from demo_lib.household import SATELLITE, Household, provision, set_up_learning, set_up_voice
+from demo_lib.server import HassProcess, free_port, media_dir, write_config
 
 ROOT = Path(__file__).resolve().parent.parent
 TTY = sys.stdout.isatty()
@@ -81,9 +91,11 @@ async def play(
     results: Results,
     cases: tuple[Case, ...],
     listener: EventListener | None = None,
+    speech: dict[tuple[str, str], bytes] | None = None,
 ) -> None:
     """Play every case; a failing call fails its step's checks and the demo goes on.
-    `listener` (memory_learned events) is needed by Learned steps."""
+    `listener` (memory_learned events) is needed by Learned steps, `speech` (voice.synthesise)
+    by Speak steps."""
     tagged: dict[str, str | None] = {}  # Say.tag -> conversation id
     for case in cases:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
@@ -94,6 +106,9 @@ async def play(
                 conversation_id = await _say(household, step, label, conversation_id, results)
                 if step.tag:
                     tagged[step.tag] = conversation_id
+            elif isinstance(step, Speak):
+                label = f"{case.case_id} {step.voice}'s voice {step.text!r}"
+                await _speak(household, step, (speech or {}).get((step.voice, step.text)), label, results)
             elif isinstance(step, Recall):
                 await _recall(household, step, f"{case.case_id} memory.recall {step.query!r}", results)
             elif isinstance(step, Learned):
@@ -165,6 +180,36 @@ async def _say(
     return output.get("conversation_id")
 
 
+def _words(text: str) -> list[str]:
+    """`text`'s words, case and punctuation aside (a transcript compared with what was said)."""
+    return re.sub(r"[^\w\s]", " ", text).casefold().split()
+
+
+async def _speak(household: Household, step: Speak, pcm: bytes | None, label: str, results: Results) -> None:
+    """One spoken turn at a satellite: the audio through the spoken pipeline, from its STT stage."""
+    heard_label = f"heard as said ({' '.join(_words(step.text))!r})"
+    speaker = f"{step.voice}'s voice @ {step.where} (spoken)"
+    print(f"  {_c('36', speaker)} > {step.text}", flush=True)
+    try:
+        if pcm is None or household.voice_pipeline is None:
+            raise HAError("no speech or no spoken pipeline (see the voice set-up above)")
+        transcript, output = await household.clients[SATELLITE].run_voice_pipeline(
+            pcm, pipeline_id=household.voice_pipeline, device_id=household.devices[step.where]
+        )
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        for what in (heard_label, *map(str, step.checks)):
+            results.record(label, False, what)
+        return
+    answer = speech_of(output)
+    response_type = str((output.get("response") or {}).get("response_type", ""))
+    print(f"    {_c('35', 'heard')} {transcript!r} ({len(pcm) / 32000:.1f} s of audio)", flush=True)
+    print(f"    {_c('33', '<')} {answer or '(no speech)'}", flush=True)
+    results.record(label, _words(transcript) == _words(step.text), heard_label)
+    for check in step.checks:
+        results.record(label, check.holds(answer, response_type), str(check))
+
+
 async def _recall(household: Household, step: Recall, label: str, results: Results) -> None:
     caller = household.owner if step.who == "owner" else household.clients[step.who]
     as_whom = "no speaker" if step.who == "owner" else f"as {step.who}"
@@ -181,7 +226,9 @@ async def _recall(household: Household, step: Recall, label: str, results: Resul
     rows = _rows((reply or {}).get("service_response"))
     for row in rows:
         fields = ", ".join(
-            f"{k}={row.get(k)}" for k in ("kind", "scope", "provenance", "language") if k in row
+            f"{k}={row.get(k)}"
+            for k in ("kind", "scope", "provenance", "language", "person", "said_by")
+            if row.get(k) is not None
         )
         print(f"    {_c('33', '<')} {row.get('content')!r} [{fields}]", flush=True)
     if not rows:
@@ -212,6 +259,91 @@ async def _diagnostics(household: Household, step: Diagnostics, label: str, resu
     dump = json.dumps(reply, ensure_ascii=False).casefold()
     leaked = [text for text in step.absent if text.casefold() in dump]
     results.record(label, not leaked, "no memory text" + (f" (found {leaked})" if leaked else ""))
+
+
+async def voice_part(
+    session: aiohttp.ClientSession, household: Household, results: Results, media: Path
+) -> None:
+    """Set up the voice part, enrol Julian and Anna, then play VOICE_CASES (module docstring)."""
+    print(
+        f"\n{_c('1', 'Voice')} spoken at the kitchen satellite (espeak-ng voices, Whisper base)", flush=True
+    )
+    turns = [
+        (step.voice, step.text) for case in VOICE_CASES for step in case.steps if isinstance(step, Speak)
+    ]
+    try:
+        speech = await asyncio.to_thread(voice.synthesise, turns)
+        model = await asyncio.to_thread(voice.whisper_model)
+    except voice.SpeechFailed as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        results.record("voice", False, "speech synthesised and the Whisper model found")
+        return
+    say(
+        f"{len(speech)} utterances synthesised by espeak-ng ("
+        + ", ".join(f"{who}: {name}" for who, name in voice.VOICES.items())
+        + ")"
+    )
+    try:
+        stt_entity = await set_up_voice(session, household, model)
+    except (HAError, TimeoutError) as err:
+        results.record("voice", False, f"voice options, spoken pipeline and satellite user set up ({err})")
+        return
+    say(
+        "memory options, voice section: speaker recognition on, speech-to-text by faster-whisper "
+        f"in process, model {model}, language en; entity {stt_entity}"
+    )
+    say(
+        f"Assist pipeline {household.voice_pipeline}: {stt_entity} -> {household.agent_id}; "
+        "the kitchen satellite streams as user 'Kitchen satellite' (linked to no person)"
+    )
+    await _enrol(household, results, media, speech)
+    await play(household, results, VOICE_CASES, speech=speech)
+
+
+async def _enrol(
+    household: Household, results: Results, media: Path, speech: dict[tuple[str, str], bytes]
+) -> None:
+    """memory.enroll_voice for each enrolled person from WAV clips in the media folder, then
+    memory.voice_status."""
+    for who in voice.ENROLLED:
+        person = f"person.{who}"
+        clips = voice.write_clips(media, who, speech)
+        print(f"  {_c('36', 'service')} memory.enroll_voice person={person} clips={clips}", flush=True)
+        label = f"enrol {who}"
+        try:
+            reply = await household.owner.rest(
+                "POST",
+                "/api/services/memory/enroll_voice?return_response",
+                {"person": person, "clips": clips},
+            )
+        except (HAError, TimeoutError) as err:
+            print(f"      {_c('31', 'error')}: {err}", flush=True)
+            results.record(label, False, f"{person} enrolled from {len(clips)} clips")
+            continue
+        response = (reply or {}).get("service_response") or {}
+        print(f"    {_c('33', '<')} {response}", flush=True)
+        ok = response.get("person") == person and response.get("clips") == len(clips)
+        results.record(label, ok, f"{person} enrolled from {len(clips)} clips")
+    print(f"  {_c('36', 'service')} memory.voice_status", flush=True)
+    try:
+        reply = await household.owner.rest("POST", "/api/services/memory/voice_status?return_response", {})
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        reply = {}
+    status = (reply or {}).get("service_response") or {}
+    voices = {v.get("person"): v for v in status.get("voices") or []}
+    for person, row in voices.items():
+        print(
+            f"    {_c('33', '<')} {person}: enrolled={row.get('enrolled')}, clips={row.get('clips')}",
+            flush=True,
+        )
+    enrolled = sorted(p for p, row in voices.items() if row.get("enrolled"))
+    wanted = sorted(f"person.{who}" for who in voice.ENROLLED)
+    results.record(
+        "voice_status",
+        status.get("recognition") is True and enrolled == wanted,
+        f"recognition on; enrolled: {', '.join(wanted)} (no one else)",
+    )
 
 
 async def learning(household: Household, results: Results) -> None:
@@ -255,6 +387,7 @@ async def main_async(hass: HassProcess, *, learn: bool) -> int:
             for problem in household.setup_problems:
                 results.record("setup", False, problem)
             await play(household, results, CASES)
+            await voice_part(session, household, results, media_dir(hass.config_dir))
             if learn:
                 await learning(household, results)
         finally:

@@ -1,8 +1,8 @@
 """The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, who said a memory, the
 front door without an LLM: C25, C26, C30, C31 and an offered statement, truth over time: C23,
-C24; with
-the local LLM also learning in passing and C04), as turns at satellites and service calls, each
-with the checks a person listening would make."""
+C24; by voice: C05 spoken at the kitchen satellite; with the local LLM also learning in passing
+and C04), as turns at satellites and service calls, each with the checks a person listening
+would make."""
 
 from __future__ import annotations
 
@@ -93,6 +93,20 @@ class Say:
 
 
 @dataclass(frozen=True)
+class Speak:
+    """A spoken turn: `text` said by `voice`'s espeak-ng voice (demo_lib/voice.py VOICES: julian,
+    anna, stranger) at the satellite in `where`, streamed through the spoken pipeline from its
+    speech-to-text stage over the satellite's own connection (a user linked to no person), so
+    who speaks comes from the voice alone. Checked: the transcript is `text` (case and
+    punctuation aside), then `checks` on the answer."""
+
+    voice: str
+    where: str
+    text: str
+    checks: tuple[Check, ...] = (ANSWERED,)
+
+
+@dataclass(frozen=True)
 class Recall:
     """`memory.recall` through REST with return_response, as `who`: the owner (no person: no
     speaker) or a household member (their token: that person speaks)."""
@@ -125,7 +139,7 @@ class Diagnostics:
 class Case:
     case_id: str
     title: str
-    steps: tuple[Say | Recall | Diagnostics | Learned, ...] = field(default_factory=tuple)
+    steps: tuple[Say | Speak | Recall | Diagnostics | Learned, ...] = field(default_factory=tuple)
 
 
 KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
@@ -250,6 +264,44 @@ CASES: tuple[Case, ...] = (
         Say("guest", "hall", "en", CLEANER, (ANSWERED, contains("Should I remember that"))),
         Say("guest", "hall", "en", "yes", (ANSWERED, contains("remember")), follow_up=True),
         Say("julian", "kitchen", "en", CLEANER_Q, (ANSWERED, contains("first Monday"))),
+    )),
+)
+# fmt: on
+
+
+# --- by voice (played after CASES, once the voice part is set up: demo.py voice_part) ---------
+FORGET_SHORT = "Forget that I like short answers."
+# The comma is espeak-ng's pause before "that": without it Whisper base hears Julian's espeak
+# voice say "short-time so..." (the transcript has no comma either way).
+SHORT_SPOKEN = "Remember, that I like short answers."
+TEA_SPOKEN = "Remember, that I prefer tea to coffee."
+TEA_TEXT = "tea to coffee"
+
+
+def _private(person: str) -> tuple[tuple[str, str], ...]:
+    """A private memory of `person`, said by them (recall rows' scope, person and said_by)."""
+    return (("scope", "private"), ("person", f"person.{person}"), ("said_by", f"person.{person}"))
+
+
+# fmt: off
+VOICE_CASES: tuple[Case, ...] = (
+    Case("C05", "typed first: Julian, signed in, forgets short answers, so the voice starts afresh", (
+        Say("julian", "hall", "en", FORGET_SHORT, (ANSWERED, contains("short answers"))),
+        Say("julian", "hall", "en", "yes", follow_up=True),
+        Recall("short answers", (RowCheck(SHORT_TEXT, present=False),), who="julian"),
+    )),
+    Case("C05", "private stays private, by voice at the kitchen satellite (no signed-in user)", (
+        Speak("julian", "kitchen", SHORT_SPOKEN),
+        Recall("short answers", (RowCheck(SHORT_TEXT, _private("julian")),), who="julian"),
+        Recall("short answers", (RowCheck(SHORT_TEXT, present=False),)),
+        Speak("anna", "kitchen", TEA_SPOKEN),
+        Recall("tea or coffee", (RowCheck(TEA_TEXT, _private("anna")),), who="anna"),
+        Speak("julian", "kitchen", ABOUT_ME, (ANSWERED, contains(SHORT_TEXT), absent(TEA_TEXT))),
+        Speak("anna", "kitchen", ABOUT_ME, (ANSWERED, contains(TEA_TEXT), absent(SHORT_TEXT))),
+        Speak("stranger", "kitchen", ABOUT_ME, (ANSWERED, absent(SHORT_TEXT, TEA_TEXT))),
+        Speak("anna", "kitchen", SHORT_Q, (absent(SHORT_TEXT),)),
+        Speak("stranger", "kitchen", SHORT_Q, (absent(SHORT_TEXT),)),
+        Speak("julian", "kitchen", SHORT_Q, (ANSWERED, contains(SHORT_TEXT))),
     )),
 )
 # fmt: on

@@ -25,6 +25,8 @@ LLM_DOMAIN = "memory_local_llm"  # dev/custom_components/memory_local_llm (never
 # The option's minimum (custom_components/memory/const.py IDLE_MINUTES_RANGE): the idle check runs
 # every minute, so a conversation ends 1-2 minutes after its last turn.
 LEARN_IDLE_MINUTES = 1
+VOICE_LANGUAGE = "en"  # the spoken pipeline's language and Whisper's (the voice part speaks English)
+SATELLITE = "satellite"  # household.clients key of the voice satellite's own user (no person)
 
 
 @dataclass
@@ -33,9 +35,11 @@ class Household:
 
     base_url: str
     owner: HAClient
-    clients: dict[str, HAClient] = field(default_factory=dict)  # "julian", "anna", "guest"
+    # "julian", "anna", "guest"; SATELLITE once the voice part is set up
+    clients: dict[str, HAClient] = field(default_factory=dict)
     devices: dict[str, str] = field(default_factory=dict)  # area key -> device_id
     pipelines: dict[str, str] = field(default_factory=dict)  # language -> pipeline id
+    voice_pipeline: str | None = None  # set_up_voice: heard by the memory STT entity
     agent_id: str = FALLBACK_AGENT
     memory_entry: dict[str, Any] | None = None
     setup_problems: list[str] = field(default_factory=list)
@@ -154,16 +158,24 @@ async def place_satellites(household: Household) -> None:
 
 
 def _answer_form(step: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any]:
-    """Fill a config-flow form: our answer if we have one, else the form's default."""
+    """Fill a config-flow form: our answer if we have one, else the form's default. A section
+    (an "expandable" item, e.g. the memory options' voice section) is filled the same way from
+    answers[section] (a dict), so a section we do not answer keeps its current values."""
+    return _answer_fields(step.get("data_schema") or [], answers, str(step.get("step_id")))
+
+
+def _answer_fields(schema: list[dict[str, Any]], answers: dict[str, Any], step_id: str) -> dict[str, Any]:
     user_input: dict[str, Any] = {}
-    for item in step.get("data_schema") or []:
+    for item in schema:
         name = item["name"]
-        if name in answers:
+        if item.get("type") == "expandable":
+            user_input[name] = _answer_fields(item.get("schema") or [], answers.get(name) or {}, step_id)
+        elif name in answers:
             user_input[name] = answers[name]
         elif "default" in item:
             user_input[name] = item["default"]
         elif item.get("required"):
-            raise HAError(f"config flow step {step.get('step_id')!r} needs {name!r}, the demo has no answer")
+            raise HAError(f"config flow step {step_id!r} needs {name!r}, the demo has no answer")
     return user_input
 
 
@@ -226,16 +238,24 @@ async def set_up_learning(household: Household, model_path: str, threads: int) -
         return None
 
     entity_id = await _wait_for("the local LLM's AI Task entity", ai_task)
-    if household.memory_entry is None:
-        raise HAError("no memory config entry")
     answers = {
         "learning": True,
         "extraction_entity": entity_id,
         "review_extracted": False,
         "idle_minutes": LEARN_IDLE_MINUTES,
     }
-    await run_config_flow(owner, household.memory_entry["entry_id"], answers, flows="options/flow")
+    await set_memory_options(household, answers)
+    return entity_id
+
+
+async def set_memory_options(household: Household, answers: dict[str, Any]) -> None:
+    """Save the memory options through its *Configure* dialog (the options flow over REST) with
+    `answers` (every other field keeps its form default) and wait for the entry to reload."""
+    owner = household.owner
+    if household.memory_entry is None:
+        raise HAError("no memory config entry")
     entry_id = household.memory_entry["entry_id"]
+    await run_config_flow(owner, entry_id, answers, flows="options/flow")
 
     async def reloaded() -> bool:  # saving the options reloads the entry
         entries = await owner.ws("config_entries/get", domain="memory")
@@ -243,6 +263,57 @@ async def set_up_learning(household: Household, model_path: str, threads: int) -
 
     await asyncio.sleep(2)  # the reload is scheduled after the flow answers; let it begin
     await _wait_for("the memory entry to reload with the new options", reloaded)
+
+
+async def set_up_voice(session: aiohttp.ClientSession, household: Household, whisper_model: str) -> str:
+    """The voice part's set-up, as a household would click it:
+
+    - the memory options' voice section: recognise speakers by voice, the memory STT entity with
+      faster-whisper in process, `whisper_model` (a model folder), English;
+    - an Assist pipeline (household.voice_pipeline) that hears with the memory STT entity and
+      answers with the memory agent;
+    - the satellite's own user (household.clients[SATELLITE]), linked to no person: a satellite
+      carries no user, so who speaks can only come from the voice (a signed-in person would
+      stand in whenever the voice matches nobody, speaker.resolve_identity).
+
+    Returns the STT entity id; raises HAError when a step fails.
+    """
+    owner = household.owner
+    await set_memory_options(
+        household,
+        {
+            "voice": {
+                "voice_recognition": True,
+                "stt_engine": "whisper",
+                "whisper_model": whisper_model,
+                "whisper_language": VOICE_LANGUAGE,
+            }
+        },
+    )
+
+    async def stt_entity() -> str | None:
+        for entry in await owner.ws("config/entity_registry/list"):
+            if entry.get("platform") == "memory" and entry["entity_id"].startswith("stt."):
+                return str(entry["entity_id"])
+        return None
+
+    entity_id: str = await _wait_for("the memory speech-to-text entity", stt_entity)
+    pipeline = await owner.ws(
+        "assist_pipeline/pipeline/create",
+        name=f"Memory demo, spoken ({VOICE_LANGUAGE})",
+        language=VOICE_LANGUAGE,
+        conversation_engine=household.agent_id,
+        conversation_language=VOICE_LANGUAGE,
+        stt_engine=entity_id,
+        stt_language=VOICE_LANGUAGE,
+        tts_engine=None,
+        tts_language=None,
+        tts_voice=None,
+        wake_word_entity=None,
+        wake_word_id=None,
+    )
+    household.voice_pipeline = pipeline["id"]
+    await add_user(session, household, SATELLITE, "Kitchen satellite")
     return entity_id
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import json
 import os
 import shutil
 import signal
@@ -27,6 +28,10 @@ homeassistant:
   time_zone: Europe/Berlin
   country: DE
   language: en
+  # Enrolment clips (memory.enroll_voice) are media-source files: media-source://media_source/local/<name>.
+  # Named explicitly: without it HA picks /media when it believes it runs in a container.
+  media_dirs:
+    local: {media}
 http:
   server_host: 127.0.0.1
   server_port: {port}
@@ -38,6 +43,7 @@ person:
 conversation:
 assist_pipeline:
 intent:
+media_source:
 memory_dev:
 logger:
   default: warning
@@ -72,11 +78,14 @@ def write_config(
     and only writes configuration.yaml when missing. ui=True adds the frontend and the
     panels one clicks around in. llm=True also links the development-only local LLM
     (dev/custom_components/memory_local_llm; set up later through its config flow).
+    The media folder (config_dir/media, media_source's "local" directory) is created too.
     """
     if fresh and config_dir.exists():
         shutil.rmtree(config_dir)
     components = config_dir / "custom_components"
     components.mkdir(parents=True, exist_ok=True)
+    media = media_dir(config_dir)
+    media.mkdir(exist_ok=True)
     linked = ["memory_dev", "memory_local_llm"] if llm else ["memory_dev"]
     for name, source in (
         ("memory", root / "custom_components" / "memory"),
@@ -88,7 +97,14 @@ def write_config(
     yaml_file = config_dir / "configuration.yaml"
     if fresh or not yaml_file.exists():
         extra = UI_YAML if ui else ""
-        yaml_file.write_text(CONFIGURATION_YAML.format(port=port, extra=extra), encoding="utf-8")
+        yaml_file.write_text(
+            CONFIGURATION_YAML.format(port=port, extra=extra, media=json.dumps(str(media))), encoding="utf-8"
+        )
+
+
+def media_dir(config_dir: Path) -> Path:
+    """The folder media_source serves as media-source://media_source/local/ (absolute)."""
+    return config_dir.resolve() / "media"
 
 
 def _die_with_parent() -> None:
