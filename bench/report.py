@@ -575,9 +575,10 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
                   f"1 at another pitch). Split in two halves ({len(ident['halves']['tuning'])} / "
                   f"{len(ident['halves']['held_out'])} voices); {ident['draws']} random households of 2–5 "
                   "enrolled voices per half, every other voice of the half a stranger. Thresholds chosen on "
-                  f"the tuning half (false accepts ≤ {_pct(ident['rule']['max_fa'])}, strict ≤ "
-                  f"{_pct(ident['rule']['max_fa_strict'])}, then the lowest false reject); the rates below "
-                  "are the held-out half's.", "",
+                  f"the tuning half (members unrecognised ≤ {_pct(ident['rule']['max_fr'])} and taken for "
+                  f"another member ≤ {_pct(ident['rule']['max_fa_member'])}, then the fewest strangers "
+                  f"accepted; strict: false accepts ≤ {_pct(ident['rule']['max_fa_strict'])}); the rates "
+                  "below are the held-out half's.", "",
                   "| setting | FA stranger | FA member (as another member) | FR (member unrecognised) | "
                   "recognised correctly |", "|---|---|---|---|---|"]  # fmt: skip
 
