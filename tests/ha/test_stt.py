@@ -12,28 +12,19 @@ import asyncio
 import sys
 from collections.abc import AsyncGenerator, AsyncIterable
 from dataclasses import dataclass, field
-from typing import Any
 from unittest.mock import patch
 
 import numpy as np
 import pytest
 from homeassistant.components import stt
 from homeassistant.components.assist_pipeline import (
-    AudioSettings,
-    PipelineEvent,
     PipelineEventType,
-    async_pipeline_from_audio_stream,
 )
 from homeassistant.components.assist_pipeline.const import BYTES_PER_CHUNK
 from homeassistant.components.assist_pipeline.error import SpeechToTextError
-from homeassistant.components.assist_pipeline.pipeline import (
-    PipelineStage,
-    async_get_pipeline,
-    async_update_pipeline,
-)
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState, ConfigFlow
 from homeassistant.const import Platform
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType, InvalidData
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
@@ -59,97 +50,24 @@ from custom_components.memory.const import (
 )
 from custom_components.memory.whisper import LANGUAGES
 from tests.conftest import setup_memory
-from tests.speech import SAMPLE_RATE, silence, speak, whisper_base_dir
+from tests.ha.voice_helpers import (
+    CHUNK,
+    SPEED,
+    Stream,
+    async_run_pipeline,
+    async_set_voice,
+    async_use_in_pipeline,
+    metadata,
+    stt_entity_id,
+)
+from tests.speech import SAMPLE_RATE, silence, speak
 
-SPEED = 140  # words per minute: Whisper base hears espeak best slowly
-CHUNK = 2048  # bytes of PCM per streamed chunk (64 ms)
 TARGET = "stt.test_stt"  # the proxy's target in these tests
 
 
 def _is_the_audio(received: bytes, pcm: bytes) -> bool:
     """`received` is `pcm` as a pipeline hands it on: whole 10-ms chunks, a shorter tail left out."""
     return pcm.startswith(received) and len(pcm) - len(received) < BYTES_PER_CHUNK
-
-
-def _metadata(language: str = "en", sample_rate: int = SAMPLE_RATE) -> stt.SpeechMetadata:
-    return stt.SpeechMetadata(
-        language=language,
-        format=stt.AudioFormats.WAV,
-        codec=stt.AudioCodecs.PCM,
-        bit_rate=stt.AudioBitRates.BITRATE_16,
-        sample_rate=stt.AudioSampleRates(sample_rate),
-        channel=stt.AudioChannels.CHANNEL_MONO,
-    )
-
-
-@dataclass
-class Stream:
-    """PCM handed out in CHUNK-sized pieces, counting what was read."""
-
-    pcm: bytes
-    read: int = 0
-
-    async def chunks(self) -> AsyncGenerator[bytes]:
-        for start in range(0, len(self.pcm), CHUNK):
-            chunk = self.pcm[start : start + CHUNK]
-            self.read += len(chunk)
-            yield chunk
-            await asyncio.sleep(0)
-
-
-@dataclass
-class Run:
-    """What one pipeline run showed: the STT text, or the error code."""
-
-    events: list[PipelineEvent] = field(default_factory=list)
-
-    @property
-    def text(self) -> str | None:
-        ends = [e for e in self.events if e.type is PipelineEventType.STT_END]
-        return ends[0].data["stt_output"]["text"] if ends else None
-
-    @property
-    def error(self) -> str | None:
-        errors = [e for e in self.events if e.type is PipelineEventType.ERROR]
-        return errors[0].data["code"] if errors else None
-
-
-async def _run_pipeline(
-    hass: HomeAssistant, pcm: bytes | Stream, *, metadata: stt.SpeechMetadata | None = None, vad: bool = True
-) -> Run:
-    """One Assist pipeline run from the STT stage to the intent stage, as a satellite starts it."""
-    stream = pcm if isinstance(pcm, Stream) else Stream(pcm)
-    run = Run()
-    async with asyncio.timeout(120):  # a hang fails the test instead of blocking the suite
-        await async_pipeline_from_audio_stream(
-            hass,
-            context=Context(),
-            event_callback=run.events.append,
-            stt_metadata=metadata or _metadata(),
-            stt_stream=stream.chunks(),
-            end_stage=PipelineStage.INTENT,
-            audio_settings=AudioSettings(is_vad_enabled=vad),
-        )
-    return run
-
-
-async def _set_voice(hass: HomeAssistant, entry: ConfigEntry, **voice: Any) -> dict[str, Any]:
-    """Save the options' voice section through the options flow; returns the flow's result."""
-    result = await hass.config_entries.options.async_init(entry.entry_id)
-    result = await hass.config_entries.options.async_configure(result["flow_id"], {CONF_VOICE: voice})
-    await hass.async_block_till_done(wait_background_tasks=True)  # the reload and the install
-    return dict(result)
-
-
-def _memory_stt(hass: HomeAssistant, entry: ConfigEntry) -> str:
-    entity_id = er.async_get(hass).async_get_entity_id("stt", DOMAIN, f"{entry.entry_id}-stt")
-    assert entity_id is not None
-    return entity_id
-
-
-async def _use_in_pipeline(hass: HomeAssistant, entity_id: str, language: str = "en") -> None:
-    """Make the STT entity the preferred pipeline's speech-to-text engine."""
-    await async_update_pipeline(hass, async_get_pipeline(hass), stt_engine=entity_id, stt_language=language)
 
 
 # --- fakes at the edges: a recognizer that records (plumbing), a test STT entity for the proxy ---
@@ -262,49 +180,9 @@ async def target(household: HomeAssistant) -> AsyncGenerator[TargetStt]:
 async def proxy(household: HomeAssistant, target: TargetStt) -> ConfigEntry:
     """Household Memory with its STT entity in proxy mode in front of `target`, in the pipeline."""
     entry = await setup_memory(household)
-    await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
-    await _use_in_pipeline(household, _memory_stt(household, entry))
+    await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
+    await async_use_in_pipeline(household, stt_entity_id(household, entry))
     return entry
-
-
-@pytest.fixture(scope="session")
-def whisper_model() -> Any:
-    """The Whisper base model, loaded once per session (int8, 2 threads, as the entity loads it)."""
-    from faster_whisper import WhisperModel  # noqa: PLC0415
-
-    return WhisperModel(
-        str(whisper_base_dir()), device="cpu", compute_type="int8", cpu_threads=2, local_files_only=True
-    )
-
-
-@pytest.fixture
-async def whisper_entry(household: HomeAssistant, whisper_model: Any) -> AsyncGenerator[ConfigEntry]:
-    """Household Memory with its STT entity on in-process Whisper (the base model's folder as the
-    model option), in the pipeline with its language English (the default language option: the
-    pipeline's). faster_whisper.WhisperModel hands out the session's
-    model for that folder, so it is not loaded again per test. tqdm (which faster-whisper's
-    transcribe uses, disabled) would start its monitor thread, which HA's test harness counts as a
-    leaked thread: it is turned off here."""
-    import faster_whisper  # noqa: PLC0415
-    import tqdm  # noqa: PLC0415
-
-    folder = str(whisper_base_dir())
-    real = faster_whisper.WhisperModel
-
-    def shared(path: str, **kwargs: Any) -> Any:
-        assert kwargs["local_files_only"] and kwargs["compute_type"] == "int8"
-        return whisper_model if path == folder else real(path, **kwargs)
-
-    with patch.object(faster_whisper, "WhisperModel", shared), patch.object(tqdm.tqdm, "monitor_interval", 0):
-        entry = await setup_memory(household)
-        result = await _set_voice(
-            household,
-            entry,
-            **{CONF_STT_ENGINE: "whisper", CONF_WHISPER_MODEL: folder},
-        )
-        assert result["type"] is FlowResultType.CREATE_ENTRY
-        await _use_in_pipeline(household, _memory_stt(household, entry))
-        yield entry
 
 
 # --- in-process Whisper: real speech, real model ---
@@ -323,7 +201,7 @@ async def test_whisper_transcribes_speech_in_a_pipeline(
     recognizer = whisper_entry.runtime_data.recognizer = Recognizer()
     pcm = speak(sentence, voice, speed=SPEED) + silence(1)
 
-    run = await _run_pipeline(household, pcm)
+    run = await async_run_pipeline(household, pcm)
 
     assert run.error is None, run.events
     assert run.text is not None
@@ -343,7 +221,7 @@ async def test_whisper_silence_and_noise_give_no_text(
     recognizer = whisper_entry.runtime_data.recognizer = Recognizer()
     noise = (np.random.default_rng(7).normal(0, 0.05, SAMPLE_RATE * 3) * 32767).astype("<i2").tobytes()
     for pcm in (silence(3), noise):
-        run = await _run_pipeline(household, pcm, vad=False)
+        run = await async_run_pipeline(household, pcm, vad=False)
         assert run.error == "stt-no-text-recognized", run.events
     assert [u.finished for u in recognizer.utterances] == ["", ""]  # "unknown" is published
 
@@ -354,11 +232,11 @@ async def test_whisper_stream_that_stops_mid_word(
     """Audio cut in the middle of a word (and of a sample) still gives the words said before it."""
     pcm = speak("Remember that the spare key is under the blue flower pot", "en+m3", speed=SPEED)
     cut = pcm[: len(pcm) * 3 // 5 + 1]  # odd length: the last sample is half there
-    entity = stt.async_get_speech_to_text_entity(household, _memory_stt(household, whisper_entry))
+    entity = stt.async_get_speech_to_text_entity(household, stt_entity_id(household, whisper_entry))
     assert entity is not None
 
     async with asyncio.timeout(120):
-        result = await entity.async_process_audio_stream(_metadata(), Stream(cut).chunks())
+        result = await entity.async_process_audio_stream(metadata(), Stream(cut).chunks())
 
     assert result.result is stt.SpeechResultState.SUCCESS
     assert result.text is not None and "remember that" in result.text.lower()
@@ -367,7 +245,7 @@ async def test_whisper_stream_that_stops_mid_word(
 async def test_whisper_long_stream_is_capped(household: HomeAssistant, whisper_entry: ConfigEntry) -> None:
     """A 60-second stream: only MAX_AUDIO_SECONDS of it is read and buffered, and the turn ends."""
     stream = Stream(silence(60))
-    run = await _run_pipeline(household, stream, vad=False)
+    run = await async_run_pipeline(household, stream, vad=False)
     assert run.error == "stt-no-text-recognized"
     assert stream.read <= memory_stt.MAX_AUDIO_BYTES + CHUNK
 
@@ -375,19 +253,19 @@ async def test_whisper_long_stream_is_capped(household: HomeAssistant, whisper_e
 async def test_whisper_refuses_unsupported_audio(
     household: HomeAssistant, whisper_entry: ConfigEntry
 ) -> None:
-    entity_id = _memory_stt(household, whisper_entry)
+    entity_id = stt_entity_id(household, whisper_entry)
     entity = stt.async_get_speech_to_text_entity(household, entity_id)
     assert entity is not None
     assert entity.supported_sample_rates == [stt.AudioSampleRates.SAMPLERATE_16000]
     assert set(entity.supported_languages) == set(LANGUAGES)
 
     with pytest.raises(SpeechToTextError) as refused:  # the pipeline refuses it up front
-        await _run_pipeline(household, speak("Hello", speed=SPEED), metadata=_metadata(sample_rate=44100))
+        await async_run_pipeline(
+            household, speak("Hello", speed=SPEED), stt_metadata=metadata(sample_rate=44100)
+        )
     assert refused.value.code == "stt-provider-unsupported-metadata"
 
-    direct = await entity.async_process_audio_stream(
-        _metadata(sample_rate=44100), Stream(silence(1)).chunks()
-    )
+    direct = await entity.async_process_audio_stream(metadata(sample_rate=44100), Stream(silence(1)).chunks())
     assert direct == stt.SpeechResult(None, stt.SpeechResultState.ERROR)  # arriving anyway
 
 
@@ -407,19 +285,19 @@ async def test_whisper_unavailable_raises_repair_and_set_up_succeeds(
         )
     )
     with failing:
-        await _set_voice(household, entry, **{CONF_STT_ENGINE: "whisper"})
+        await async_set_voice(household, entry, **{CONF_STT_ENGINE: "whisper"})
     assert entry.state is ConfigEntryState.LOADED
     issue = ir.async_get(household).async_get_issue(DOMAIN, memory_stt.ISSUE_WHISPER)
     assert issue is not None and issue.translation_key == memory_stt.ISSUE_WHISPER
     assert issue.severity is ir.IssueSeverity.WARNING and not issue.is_fixable
 
     entry.runtime_data.recognizer = recognizer = Recognizer()
-    await _use_in_pipeline(household, _memory_stt(household, entry))
-    run = await _run_pipeline(household, speak("Turn on the kitchen lights", speed=SPEED))
+    await async_use_in_pipeline(household, stt_entity_id(household, entry))
+    run = await async_run_pipeline(household, speak("Turn on the kitchen lights", speed=SPEED))
     assert run.error == "stt-stream-failed"
     assert recognizer.utterances[0].aborted and recognizer.utterances[0].finished is None
 
-    await _set_voice(household, entry, **{CONF_STT_ENGINE: "off"})
+    await async_set_voice(household, entry, **{CONF_STT_ENGINE: "off"})
     assert ir.async_get(household).async_get_issue(DOMAIN, memory_stt.ISSUE_WHISPER) is None
 
 
@@ -432,14 +310,14 @@ async def test_proxy_returns_the_target_text(
     recognizer = proxy.runtime_data.recognizer = Recognizer()
     pcm = speak("Turn on the kitchen lights", speed=SPEED)
 
-    run = await _run_pipeline(household, pcm, vad=False)
+    run = await async_run_pipeline(household, pcm, vad=False)
 
     assert run.error is None and run.text == "turn on the kitchen lights"
     assert _is_the_audio(target.received, pcm)  # every chunk went on, in order
     (heard,) = recognizer.utterances
     assert b"".join(heard.chunks) == target.received and heard.finished == "turn on the kitchen lights"
 
-    entity = stt.async_get_speech_to_text_entity(household, _memory_stt(household, proxy))
+    entity = stt.async_get_speech_to_text_entity(household, stt_entity_id(household, proxy))
     assert entity is not None
     assert entity.supported_languages == ["en", "de"]  # the target's
     assert entity.supported_formats == [stt.AudioFormats.WAV]  # ours that the target takes too
@@ -456,17 +334,17 @@ async def test_proxy_target_failing_ends_the_turn_with_the_stt_error(
         patch.object(memory_stt, "PROXY_IDLE_TIMEOUT", 0.05),
         patch.object(memory_stt, "PROXY_RESULT_TIMEOUT", 0.05),
     ):
-        run = await _run_pipeline(household, speak("Turn on the kitchen lights", speed=SPEED), vad=False)
+        run = await async_run_pipeline(household, speak("Turn on the kitchen lights", speed=SPEED), vad=False)
     assert run.error == "stt-stream-failed", run.events
     assert recognizer.utterances[0].aborted and recognizer.utterances[0].finished is None
 
 
 async def test_proxy_target_missing(household: HomeAssistant, proxy: ConfigEntry, target: TargetStt) -> None:
-    entity = stt.async_get_speech_to_text_entity(household, _memory_stt(household, proxy))
+    entity = stt.async_get_speech_to_text_entity(household, stt_entity_id(household, proxy))
     assert entity is not None
     await target.async_remove()
     assert entity.supported_languages == []  # a pipeline cannot pick it
-    result = await entity.async_process_audio_stream(_metadata(), Stream(silence(1)).chunks())
+    result = await entity.async_process_audio_stream(metadata(), Stream(silence(1)).chunks())
     assert result == stt.SpeechResult(None, stt.SpeechResultState.ERROR)
 
 
@@ -475,7 +353,7 @@ async def test_proxy_caps_a_long_stream(
 ) -> None:
     stream = Stream(speak("Turn on the kitchen lights", speed=SPEED) * 30)  # about 60 s of talk
     assert len(stream.pcm) > 2 * memory_stt.MAX_AUDIO_BYTES - 4 * SAMPLE_RATE
-    run = await _run_pipeline(household, stream, vad=False)
+    run = await async_run_pipeline(household, stream, vad=False)
     assert run.text == "turn on the kitchen lights"
     assert len(target.received) == memory_stt.MAX_AUDIO_BYTES
     assert stream.read <= memory_stt.MAX_AUDIO_BYTES + CHUNK
@@ -488,16 +366,18 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
     entry = await setup_memory(household)
     assert er.async_get(household).async_get_entity_id("stt", DOMAIN, f"{entry.entry_id}-stt") is None  # off
 
-    result = await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy"})
+    result = await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy"})
     assert result["errors"] == {CONF_STT_PROXY: "invalid_stt_proxy"}
-    result = await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: "stt.nothing"})
+    result = await async_set_voice(
+        household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: "stt.nothing"}
+    )
     assert result["errors"] == {CONF_STT_PROXY: "invalid_stt_proxy"}
-    result = await _set_voice(
+    result = await async_set_voice(
         household, entry, **{CONF_STT_ENGINE: "whisper", CONF_WHISPER_MODEL: "no/such/folder"}
     )
     assert result["errors"] == {CONF_WHISPER_MODEL: "invalid_whisper_model"}
 
-    result = await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
+    result = await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[CONF_VOICE] == {
         "voice_recognition": True,
@@ -506,7 +386,7 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
         CONF_WHISPER_MODEL: "base",
         CONF_WHISPER_LANGUAGE: "pipeline",
     }
-    own = _memory_stt(household, entry)
+    own = stt_entity_id(household, entry)
     assert own == "stt.household_memory_speech_to_text"  # on the Household Memory service device
     with pytest.raises(InvalidData):  # proxying to itself would loop: the selector leaves it out
-        await _set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: own})
+        await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: own})

@@ -18,7 +18,6 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import entity_registry as er
-from homeassistant.setup import async_setup_component
 
 from custom_components.memory.engine.models import Role, Scope, SpeakerSource
 from custom_components.memory.recognition import MAX_UTTERANCE_BYTES, VoiceRecognizer, heard_for
@@ -30,19 +29,14 @@ from tests.ha.helpers_conversation import (
     async_say,
     async_wrap_recording_agent,
 )
-from tests.speech import MEN, WOMEN, silence, speak, wav_bytes
+from tests.ha.voice_helpers import ENROLMENT, async_enrol, media_clip
+from tests.speech import MEN, WOMEN, silence, speak
 
 JULIAN_VOICE = "en+m3"
 ANNA_VOICE = "en+f2"
 STRANGER_VOICE = "en+m7"  # never enrolled
 assert JULIAN_VOICE in MEN and STRANGER_VOICE in MEN and ANNA_VOICE in WOMEN
 
-# What each person reads for enrolment (about 3 s each).
-ENROLMENT = (
-    "The quick brown fox jumps over the lazy dog near the river bank.",
-    "Please turn on the kitchen lights and start the coffee machine.",
-    "Tomorrow I will visit my grandmother in the countryside.",
-)
 REMEMBER = "Remember that I like short answers."
 QUESTION = "What do you know about short answers?"
 MARKER = "like short answers"
@@ -54,16 +48,6 @@ def recognizer(memory_entry: Any) -> VoiceRecognizer:
     recognizer = memory_entry.runtime_data.recognizer
     assert recognizer is not None  # voice recognition is on by default
     return recognizer
-
-
-@pytest.fixture
-async def media(household: HomeAssistant) -> Path:
-    """The config dir's media folder, served by media_source as media-source://media_source/local/."""
-    folder = Path(household.config.config_dir) / "media"
-    folder.mkdir(exist_ok=True)
-    household.config.media_dirs = {"local": str(folder)}
-    assert await async_setup_component(household, "media_source", {})
-    return folder
 
 
 async def async_hear(recognizer: VoiceRecognizer, pcm: bytes, text: str) -> None:
@@ -87,22 +71,6 @@ async def async_voice_turn(
     the same task (no HA user: satellites carry none)."""
     await async_hear(entry.runtime_data.recognizer, speak(text, voice), text)
     return await async_pipeline_say(hass, entry, text, room=room, conversation_id=conversation_id)
-
-
-def _wav(folder: Path, name: str, pcm: bytes) -> str:
-    (folder / name).write_bytes(wav_bytes(pcm))
-    return f"media-source://media_source/local/{name}"
-
-
-async def async_enrol(hass: HomeAssistant, media: Path, who: Resident, voice: str) -> dict[str, Any]:
-    """Enrol `who` from WAV clips of `voice` reading ENROLMENT, through memory.enroll_voice."""
-    clips = [
-        _wav(media, f"{who.name.lower()}{i}.wav", speak(text, voice)) for i, text in enumerate(ENROLMENT)
-    ]
-    response: dict[str, Any] = await async_call(
-        hass, "enroll_voice", {"person": who.person_id, "clips": clips}
-    )
-    return response
 
 
 @pytest.fixture
@@ -134,7 +102,9 @@ async def test_enrol_by_clips_status_and_re_enrolment(
     }
     assert "vector" not in str(status)
 
-    clips = [_wav(media, f"again{i}.wav", speak(text, JULIAN_VOICE)) for i, text in enumerate(ENROLMENT[:2])]
+    clips = [
+        media_clip(media, f"again{i}.wav", speak(text, JULIAN_VOICE)) for i, text in enumerate(ENROLMENT[:2])
+    ]
     again = await async_call(hass, "enroll_voice", {"person": julian.person_id, "clips": clips})
     assert again["clips"] == 2  # replaced, not added
     (print_,) = await hass.async_add_executor_job(memory_entry.runtime_data.engine.voiceprints)
@@ -342,13 +312,15 @@ async def test_deleting_a_person_deletes_their_voiceprint(
 async def test_bad_enrolment_clips_name_the_field(
     hass: HomeAssistant, memory_entry: Any, media: Path, *, julian: Resident, clip: str, key: str
 ) -> None:
-    good = _wav(media, "good.wav", speak(ENROLMENT[0], JULIAN_VOICE))
+    good = media_clip(media, "good.wav", speak(ENROLMENT[0], JULIAN_VOICE))
     if clip == "short":
-        bad = _wav(media, "short.wav", speak("Hi.", JULIAN_VOICE))
+        bad = media_clip(media, "short.wav", speak("Hi.", JULIAN_VOICE))
     elif clip == "silence":
-        bad = _wav(media, "silence.wav", silence(3.0))
+        bad = media_clip(media, "silence.wav", silence(3.0))
     elif clip == "two_voices":
-        bad = _wav(media, "two.wav", speak(ENROLMENT[1], JULIAN_VOICE) + speak(ENROLMENT[2], ANNA_VOICE))
+        bad = media_clip(
+            media, "two.wav", speak(ENROLMENT[1], JULIAN_VOICE) + speak(ENROLMENT[2], ANNA_VOICE)
+        )
     elif clip == "stereo":
         import wave  # noqa: PLC0415
 
@@ -401,7 +373,9 @@ async def test_only_the_person_or_an_admin_enrols_a_voice(
     hass: HomeAssistant, memory_entry: Any, media: Path, julian: Resident, anna: Resident
 ) -> None:
     """An enrolled voice reads its person's private memories: Anna may not enrol hers as Julian."""
-    clips = [_wav(media, f"anna{i}.wav", speak(text, ANNA_VOICE)) for i, text in enumerate(ENROLMENT[:2])]
+    clips = [
+        media_clip(media, f"anna{i}.wav", speak(text, ANNA_VOICE)) for i, text in enumerate(ENROLMENT[:2])
+    ]
     with pytest.raises(ServiceValidationError) as err:
         await async_call(
             hass, "enroll_voice", {"person": julian.person_id, "clips": clips}, context=anna.context
