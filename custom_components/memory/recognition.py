@@ -57,6 +57,7 @@ from .voice import (
     identify,
     load_encoder,
     next_batch,
+    odd_clip_out,
     voiceprint,
 )
 
@@ -234,7 +235,7 @@ class VoiceRecognizer:
 
 class ClipProblem(ValueError):
     """An enrolment clip was rejected: `clip` names it (a media id, or "utterance 2"), `reason`
-    is voice.ClipRejected's ("too_short" | "no_speech" | "two_voices")."""
+    is voice.ClipRejected's ("too_short" | "no_speech" | "two_voices" | "other_voice")."""
 
     def __init__(self, clip: str, reason: str) -> None:
         super().__init__(f"{clip}: {reason}")
@@ -255,6 +256,8 @@ def _clip_vectors(encoder: Encoder, clips: Sequence[tuple[str, bytes]]) -> list[
             raise ClipProblem(name, err.reason) from err
         assert whole.vector is not None  # check_clip rejects a clip without speech
         vectors.append(whole.vector)
+    if (odd := odd_clip_out(vectors)) is not None:
+        raise ClipProblem(clips[odd][0], "other_voice")
     return vectors
 
 

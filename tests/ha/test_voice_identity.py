@@ -304,6 +304,7 @@ async def test_deleting_a_person_deletes_their_voiceprint(
         ("short", "clip_too_short"),
         ("silence", "clip_no_speech"),
         ("two_voices", "clip_two_voices"),
+        ("other_voice", "clip_other_voice"),
         ("stereo", "clip_format"),
         ("not_wav", "clip_format"),
         ("missing", "clip_unreadable"),
@@ -321,6 +322,8 @@ async def test_bad_enrolment_clips_name_the_field(
         bad = media_clip(
             media, "two.wav", speak(ENROLMENT[1], JULIAN_VOICE) + speak(ENROLMENT[2], ANNA_VOICE)
         )
+    elif clip == "other_voice":  # a good clip, but Anna's among Julian's
+        bad = media_clip(media, "anna.wav", speak(ENROLMENT[1], ANNA_VOICE))
     elif clip == "stereo":
         import wave  # noqa: PLC0415
 

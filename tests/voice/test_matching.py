@@ -13,6 +13,7 @@ from custom_components.memory.voice import (
     PortableEncoder,
     check_clip,
     identify,
+    odd_clip_out,
     voiceprint,
 )
 from tests.speech import MEN, WOMEN, silence, speak
@@ -97,3 +98,13 @@ def test_bad_clips_are_rejected(portable: PortableEncoder, make, reason: str) ->
     with pytest.raises(ClipRejected) as caught:
         _check(portable, make())
     assert caught.value.reason == reason
+
+
+def test_another_persons_clip_among_the_enrolment_clips(portable: PortableEncoder) -> None:
+    """Three clips of one voice and one of another: the other is named; one voice alone: none."""
+    own = [portable.embed(speak(text, MEN[0])).vector for text in ENROL]
+    other = portable.embed(speak(ENROL[1], WOMEN[0])).vector
+    assert all(v is not None for v in own) and other is not None
+    assert odd_clip_out(own) is None  # type: ignore[arg-type]
+    assert odd_clip_out([own[0], other, own[1], own[2]]) == 1  # type: ignore[list-item]
+    assert odd_clip_out([own[0], other]) == 1  # type: ignore[list-item]

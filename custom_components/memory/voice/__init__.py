@@ -24,6 +24,7 @@ from .matching import (
     VoiceMatch,
     check_clip,
     identify,
+    odd_clip_out,
     voiceprint,
 )
 from .network import DIM
@@ -51,5 +52,6 @@ __all__ = [
     "identify",
     "load_encoder",
     "next_batch",
+    "odd_clip_out",
     "voiceprint",
 ]

@@ -23,6 +23,9 @@ MARGIN = 0.06  # over the second-best voiceprint
 STRICT = 0.91  # for destructive requests ("forget everything about me"): strangers <= 0.5 %
 MIN_CLIP_SPEECH = 2.5  # seconds of detected speech an enrolment clip needs (about a 3-s clip)
 SAME_VOICE = 0.55  # an enrolment clip's two halves below this cosine hold two voices
+# A clip below this cosine to the mean of the other clips is another person's (same voice >= 0.857,
+# other voices <= 0.865, 95 % below 0.774, measured on espeak-ng voices; tests/ha/test_voice_pipeline.py)
+SAME_PERSON = 0.80
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,8 @@ UNKNOWN = VoiceMatch(None, 0.0, 0.0)
 
 
 class ClipRejected(ValueError):
-    """An enrolment clip that cannot make a voiceprint; reason: "no_speech" | "too_short" | "two_voices"."""
+    """An enrolment clip that cannot make a voiceprint; reason: "no_speech" | "too_short" |
+    "two_voices" | "other_voice" (a different person from the other clips)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -87,3 +91,18 @@ def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
     first, second = (half.vector for half in halves)
     if first is not None and second is not None and float(np.dot(first, second)) < SAME_VOICE:
         raise ClipRejected("two_voices")
+
+
+def odd_clip_out(vectors: Sequence[np.ndarray]) -> int | None:
+    """The index of the enrolment clip least like the others when it is below SAME_PERSON to the
+    mean of the others (another person's voice among them), else None; `vectors` float32[256] unit
+    vectors, one per clip (with two clips the later one is named)."""
+    if len(vectors) < 2:
+        return None
+    stacked = np.stack(vectors)
+    scores = []
+    for index in range(len(vectors)):
+        others = np.delete(stacked, index, axis=0).mean(axis=0)
+        scores.append(round(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12), 6))
+    worst = len(scores) - 1 - int(np.argmin(scores[::-1]))  # the later one on a tie
+    return worst if scores[worst] < SAME_PERSON else None
