@@ -89,6 +89,7 @@ from custom_components.memory.voice import (  # noqa: E402
 from custom_components.memory.voice.encoder import one_blas_thread  # noqa: E402
 from custom_components.memory.voice.features import SAMPLE_RATE, LogMel, pcm_to_float  # noqa: E402
 from custom_components.memory.voice.network import WINDOW, advance, zero_state  # noqa: E402
+from custom_components.memory.voice.stream import final_backlog, next_batch  # noqa: E402
 from tests.speech import speak, whisper_base_dir  # noqa: E402
 
 RESULTS = BENCH / "results" / "voice.json"
@@ -376,29 +377,47 @@ def measure_embed(encoders: Sequence[Encoder], repeats: int) -> dict[str, Any]:
 
 
 async def _stream_once(encoder: Encoder, pcm: bytes, executor: ThreadPoolExecutor) -> dict[str, float]:
-    """Feed `pcm` paced at real time; the added latency after the last chunk arrived."""
+    """Feed `pcm` paced at real time the way recognition.HeardUtterance does (one consumer, at most
+    voice.next_batch per feed, at the end only voice.final_backlog of what still waits); the added
+    latency after the last chunk arrived."""
     loop = asyncio.get_running_loop()
     stream = encoder.stream()
     busy = [0.0]
+    waiting: list[bytes] = []
+    arrived = asyncio.Event()
+    ended = [False]
 
-    def feed(chunk: bytes) -> None:
+    def feed(batch: bytes) -> None:
         start = time.perf_counter()
-        stream.feed(chunk)
+        stream.feed(batch)
         busy[0] += time.perf_counter() - start
 
+    async def consume() -> Any:
+        while True:
+            if waiting:
+                await loop.run_in_executor(executor, feed, next_batch(waiting))
+            elif ended[0]:
+                return await loop.run_in_executor(executor, stream.finish)
+            else:
+                arrived.clear()
+                await arrived.wait()
+
+    consumer = asyncio.ensure_future(consume())
     chunks = [pcm[i : i + CHUNK] for i in range(0, len(pcm), CHUNK)]
     cpu0, start = time.process_time(), time.perf_counter()
     delivered = 0.0
-    pending = []
     for n, chunk in enumerate(chunks):
         due = start + (n * CHUNK + len(chunk)) / 2 / SAMPLE_RATE  # its last sample has been spoken
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         delivered = time.perf_counter()
-        pending.append(loop.run_in_executor(executor, feed, chunk))
-    behind = sum(not f.done() for f in pending)  # chunks still queued when the last one arrived
-    utterance = await loop.run_in_executor(executor, stream.finish)
+        waiting.append(chunk)
+        arrived.set()
+    behind = len(waiting)  # chunks still queued when the last one arrived
+    waiting[:] = [tail] if (tail := final_backlog(waiting)) else []
+    ended[0] = True
+    arrived.set()
+    utterance = await consumer
     done = time.perf_counter()
-    await asyncio.gather(*pending)
     audio = seconds(pcm)
     assert utterance.vector is not None
     return {"added_ms": (done - delivered) * 1000, "cpu_share": (time.process_time() - cpu0) / audio,
