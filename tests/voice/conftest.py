@@ -17,6 +17,6 @@ def onnx_encoder() -> OnnxEncoder:
 
 
 @pytest.fixture(scope="session")
-def portable(onnx_encoder: OnnxEncoder) -> PortableEncoder:
+def portable() -> PortableEncoder:
     """The numpy network from embedder.npz (what HA OS runs)."""
-    return PortableEncoder(onnx_encoder.weights)
+    return PortableEncoder()

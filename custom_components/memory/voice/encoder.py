@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from .network import STRIDE, WINDOW, Weights, embed_windows, load_weights
+from .network import STRIDE, WINDOW, FrontEnd, Weights, embed_windows, load_front_end, load_weights
 from .stream import EmbeddingStream, Utterance, WindowRunner
 
 _LOGGER = logging.getLogger(__name__)
@@ -76,12 +76,12 @@ class OnnxEncoder:
 
     name = ONNXRUNTIME
 
-    def __init__(self, session: Any, weights: Weights | None = None) -> None:
+    def __init__(self, session: Any, front_end: FrontEnd | None = None) -> None:
         self.session = session
-        self.weights = weights or load_weights()  # the front end (mel filterbank, window)
+        self.front_end = front_end or load_front_end()  # the network itself is the ONNX graph
 
     def stream(self) -> EmbeddingStream:
-        return EmbeddingStream(self.weights, _OnnxRunner(self.session))
+        return EmbeddingStream(self.front_end, _OnnxRunner(self.session))
 
     def embed(self, pcm: bytes) -> Utterance:
         stream = self.stream()
@@ -91,8 +91,7 @@ class OnnxEncoder:
 
 def load_encoder(*, prefer_onnx: bool = True) -> Encoder:
     """The onnxruntime encoder when `prefer_onnx` and both onnxruntime and the ONNX file are
-    installed, else the portable one; blocking (~0.3 s, 48 MB of float32 weights)."""
-    weights = load_weights()
+    installed, else the portable one; blocking (portable: ~0.3 s and 48 MB of float32 weights)."""
     if prefer_onnx:
         try:
             import onnxruntime  # noqa: PLC0415  (optional; no musl wheels)
@@ -106,8 +105,8 @@ def load_encoder(*, prefer_onnx: bool = True) -> Encoder:
         except (ImportError, ModuleNotFoundError, OSError) as err:
             _LOGGER.debug("onnxruntime speaker embedder unavailable (%s); using the portable one", err)
         else:
-            return OnnxEncoder(session, weights)
-    return PortableEncoder(weights)
+            return OnnxEncoder(session)
+    return PortableEncoder()
 
 
 class _PortableRunner(WindowRunner):

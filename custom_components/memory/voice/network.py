@@ -71,6 +71,21 @@ def load_weights(path: Path = WEIGHTS_FILE) -> Weights:
     return weights
 
 
+@dataclass(frozen=True, slots=True)
+class FrontEnd:
+    """What the front end needs (features.LogMel): mel float32 [257, N_MELS], window float32 [512]."""
+
+    mel: np.ndarray
+    window: np.ndarray
+
+
+def load_front_end(path: Path = WEIGHTS_FILE) -> FrontEnd:
+    """Only the mel filterbank and window of embedder.npz (the onnxruntime path needs no more);
+    blocking. Raises as load_weights."""
+    with np.load(path) as z:
+        return FrontEnd(mel=np.asarray(z["mel"], np.float32), window=np.asarray(z["window"], np.float32))
+
+
 def zero_state(rows: int) -> State:
     """The initial state of `rows` windows."""
     return [

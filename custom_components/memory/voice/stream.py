@@ -21,7 +21,7 @@ import numpy as np
 from pymicro_vad import MicroVad
 
 from .features import SAMPLE_RATE, LogMel, pcm_to_float
-from .network import N_MELS, STRIDE, WINDOW, State, Weights, advance, project, zero_state
+from .network import N_MELS, STRIDE, WINDOW, FrontEnd, State, Weights, advance, project, zero_state
 
 BLOCK = 10  # frames (100 ms) advanced together: one input projection per layer per block; divides STRIDE
 VAD_BYTES = 320  # pymicro-vad takes 10 ms of 16-bit 16 kHz audio per call
@@ -94,8 +94,8 @@ class Runner(Protocol):
 class EmbeddingStream:
     """Feed 16-bit LE mono 16 kHz PCM in order (`feed`, blocking compute), then `finish` once."""
 
-    def __init__(self, weights: Weights, runner: Runner) -> None:
-        self._mel = LogMel(weights.window, weights.mel)
+    def __init__(self, front_end: FrontEnd | Weights, runner: Runner) -> None:
+        self._mel = LogMel(front_end.window, front_end.mel)
         self._runner = runner
         self._vad = MicroVad()
         self._vad_buffer = VAD_PRIMER
