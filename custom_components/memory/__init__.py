@@ -48,6 +48,7 @@ from .runtime import (
     MemoryRuntimeData,
     anchor_key,
     async_run,
+    create_requirement_issue,
     new_anchor_key,
 )
 from .services import async_setup_services
@@ -144,15 +145,7 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, k
             )
         except (RequirementsNotFound, EncoderUnavailable) as err:
             _LOGGER.warning("%s is unavailable (%s); using the bundled encoder", encoder, err)
-            ir.async_create_issue(
-                hass,
-                DOMAIN,
-                issue,
-                is_fixable=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=issue,
-                translation_placeholders={"requirement": requirement},
-            )
+            create_requirement_issue(hass, issue, requirement)
         else:
             ir.async_delete_issue(hass, DOMAIN, issue)
             return engine

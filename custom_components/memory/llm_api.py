@@ -25,7 +25,7 @@ from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, S
 from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
-from .speaker import person_names, resolve_speaker, tellers
+from .speaker import person_names, resolve_identity, tellers
 from .transcripts import async_record_turn
 from .turn import current_turn, tellable, withheld
 from .utterances import is_filler
@@ -401,14 +401,14 @@ class MemoryAPI(llm.API):
             speaker = turn.speaker
             prompt = IN_TURN_PROMPT  # the memory agent's prompt names the speaker already
         else:
-            speaker = resolve_speaker(
+            speaker = resolve_identity(
                 self.hass,
                 context=llm_context.context,
                 device_id=llm_context.device_id,
                 satellite_id=None,
                 options=data.options,
                 text=current_user_text(),
-            )
+            ).speaker
             block = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
             prompt = f"{speaker_line(self.hass, speaker)}\n\n{block}"
         return llm.APIInstance(

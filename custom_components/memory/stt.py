@@ -42,7 +42,7 @@ from .const import (
     WHISPER_LANGUAGE_PIPELINE,
     WHISPER_REQUIREMENT,
 )
-from .runtime import MemoryConfigEntry, async_run, entry_device
+from .runtime import MemoryConfigEntry, async_run, create_requirement_issue, entry_device
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -267,15 +267,7 @@ class WhisperSpeechToText(MemorySpeechToText):
             await async_run(self.hass, whisper.check_runtime)
         except (HomeAssistantError, whisper.WhisperUnavailable) as err:  # RequirementsNotFound is one
             _LOGGER.warning("faster-whisper is unavailable (%s); use the proxy engine instead", err)
-            ir.async_create_issue(
-                self.hass,
-                DOMAIN,
-                ISSUE_WHISPER,
-                is_fixable=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_WHISPER,
-                translation_placeholders={"requirement": WHISPER_REQUIREMENT},
-            )
+            create_requirement_issue(self.hass, ISSUE_WHISPER, WHISPER_REQUIREMENT)
             return False
         ir.async_delete_issue(self.hass, DOMAIN, ISSUE_WHISPER)
         return True

@@ -104,31 +104,11 @@ class HAClient:
         response.speech.plain.speech, response.response_type, conversation_id,
         continue_conversation). Raises HAError on a pipeline error event.
         """
-        fields: dict[str, Any] = {
-            "start_stage": "intent",
-            "end_stage": "intent",
-            "input": {"text": text},
-            "pipeline": pipeline_id,
-            "device_id": device_id,
-        }
+        fields: dict[str, Any] = {"start_stage": "intent", "input": {"text": text}}
         if conversation_id:
             fields["conversation_id"] = conversation_id
-        msg_id = await self._send("assist_pipeline/run", **fields)
-        first = await self._receive(msg_id)
-        if not first.get("success", False):
-            raise HAError(f"assist_pipeline/run failed: {first.get('error')}")
-        output: dict[str, Any] | None = None
-        while True:
-            event = (await self._receive(msg_id)).get("event", {})
-            kind, data = event.get("type"), event.get("data") or {}
-            if kind == "intent-end":
-                output = data.get("intent_output") or {}
-            elif kind == "error":
-                raise HAError(f"pipeline error {data.get('code')}: {data.get('message')}")
-            elif kind == "run-end":
-                if output is None:
-                    raise HAError("pipeline ended without an intent-end event")
-                return output
+        _, output = await self._run(fields, pipeline_id=pipeline_id, device_id=device_id)
+        return output
 
     async def run_voice_pipeline(
         self, pcm: bytes, *, pipeline_id: str, device_id: str | None, chunk: int = 1024
@@ -140,23 +120,32 @@ class HAClient:
         Returns (the transcript, the intent-end event's `intent_output`). Raises HAError on a
         pipeline error event.
         """
-        fields: dict[str, Any] = {
-            "start_stage": "stt",
-            "end_stage": "intent",
-            "input": {"sample_rate": 16000},
-            "pipeline": pipeline_id,
-            "device_id": device_id,
-        }
-        msg_id = await self._send("assist_pipeline/run", **fields)
+        fields = {"start_stage": "stt", "input": {"sample_rate": 16000}}
+        return await self._run(fields, pipeline_id=pipeline_id, device_id=device_id, pcm=pcm, chunk=chunk)
+
+    async def _run(
+        self,
+        fields: dict[str, Any],
+        *,
+        pipeline_id: str,
+        device_id: str | None,
+        pcm: bytes | None = None,
+        chunk: int = 1024,
+    ) -> tuple[str, dict[str, Any]]:
+        """One assist_pipeline/run up to the intent stage; `pcm` is streamed when the run starts.
+        Returns (the transcript, or "" without speech-to-text; the intent output)."""
+        msg_id = await self._send(
+            "assist_pipeline/run", end_stage="intent", pipeline=pipeline_id, device_id=device_id, **fields
+        )
         first = await self._receive(msg_id)
         if not first.get("success", False):
             raise HAError(f"assist_pipeline/run failed: {first.get('error')}")
-        assert self._ws is not None
         transcript, output = "", None
         while True:
             event = (await self._receive(msg_id)).get("event", {})
             kind, data = event.get("type"), event.get("data") or {}
-            if kind == "run-start":
+            if kind == "run-start" and pcm is not None:
+                assert self._ws is not None
                 handler = bytes([data["runner_data"]["stt_binary_handler_id"]])
                 for start in range(0, len(pcm), chunk):
                     await self._ws.send_bytes(handler + pcm[start : start + chunk])

@@ -298,43 +298,39 @@ async def set_up_voice(session: aiohttp.ClientSession, household: Household, whi
         return None
 
     entity_id: str = await _wait_for("the memory speech-to-text entity", stt_entity)
-    pipeline = await owner.ws(
+    household.voice_pipeline = await create_pipeline(
+        household, f"Memory demo, spoken ({VOICE_LANGUAGE})", VOICE_LANGUAGE, stt_engine=entity_id
+    )
+    await add_user(session, household, SATELLITE, "Kitchen satellite")
+    return entity_id
+
+
+async def create_pipeline(
+    household: Household, name: str, lang: str, *, stt_engine: str | None = None
+) -> str:
+    """An Assist pipeline in `lang` answered by household.agent_id, from `stt_engine` (None: text
+    only); returns its id."""
+    pipeline = await household.owner.ws(
         "assist_pipeline/pipeline/create",
-        name=f"Memory demo, spoken ({VOICE_LANGUAGE})",
-        language=VOICE_LANGUAGE,
+        name=name,
+        language=lang,
         conversation_engine=household.agent_id,
-        conversation_language=VOICE_LANGUAGE,
-        stt_engine=entity_id,
-        stt_language=VOICE_LANGUAGE,
+        conversation_language=lang,
+        stt_engine=stt_engine,
+        stt_language=lang if stt_engine else None,
         tts_engine=None,
         tts_language=None,
         tts_voice=None,
         wake_word_entity=None,
         wake_word_id=None,
     )
-    household.voice_pipeline = pipeline["id"]
-    await add_user(session, household, SATELLITE, "Kitchen satellite")
-    return entity_id
+    return str(pipeline["id"])
 
 
 async def create_pipelines(household: Household) -> None:
     """One text-only Assist pipeline per language, answered by household.agent_id."""
     for lang in LANGUAGES:
-        pipeline = await household.owner.ws(
-            "assist_pipeline/pipeline/create",
-            name=f"Memory demo ({lang})",
-            language=lang,
-            conversation_engine=household.agent_id,
-            conversation_language=lang,
-            stt_engine=None,
-            stt_language=None,
-            tts_engine=None,
-            tts_language=None,
-            tts_voice=None,
-            wake_word_entity=None,
-            wake_word_id=None,
-        )
-        household.pipelines[lang] = pipeline["id"]
+        household.pipelines[lang] = await create_pipeline(household, f"Memory demo ({lang})", lang)
 
 
 async def provision(session: aiohttp.ClientSession, base_url: str, say: Any) -> Household:

@@ -29,7 +29,7 @@ from custom_components.memory.const import (
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.models import EmbeddingIdentity, Speaker, SpeakerSource
 from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
-from custom_components.memory.speaker import resolve_speaker
+from custom_components.memory.speaker import resolve_identity
 from tests.conftest import TEST_DB, async_call, setup_memory
 
 UNOPENABLE = "."  # the config directory itself: a directory is never a SQLite file
@@ -173,21 +173,21 @@ async def test_device_mapping_and_area_resolve_the_speaker(
     """speaker.py: user context first, then the options' personal devices; area from the device."""
     options = {CONF_DEVICE_PERSONS: [{"device_id": kitchen.device_id, "person": julian.person_id}]}
 
-    by_device = resolve_speaker(
+    by_device = resolve_identity(
         household, context=None, device_id=kitchen.device_id, satellite_id=None, options=options
-    )
+    ).speaker
     assert by_device == Speaker(
         person_id=julian.person_id, area_id=kitchen.area_id, source=SpeakerSource.DEVICE
     )
 
-    by_user = resolve_speaker(
+    by_user = resolve_identity(
         household, context=anna.context, device_id=kitchen.device_id, satellite_id=None, options=options
-    )
+    ).speaker
     assert by_user == Speaker(person_id=anna.person_id, area_id=kitchen.area_id, source=SpeakerSource.USER)
 
-    unknown = resolve_speaker(
+    unknown = resolve_identity(
         household, context=Context(), device_id=hall.device_id, satellite_id=None, options=options
-    )
+    ).speaker
     assert unknown == Speaker(person_id=None, area_id=hall.area_id)
 
 
