@@ -9,7 +9,7 @@ Speech is espeak-ng's, from tests/speech.py (cached on disk); the Whisper base m
 tests/speech.py assembles from its packages. No dataset is needed.
 
 - rtf: faster-whisper as the integration's whisper engine runs it (custom_components/memory/whisper.py
-  on the voice-stt branch: int8, cpu_threads 2, beam_size 2, the pipeline's language given,
+  : int8, cpu_threads 2, beam_size 2, temperature 0 (no fallback), the pipeline's language given,
   condition_on_previous_text False, without_timestamps) on 3-6 s utterances in en/de/fr/it/es and
   several voices; real-time factor (transcription time / audio time) per utterance as the median
   of --repeats runs after a warm-up, then median / p90 over utterances; word error rate against the
@@ -90,13 +90,13 @@ from custom_components.memory.voice.encoder import one_blas_thread  # noqa: E402
 from custom_components.memory.voice.features import SAMPLE_RATE, LogMel, pcm_to_float  # noqa: E402
 from custom_components.memory.voice.network import WINDOW, advance, zero_state  # noqa: E402
 from custom_components.memory.voice.stream import final_backlog, next_batch  # noqa: E402
+from custom_components.memory.whisper import BEAM_SIZE, DECODE_OPTIONS  # noqa: E402
 from tests.speech import speak, whisper_base_dir  # noqa: E402
 
 RESULTS = BENCH / "results" / "voice.json"
 CACHE = Path.home() / ".cache" / "household-memory-bench" / "voice"  # clip embeddings (ident), by audio hash
 PARTS = ("rtf", "embed", "stream", "memory", "ident", "whisper_profile", "tail_drop")
 CHUNK = 1024  # bytes per streamed chunk (32 ms), as Home Assistant's pipelines deliver them
-BEAM_SIZE = 2  # custom_components/memory/whisper.py (voice-stt branch)
 SEED = 14
 TARGET_RTF = 0.5
 TARGET_ADDED_MS = 150.0
@@ -274,8 +274,7 @@ def measure_rtf(repeats: int) -> dict[str, Any]:
 
     def transcribe(audio: np.ndarray, lang: str, beam: int) -> tuple[str, float]:
         start = time.perf_counter()
-        segments, _ = model.transcribe(audio, language=lang, beam_size=beam, condition_on_previous_text=False,
-                                       without_timestamps=True)  # fmt: skip
+        segments, _ = model.transcribe(audio, language=lang, **{**DECODE_OPTIONS, "beam_size": beam})
         text = " ".join(s.text.strip() for s in segments).strip()
         return text, time.perf_counter() - start
 
@@ -325,8 +324,7 @@ def measure_whisper_profile(repeats: int) -> dict[str, Any]:
             walls, cpus = [], []
             for n in range(repeats + 1):
                 cpu0, start = time.process_time(), time.perf_counter()
-                segments, _ = model.transcribe(audio, language="en", beam_size=BEAM_SIZE,
-                                               condition_on_previous_text=False, without_timestamps=True)  # fmt: skip
+                segments, _ = model.transcribe(audio, language="en", **DECODE_OPTIONS)
                 list(segments)
                 if n:  # the first is a warm-up
                     walls.append(time.perf_counter() - start)
@@ -806,8 +804,7 @@ def memory_child(what: str) -> dict[str, Any]:
         model = faster_whisper.WhisperModel(str(whisper_base_dir()), device="cpu", compute_type="int8",
                                             cpu_threads=2, local_files_only=True)  # fmt: skip
         out["loaded"] = rss()
-        segments, _ = model.transcribe(pcm_to_float(pcm), language="en", beam_size=BEAM_SIZE,
-                                       condition_on_previous_text=False, without_timestamps=True)  # fmt: skip
+        segments, _ = model.transcribe(pcm_to_float(pcm), language="en", **DECODE_OPTIONS)
         list(segments)
     else:
         if what == "onnxruntime":

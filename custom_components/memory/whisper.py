@@ -23,6 +23,14 @@ MODEL_SIZES = ("tiny", "base", "small", "medium")  # the multilingual models fas
 COMPUTE_TYPE = "int8"
 CPU_THREADS = 2
 BEAM_SIZE = 2  # small: a command is a few words; 2 beams measured no worse than 5 on espeak commands
+# One decode, no retries at higher temperatures: faster-whisper's default fallback re-decoded a
+# misheard short command up to six times (real-time factor 3.3 instead of 0.56; bench/voice.py).
+DECODE_OPTIONS: dict[str, Any] = {
+    "beam_size": BEAM_SIZE,
+    "temperature": 0.0,
+    "condition_on_previous_text": False,
+    "without_timestamps": True,
+}
 # Audio quieter than this RMS (-60 dBFS) is silence: Whisper is not run on it (it would take
 # seconds and may invent words).
 SILENCE_RMS = 0.001
@@ -104,11 +112,5 @@ class WhisperTranscriber:
         audio = pcm_to_float(pcm)
         if not audio.size or float(np.sqrt(np.mean(np.square(audio)))) < SILENCE_RMS:
             return ""
-        segments, _info = self._loaded().transcribe(
-            audio,
-            language=language,
-            beam_size=BEAM_SIZE,
-            condition_on_previous_text=False,
-            without_timestamps=True,
-        )
+        segments, _info = self._loaded().transcribe(audio, language=language, **DECODE_OPTIONS)
         return " ".join(segment.text.strip() for segment in segments).strip()
