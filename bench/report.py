@@ -535,7 +535,7 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
     if rtf:
         lengths = [r["seconds"] for r in rtf[f"beam{rtf['beam_size']}"]["rows"]]
         lines += ["### Transcription (faster-whisper)", "",
-                  f"Whisper base (multilingual, CTranslate2, int8), cpu_threads 2, the language given, "
+                  f"Whisper base (multilingual, CTranslate2, int8), cpu_threads 2, the language given, temperature 0 (no retries), "
                   f"condition_on_previous_text off, no timestamps; {rtf['beam1']['rtf']['n']} espeak-ng utterances "
                   f"of {min(lengths):g}–{max(lengths):g} s (12 English in 12 voices, 2 each in "
                   "German, Italian, French, Spanish); RTF per utterance = median of the runs / audio time. "
