@@ -16,9 +16,6 @@ from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key
 # would let anyone holding the database file test guesses against forgotten codes.
 TO_REDACT = {CONF_DEVICE_PERSONS, CONF_ANCHOR_KEY, "content", "text", "vector", "pcm"}
-# Who has an enrolled voice is personal too: one entry per person, unnamed (memory.voice_status
-# names them to the household).
-VOICE_REDACT = {"person"}
 
 
 async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryConfigEntry) -> dict[str, Any]:
@@ -41,8 +38,18 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
         "voice": {
             "recognition": recognizer is not None,
             "encoder": recognizer.encoder_name if recognizer is not None else None,
-            "voices": async_redact_data(
-                await async_voice_status(hass, data.engine), TO_REDACT | VOICE_REDACT
-            ),
+            # who has an enrolled voice is personal (memory.voice_status tells the household): counts
+            "voices": _voice_counts(await async_voice_status(hass, data.engine)),
         },
+    }
+
+
+def _voice_counts(status: list[dict[str, Any]]) -> dict[str, Any]:
+    """Enrolled voices, their clips and the newest enrolment, without saying whose."""
+    enrolled = [v for v in status if v["enrolled"]]
+    return {
+        "persons": len(status),
+        "enrolled": len(enrolled),
+        "clips": sum(v["clips"] for v in enrolled),
+        "last_enrolled_at": max((v["enrolled_at"] for v in enrolled), default=None),
     }

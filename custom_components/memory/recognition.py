@@ -74,6 +74,7 @@ RECENT_MAX_AGE = 15 * 60.0  # seconds an utterance's audio stays in RAM for enro
 FINISH_TIMEOUT = 10.0  # seconds async_finish waits for the embedding backlog (then: unknown)
 LOAD_TIMEOUT = 120.0  # seconds the encoder may take to load (48 MB of weights on a slow disk)
 MIN_ENROL_CLIPS = 2  # a voiceprint averages at least this many clips
+MAX_ENROL_CLIPS = 10  # and at most this many (each is read, then embedded three times)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,15 +223,29 @@ class VoiceRecognizer:
     async def async_enroll(self, person_id: str, clips: Sequence[tuple[str, bytes]]) -> Voiceprint:
         """Enrol person_id from `clips` ((name, PCM) pairs, at least MIN_ENROL_CLIPS): each clip is
         embedded whole and by halves and checked (voice.check_clip); the voiceprint is their mean.
-        Re-enrolment replaces. Raises ClipProblem (the clip's name and the reason) with nothing
-        stored, or the engine's errors."""
+        Re-enrolment replaces. Raises ClipProblem (the clip's name and the reason) or VoiceTaken
+        (the clips are another enrolled person's voice) with nothing stored, or the engine's errors."""
         encoder = await self.async_encoder()
         vectors = await self.hass.async_add_executor_job(_clip_vectors, encoder, clips)
+        print_ = voiceprint(vectors)
+        await self.async_refresh()
+        others = {person: p for person, p in self._prints.items() if person != person_id}
+        if (taken := identify(print_, others).person_id) is not None:
+            raise VoiceTaken(taken)
         stored = await self.hass.async_add_executor_job(
-            self._engine.enroll_voice, person_id, voiceprint(vectors), len(vectors), MODEL_IDENTITY
+            self._engine.enroll_voice, person_id, print_, len(vectors), MODEL_IDENTITY
         )
         await self.async_refresh()
         return stored
+
+
+class VoiceTaken(ValueError):
+    """Enrolment clips whose voiceprint is recognised as another enrolled person's (`person_id`):
+    nobody can take over someone else's voice by enrolling it as their own."""
+
+    def __init__(self, person_id: str) -> None:
+        super().__init__(person_id)
+        self.person_id = person_id
 
 
 class ClipProblem(ValueError):

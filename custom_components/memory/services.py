@@ -45,11 +45,13 @@ from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .judge import async_consolidate
 from .recognition import (
+    MAX_ENROL_CLIPS,
     MIN_ENROL_CLIPS,
     RECENT_UTTERANCES,
     ClipFormatError,
     ClipProblem,
     VoiceRecognizer,
+    VoiceTaken,
     async_voice_status,
     read_wav,
     satellite_key,
@@ -145,7 +147,7 @@ HISTORY_SCHEMA = FORGET_SCHEMA
 ENROLL_VOICE_SCHEMA = vol.Schema(
     {
         vol.Required(ATTR_PERSON): cv.string,
-        vol.Optional(ATTR_CLIPS): vol.Any(None, vol.All(cv.ensure_list, [cv.string])),
+        vol.Optional(ATTR_CLIPS): vol.Any(None, vol.All(cv.ensure_list, [cv.string])),  # <= MAX_ENROL_CLIPS
         vol.Optional(ATTR_SATELLITE): vol.Any(None, cv.string),
         vol.Optional(ATTR_UTTERANCES): vol.Any(None, cv.string, int),
     }
@@ -185,11 +187,16 @@ async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
 async def _async_may_act_for(hass: HomeAssistant, call: ServiceCall, person: str) -> None:
     """person_not_allowed unless the caller is that person's user, an administrator, or no user
     (an automation)."""
-    if call.context.user_id is None or person == person_for_user(hass, call.context.user_id):
-        return
-    user = await hass.auth.async_get_user(call.context.user_id)
-    if user is None or not user.is_admin:
+    if person != person_for_user(hass, call.context.user_id) and not await _async_is_admin(hass, call):
         raise _invalid("person_not_allowed", ATTR_PERSON)
+
+
+async def _async_is_admin(hass: HomeAssistant, call: ServiceCall) -> bool:
+    """True for an administrator's call or one without a user (an automation, a script)."""
+    if call.context.user_id is None:
+        return True
+    user = await hass.auth.async_get_user(call.context.user_id)
+    return user is not None and user.is_admin
 
 
 def _text(call: ServiceCall, field: str, limit: int) -> str:
@@ -615,7 +622,17 @@ async def _async_enroll_clips(
     if media_ids:
         if len(media_ids) < MIN_ENROL_CLIPS:
             raise _too_few(ATTR_CLIPS, len(media_ids))
-        return ATTR_CLIPS, [(m, await _async_media_clip(hass, m)) for m in media_ids]
+        if len(media_ids) > MAX_ENROL_CLIPS:
+            raise _invalid("too_many_clips", ATTR_CLIPS)
+        clips: list[tuple[str, bytes]] = []
+        for media_id in media_ids:
+            pcm = await _async_media_clip(hass, media_id)
+            if any(media_id == name or pcm == seen for name, seen in clips):  # one recording twice
+                raise _clip_error("clip_repeated", ATTR_CLIPS, media_id)
+            clips.append((media_id, pcm))
+        return ATTR_CLIPS, clips
+    if not await _async_is_admin(hass, call):  # what a satellite heard may be anyone's voice
+        raise _invalid("satellite_enrolment_admin_only", ATTR_SATELLITE)
     count = _utterances(call)
     heard = recognizer.recent(_satellite(hass, satellite))[-count:]
     if len(heard) < MIN_ENROL_CLIPS:
@@ -638,6 +655,8 @@ async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
         stored = await recognizer.async_enroll(person, clips)
     except ClipProblem as err:
         raise _clip_error(f"clip_{err.reason}", field, err.clip) from err
+    except VoiceTaken as err:  # these clips are someone else's enrolled voice
+        raise _invalid("voice_of_another_person", field) from err
     except EngineError as err:
         raise _engine_failed(err) from err
     except OSError as err:  # the speaker encoder's weights cannot be read

@@ -18,7 +18,7 @@ import time
 import wave
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import pytest
@@ -63,10 +63,8 @@ MARKER = "like short answers"
 FORGET_ME = "Forget everything you know about me."
 RUN_TIMEOUT = 60  # seconds any single run may take here (never a hang)
 
-T = TypeVar("T")
 
-
-async def in_own_task(factory: Callable[[], Awaitable[T]]) -> T:
+async def in_own_task[T](factory: Callable[[], Awaitable[T]]) -> T:
     """Run `factory()` as its own task from an empty context (a satellite's pipeline run)."""
 
     async def run() -> T:
@@ -141,6 +139,7 @@ def conv_id(run: Run) -> str | None:
 async def test_c18_concurrent_satellite_runs_do_not_share_an_identity(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     kitchen: Room,
     hall: Room,
@@ -148,7 +147,6 @@ async def test_c18_concurrent_satellite_runs_do_not_share_an_identity(
 ) -> None:
     """Julian's run at the kitchen and a stranger's at the hall, interleaved chunk by chunk, the
     same words: only the kitchen's answer is Julian's."""
-    julian, _ = enrolled
     await julian_remembers(household, target, kitchen)
     recognizer = voice_entry.runtime_data.recognizer
     julian_pcm, stranger_pcm = speak(QUESTION, JULIAN_VOICE), speak(QUESTION, STRANGER_VOICE)
@@ -187,6 +185,7 @@ async def test_c18_concurrent_satellite_runs_do_not_share_an_identity(
 async def test_c18_real_pipeline_runs_interleaved(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     kitchen: Room,
     hall: Room,
@@ -198,7 +197,9 @@ async def test_c18_real_pipeline_runs_interleaved(
     target.text = QUESTION
 
     async def run(voice: str, room: Room) -> Run:
-        return await async_run_pipeline(household, speak(QUESTION, voice), vad=False, device_id=room.device_id)
+        return await async_run_pipeline(
+            household, speak(QUESTION, voice), vad=False, device_id=room.device_id
+        )
 
     loop = asyncio.get_running_loop()
     tasks = [
@@ -279,7 +280,10 @@ async def test_c18_llm_api_of_a_later_turn_does_not_borrow(
 
 
 async def _julian_asks_to_forget(
-    household: HomeAssistant, voice_entry: ConfigEntry, target: TargetStt, kitchen: Room  # noqa: F811
+    household: HomeAssistant,
+    voice_entry: ConfigEntry,
+    target: TargetStt,  # noqa: F811
+    kitchen: Room,
 ) -> str:
     voice_entry.runtime_data.recognizer.strict = 0.0
     asked, _ = await spoken_run(household, target, speak(FORGET_ME, JULIAN_VOICE), FORGET_ME, room=kitchen)
@@ -292,6 +296,7 @@ async def _julian_asks_to_forget(
 async def test_short_yes_from_a_stranger_at_another_satellite_is_refused(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     kitchen: Room,
     hall: Room,
@@ -344,10 +349,10 @@ async def test_stranger_at_the_same_satellite_reads_nothing_private(
 # ----------------------------------------------------------------------- enrolment abuse
 
 
-@pytest.mark.xfail(strict=True, reason="DEFECT: services.py:635-636/620 enrol-from-satellite takes whoever spoke there; no check against other voiceprints")
 async def test_non_admin_cannot_enrol_another_persons_voice_as_their_own(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     media: Path,
     kitchen: Room,
@@ -358,30 +363,38 @@ async def test_non_admin_cannot_enrol_another_persons_voice_as_their_own(
     sentences. Afterwards Julian's "remember that I …" must not become Anna's private memory."""
     for text in ENROLMENT:
         await spoken_run(household, target, speak(text, JULIAN_VOICE), text, room=kitchen)
-    try:
+    with pytest.raises(ServiceValidationError) as err:  # a satellite hears anyone: admins only
         await async_call(
             household,
             "enroll_voice",
             {"person": anna.person_id, "satellite": kitchen.device_id, "utterances": 3},
             context=anna.context,
         )
-    except ServiceValidationError:
-        return  # refused: fine
+    assert err.value.translation_key == "satellite_enrolment_admin_only"
+    # With clips of Julian's voice, once Julian is enrolled: refused as another person's voice
+    await async_enrol(household, media, julian, JULIAN_VOICE)
+    stolen = [media_clip(media, f"stolen{i}.wav", speak(t, JULIAN_VOICE)) for i, t in enumerate(ENROLMENT)]
+    with pytest.raises(ServiceValidationError) as err:
+        await async_call(
+            household, "enroll_voice", {"person": anna.person_id, "clips": stolen}, context=anna.context
+        )
+    assert err.value.translation_key == "voice_of_another_person"
     await julian_remembers(household, target, kitchen)
     private = [m for m in await async_all_memories(household, voice_entry) if m.scope is Scope.PRIVATE]
-    assert [m.owner_id for m in private] != [anna.person_id], "Julian's words became Anna's private memory"
+    assert [m.owner_id for m in private] == [julian.person_id]
 
 
-@pytest.mark.xfail(strict=True, reason="DEFECT: services.py:611-618 clips not de-duplicated (MIN_ENROL_CLIPS bypass)")
 async def test_the_same_clip_twice_is_not_two_clips(
     household: HomeAssistant, voice_entry: ConfigEntry, media: Path, julian: Resident
 ) -> None:
     clip = media_clip(media, "once.wav", speak(ENROLMENT[0], JULIAN_VOICE))
-    with pytest.raises(ServiceValidationError):
-        await async_call(household, "enroll_voice", {"person": julian.person_id, "clips": [clip, clip]})
+    copy = media_clip(media, "copy.wav", speak(ENROLMENT[0], JULIAN_VOICE))  # same audio, other name
+    for clips in ([clip, clip], [clip, copy]):
+        with pytest.raises(ServiceValidationError) as err:
+            await async_call(household, "enroll_voice", {"person": julian.person_id, "clips": clips})
+        assert err.value.translation_key == "clip_repeated"
 
 
-@pytest.mark.xfail(strict=True, reason="DEFECT: services.py:148/611-618 no upper bound on clips")
 async def test_many_clips_are_bounded(
     household: HomeAssistant, voice_entry: ConfigEntry, media: Path, julian: Resident
 ) -> None:
@@ -390,14 +403,15 @@ async def test_many_clips_are_bounded(
     clips = [clip] * 199 + ["media-source://media_source/local/missing.wav"]
     with pytest.raises(ServiceValidationError) as err:
         await async_call(household, "enroll_voice", {"person": julian.person_id, "clips": clips})
-    assert err.value.translation_key != "clip_unreadable", "all 200 clips were read before any limit"
+    assert err.value.translation_key == "too_many_clips", "all 200 clips were read before any limit"
 
 
 async def test_six_distinct_clips_enrol(
     household: HomeAssistant, voice_entry: ConfigEntry, media: Path, julian: Resident
 ) -> None:
     texts = (*ENROLMENT, "The weather forecast says it will rain all weekend long.")
-    clips = [media_clip(media, f"six{i}.wav", speak(t, JULIAN_VOICE)) for i, t in enumerate(texts * 2)][:6]
+    said = [speak(t, JULIAN_VOICE, speed=speed) for speed in (160, 150) for t in texts][:6]  # six recordings
+    clips = [media_clip(media, f"six{i}.wav", pcm) for i, pcm in enumerate(said)]
     response = await async_call(household, "enroll_voice", {"person": julian.person_id, "clips": clips})
     assert response["clips"] == 6
 
@@ -453,7 +467,9 @@ async def test_a_wav_with_a_lying_header(
     bad = "media-source://media_source/local/lie.wav"
     async with asyncio.timeout(RUN_TIMEOUT):
         try:
-            response = await async_call(household, "enroll_voice", {"person": julian.person_id, "clips": [good, bad]})
+            response = await async_call(
+                household, "enroll_voice", {"person": julian.person_id, "clips": [good, bad]}
+            )
         except ServiceValidationError as err:
             assert err.translation_placeholders["field"] == "clips"
             assert await household.async_add_executor_job(voice_entry.runtime_data.engine.voiceprints) == []
@@ -491,7 +507,7 @@ async def test_media_ids_outside_the_media_folder_are_refused(
 async def test_forget_voice_and_status_edge_cases(
     household: HomeAssistant, voice_entry: ConfigEntry, enrolled: tuple[Resident, Resident]
 ) -> None:
-    julian, anna = enrolled
+    _, anna = enrolled
     assert await async_call(household, "forget_voice", {"person": "person.nobody"}) == {
         "person": "person.nobody",
         "forgotten": False,
@@ -571,6 +587,7 @@ class Broken(Stream):
 async def test_bad_audio_through_the_stt_entity(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     kitchen: Room,
     enrolled: tuple[Resident, Resident],
@@ -645,7 +662,11 @@ async def test_a_stream_aborted_mid_way_publishes_nothing(
     assert run.error is not None
     assert left is None
     assert MARKER not in speech
-    assert recognizer.recent(kitchen.device_id)[-1].text != QUESTION if recognizer.recent(kitchen.device_id) else True
+    assert (
+        recognizer.recent(kitchen.device_id)[-1].text != QUESTION
+        if recognizer.recent(kitchen.device_id)
+        else True
+    )
 
 
 async def test_recognizer_direct_abuse(
@@ -679,6 +700,7 @@ async def test_recognizer_direct_abuse(
 async def test_diagnostics_name_no_one_and_hold_no_vector(
     household: HomeAssistant,
     voice_entry: ConfigEntry,
+    *,
     target: TargetStt,  # noqa: F811
     kitchen: Room,
     enrolled: tuple[Resident, Resident],
@@ -703,9 +725,14 @@ async def test_diagnostics_name_no_one_and_hold_no_vector(
     assert long_lists(diagnostics) == 0  # no 256-number voiceprint, no samples
 
 
-@pytest.mark.xfail(strict=True, reason="DEFECT: recognition.py:388 sorted by person id + diagnostics.py:21 redacts only the name")
 async def test_diagnostics_order_does_not_name_who_is_enrolled(
-    household: HomeAssistant, voice_entry: ConfigEntry, media: Path, anna: Resident, julian: Resident, hass_client: Any
+    household: HomeAssistant,
+    voice_entry: ConfigEntry,
+    *,
+    media: Path,
+    anna: Resident,
+    julian: Resident,
+    hass_client: Any,
 ) -> None:
     """Only Julian enrolled: the redacted voice list must not reveal which person it is (it is
     sorted by person id, and the person entities are no secret)."""
@@ -713,11 +740,8 @@ async def test_diagnostics_order_does_not_name_who_is_enrolled(
     assert await async_setup_component(household, "diagnostics", {})
     diagnostics = await get_diagnostics_for_config_entry(household, hass_client, voice_entry)
     voices = diagnostics["voice"]["voices"]
-    persons = sorted(s.entity_id for s in household.states.async_all("person"))
-    enrolled_at = [i for i, v in enumerate(voices) if v["enrolled"]]
-    assert not (len(voices) == len(persons) and [persons[i] for i in enrolled_at] == [julian.person_id]), (
-        "the redacted list is in person-id order: entry i is the i-th person, so the redaction names Julian"
-    )
+    assert voices["enrolled"] == 1 and voices["clips"] == len(ENROLMENT)  # counts only: not whose
+    assert not isinstance(voices, list)
 
 
 # ----------------------------------------------------------------------- the store
