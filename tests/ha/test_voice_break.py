@@ -46,6 +46,7 @@ from tests.ha.voice_helpers import (
     Run,
     Stream,
     async_enrol,
+    async_enrol_household,
     async_run_pipeline,
     async_set_voice,
     async_use_in_pipeline,
@@ -92,9 +93,7 @@ async def voice_entry(household: HomeAssistant, target: TargetStt, media: Path) 
 async def enrolled(
     household: HomeAssistant, voice_entry: ConfigEntry, media: Path, julian: Resident, anna: Resident
 ) -> tuple[Resident, Resident]:
-    await async_enrol(household, media, julian, JULIAN_VOICE)
-    await async_enrol(household, media, anna, ANNA_VOICE)
-    return julian, anna
+    return await async_enrol_household(household, media, julian, anna)
 
 
 async def spoken_run(

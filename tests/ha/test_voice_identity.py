@@ -29,7 +29,7 @@ from tests.ha.helpers_conversation import (
     async_say,
     async_wrap_recording_agent,
 )
-from tests.ha.voice_helpers import ENROLMENT, async_enrol, media_clip
+from tests.ha.voice_helpers import ENROLMENT, async_enrol, async_enrol_household, media_clip
 from tests.speech import MEN, WOMEN, silence, speak
 
 JULIAN_VOICE = "en+m3"
@@ -78,9 +78,7 @@ async def enrolled(
     hass: HomeAssistant, memory_entry: Any, media: Path, julian: Resident, anna: Resident
 ) -> tuple[Resident, Resident]:
     """Julian (en+m3) and Anna (en+f2) enrolled by clips."""
-    await async_enrol(hass, media, julian, JULIAN_VOICE)
-    await async_enrol(hass, media, anna, ANNA_VOICE)
-    return julian, anna
+    return await async_enrol_household(hass, media, julian, anna)
 
 
 async def test_enrol_by_clips_status_and_re_enrolment(

@@ -32,7 +32,7 @@ from homeassistant.helpers import entity_registry as er
 
 from custom_components.memory.const import CONF_VOICE, DOMAIN
 from tests.conftest import Resident, async_call
-from tests.speech import SAMPLE_RATE, speak, wav_bytes
+from tests.speech import MEN, SAMPLE_RATE, WOMEN, speak, wav_bytes
 
 SPEED = 140  # words per minute: Whisper base hears espeak best slowly
 CHUNK = 2048  # bytes of PCM per streamed chunk (64 ms)
@@ -178,3 +178,12 @@ async def async_enrol(
         hass, "enroll_voice", {"person": who.person_id, "clips": clips}
     )
     return response
+
+
+async def async_enrol_household(
+    hass: HomeAssistant, media: Path, julian: Resident, anna: Resident
+) -> tuple[Resident, Resident]:
+    """Julian (tests.speech.MEN[0]) and Anna (WOMEN[0]) enrolled by clips (async_enrol)."""
+    await async_enrol(hass, media, julian, MEN[0])
+    await async_enrol(hass, media, anna, WOMEN[0])
+    return julian, anna
