@@ -24,6 +24,7 @@ from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable, strip_invisible
 from .intents import forget_candidates, infer_kind, infer_scope
+from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import person_names, resolve_identity, tellers
 from .transcripts import async_record_turn
@@ -407,7 +408,7 @@ class MemoryAPI(llm.API):
                 device_id=llm_context.device_id,
                 satellite_id=None,
                 options=data.options,
-                text=current_user_text(),
+                heard=heard_for(current_user_text()),
             ).speaker
             block = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
             prompt = f"{speaker_line(self.hass, speaker)}\n\n{block}"

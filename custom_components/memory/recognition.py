@@ -44,7 +44,6 @@ from homeassistant.helpers import entity_registry as er
 from .engine.models import Voiceprint
 from .voice import (
     MODEL_IDENTITY,
-    SAMPLE_RATE,
     STRICT,
     UNKNOWN,
     ClipRejected,
@@ -60,13 +59,14 @@ from .voice import (
     odd_clip_out,
     voiceprint,
 )
+from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
 
 _LOGGER = logging.getLogger(__name__)
 
-BYTES_PER_SECOND = 2 * SAMPLE_RATE  # 16-bit mono
+BYTES_PER_SECOND = SAMPLE_WIDTH * SAMPLE_RATE  # mono
 MAX_UTTERANCE_SECONDS = 15  # audio kept and embedded per utterance; a voice is known well before
 MAX_UTTERANCE_BYTES = MAX_UTTERANCE_SECONDS * BYTES_PER_SECOND
 RECENT_UTTERANCES = 5  # utterances kept per satellite for enrolment

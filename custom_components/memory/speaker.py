@@ -34,7 +34,7 @@ from homeassistant.helpers import entity_registry as er
 from .const import CONF_DEVICE_PERSONS
 from .engine.models import Memory, Speaker, SpeakerSource
 from .engine.text import names_in, names_key
-from .recognition import heard_for
+from .recognition import Heard
 
 
 @callback
@@ -163,12 +163,12 @@ def resolve_identity(
     device_id: str | None,
     satellite_id: str | None,
     options: Mapping[str, Any],
-    text: str | None = None,
+    heard: Heard | None = None,
 ) -> Identity:
-    """Who speaks the turn `text` and in which room (module docstring: the order of sources).
-    `text`: the turn's utterance, which binds a voice match to it; None: no voice source."""
+    """Who speaks and in which room (module docstring: the order of sources). `heard`: the
+    utterance this pipeline run heard for the turn's text (recognition.heard_for); None: no voice
+    source."""
     area_id = area_of(hass, device_id=device_id, satellite_id=satellite_id)
-    heard = heard_for(text)
     if heard is not None and is_person(hass, person_id := heard.match.person_id):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), heard.match.strict)
     if person_id := person_for_user(hass, context.user_id if context else None):

@@ -42,7 +42,9 @@ from .const import (
     WHISPER_LANGUAGE_PIPELINE,
     WHISPER_REQUIREMENT,
 )
+from .recognition import HeardUtterance
 from .runtime import MemoryConfigEntry, async_run, create_requirement_issue, entry_device
+from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -50,7 +52,7 @@ ISSUE_WHISPER = "whisper_unavailable"  # repair issue: faster-whisper cannot ins
 # At most this much audio of one utterance is read (buffered for Whisper, sent on by the proxy);
 # the rest of the stream is not read, so a stream that never ends still gets its answer.
 MAX_AUDIO_SECONDS = 30
-MAX_AUDIO_BYTES = MAX_AUDIO_SECONDS * whisper.SAMPLE_RATE * whisper.SAMPLE_WIDTH
+MAX_AUDIO_BYTES = MAX_AUDIO_SECONDS * SAMPLE_RATE * SAMPLE_WIDTH
 # Proxy: the target must take each next chunk within PROXY_IDLE_TIMEOUT seconds, and answer within
 # PROXY_RESULT_TIMEOUT seconds after the audio ended; waiting for the microphone does not count.
 PROXY_IDLE_TIMEOUT = 10.0
@@ -161,7 +163,7 @@ class MemorySpeechToText(stt.SpeechToTextEntity):
         Raises SttFailed."""
 
 
-async def _heard_chunks(stream: AsyncIterable[bytes], heard: Any) -> AsyncGenerator[bytes]:
+async def _heard_chunks(stream: AsyncIterable[bytes], heard: HeardUtterance | None) -> AsyncGenerator[bytes]:
     """`stream` up to MAX_AUDIO_BYTES (the rest is not read), each chunk fed to `heard` first."""
     total = 0
     async for chunk in stream:

@@ -116,10 +116,11 @@ def start_turn(
     utterance this pipeline run heard for `text`, if any, is claimed by this turn (no later turn
     borrows its identity) and kept among the recent utterances of the turn's satellite for
     enrolment (`recognizer`: the entry's, None when recognition is off)."""
+    heard = heard_for(text)
     identity = resolve_identity(
-        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, text=text
+        hass, context=context, device_id=device_id, satellite_id=satellite_id, options=options, heard=heard
     )
-    if (heard := heard_for(text)) is not None:
+    if heard is not None:
         claim_heard(heard)  # this turn's: never a later turn's
         key = satellite_key(hass, satellite_id=satellite_id, device_id=device_id)
         if recognizer is not None and key is not None:

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-SAMPLE_RATE = 16000  # Hz
-SAMPLE_WIDTH = 2  # bytes per sample (16-bit)
+from .voice.features import pcm_to_float
+
 MODEL_SIZES = ("tiny", "base", "small", "medium")  # the multilingual models faster-whisper downloads
 COMPUTE_TYPE = "int8"
 CPU_THREADS = 2
@@ -63,12 +63,6 @@ def check_runtime() -> None:
 def is_model_folder(path: str) -> bool:
     """Whether `path` is a CTranslate2 Whisper model folder (it holds model.bin and config.json)."""
     return all(os.path.isfile(os.path.join(path, name)) for name in ("model.bin", "config.json"))
-
-
-def pcm_to_float(pcm: bytes) -> np.ndarray:
-    """16-bit LE PCM -> float32[n] in [-1, 1); a trailing odd byte (a stream cut mid-sample) is dropped."""
-    usable = len(pcm) - len(pcm) % SAMPLE_WIDTH
-    return np.frombuffer(pcm[:usable], dtype="<i2").astype(np.float32) / 32768.0
 
 
 class WhisperTranscriber:

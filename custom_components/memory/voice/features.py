@@ -12,17 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 SAMPLE_RATE = 16000  # Hz
+SAMPLE_WIDTH = 2  # bytes per sample (16-bit)
 N_FFT = 512  # samples per frame (32 ms)
 HOP = 160  # samples between frames (10 ms)
 LOG_FLOOR = 1e-10  # added before log10 (the model's recipe)
 
 
 def pcm_to_float(pcm: bytes) -> np.ndarray:
-    """16-bit little-endian signed PCM -> float32 samples in [-1, 1). Raises ValueError on an odd
-    byte count (half a sample)."""
-    if len(pcm) % 2:
-        raise ValueError("pcm: odd number of bytes (16-bit samples expected)")
-    return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
+    """16-bit little-endian signed PCM -> float32 samples in [-1, 1); a trailing odd byte (a
+    stream cut mid-sample) is dropped."""
+    usable = len(pcm) - len(pcm) % SAMPLE_WIDTH
+    return np.frombuffer(pcm[:usable], dtype="<i2").astype(np.float32) / 32768.0
 
 
 class LogMel:
