@@ -11,7 +11,7 @@ forget it and no backend has a copy of the rule to drift.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -133,6 +133,52 @@ class LexicalRow:
     id: str
     content: str
     bm25: float
+
+
+# The tables a move between stores copies (engine/transfer.py), in copy order, and the columns
+# of each as exported: the SQLite schema's names; timestamps as fixed-width UTC ISO text
+# ("%Y-%m-%dT%H:%M:%S.%f+00:00"), vectors as little-endian float32 bytes, booleans as 0/1.
+# Every backend exports exactly these keys, so checksums compare across backends.
+TRANSFER_TABLES: dict[str, tuple[str, ...]] = {
+    "memories": (
+        "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
+        "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
+        "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at",
+        "updated_at", "value", "speaker_id", "embedding", "emb_provider", "emb_model", "emb_dimension",
+    ),
+    "tombstones": (
+        "id", "scope", "owner_id", "area_id", "embedding", "emb_provider", "emb_model",
+        "emb_dimension", "created_at", "lifted_at", "anchors",
+    ),
+    "transcript_turns": (
+        "conversation_id", "turn", "role", "text", "speaker_id", "area_id", "language", "created_at",
+        "speaker_source",
+    ),
+    "voiceprints": ("person_id", "vector", "clips", "embedding", "created_at", "updated_at"),
+    "pair_verdicts": ("first_id", "second_id", "relation", "judged_at"),
+}  # fmt: skip
+
+type Record = dict[str, str | int | float | bytes | None]
+
+
+class StoreTransfer(Protocol):
+    """Whole-table export and import for a move between stores (engine/transfer.py)."""
+
+    def export_records(self, table: str, batch: int = 1000) -> Iterator[list[Record]]:
+        """Every row of `table` (a TRANSFER_TABLES key) as records with exactly its columns, in
+        batches of at most `batch`, in a stable order (memories by created_at, id). Batched
+        access counts are flushed first."""
+        ...
+
+    def import_records(self, table: str, rows: Sequence[Record]) -> None:
+        """Insert exported rows as they are (ids, statuses, vectors and their identity kept;
+        full-text rows and the vector index rebuilt from them); committed. A row whose key is
+        already stored raises StoreUnavailable and nothing of the batch is written."""
+        ...
+
+    def is_empty(self) -> bool:
+        """True when no TRANSFER_TABLES table holds a row (of this store's household)."""
+        ...
 
 
 class VoiceprintStore(Protocol):
