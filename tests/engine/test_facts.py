@@ -7,9 +7,11 @@ of remember / replace / forget / consolidate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from itertools import product
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,8 +22,7 @@ from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.facts import Reading, Relation, relation
 from custom_components.memory.engine.models import Scope, Speaker, Status
-from custom_components.memory.engine.store.base import Visibility
-from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.store.base import MemoryStore, Visibility
 from custom_components.memory.engine.writer import embedding_text
 
 from .conftest import ANNA, JULIAN
@@ -222,15 +223,17 @@ _ops = st.lists(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=_ops)
 def test_property_one_current_memory_per_fact(
-    tmp_path_factory: pytest.TempPathFactory, encoder: BundledEmbedder, ops: list[tuple[str, int, int, str]]
+    tmp_path_factory: pytest.TempPathFactory,
+    encoder: BundledEmbedder,
+    new_store: Callable[[Path], MemoryStore],
+    ops: list[tuple[str, int, int, str]],
 ) -> None:
     """Saying where a thing is (the person answers "yes" whenever asked whether it replaces
     something), forgetting, consolidating, in any order: at most one current memory per thing,
     and every superseded memory is in the history of a current one."""
     clock = [datetime(2026, 1, 1, tzinfo=UTC)]
-    engine = MemoryEngine(
-        SqliteStore(tmp_path_factory.mktemp("prop") / "m.db"), encoder, clock=lambda: clock[0]
-    )
+    where = tmp_path_factory.mktemp("prop")  # a store of its own per example
+    engine = MemoryEngine(new_store(where / f"{where.name}.db"), encoder, clock=lambda: clock[0])
     engine.open()
     try:
         _play(engine, ops, clock)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,7 +49,8 @@ def _file_bytes(path: Path) -> bytes:
 
 
 @pytest.mark.parametrize("lang", list(SECRETS))
-def test_c03_forgotten_text_is_gone_from_the_file(engine: MemoryEngine, lang: str) -> None:
+def test_c03_forgotten_text_is_gone_from_the_file(sqlite_engine: MemoryEngine, lang: str) -> None:
+    engine = sqlite_engine
     path: Path = engine.store.path  # type: ignore[attr-defined]
     for n in range(30):  # neighbours on the same pages, so deleting means more than freeing a page
         engine.remember(
@@ -152,12 +153,15 @@ GATE_IN_PASSING = {  # the code told again inside a longer sentence (the demo's 
 
 
 @pytest.fixture
-def keyed(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[MemoryEngine]:
-    """An open engine with an anchor key (as built by the HA side)."""
-    engine = MemoryEngine(SqliteStore(tmp_path / "keyed.db"), encoder, anchor_key=ANCHOR_KEY)
-    engine.open()
-    yield engine
-    engine.close()
+def keyed(make_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
+    """An open engine with an anchor key (as built by the HA side), on every store."""
+    return make_engine("keyed.db", anchor_key=ANCHOR_KEY)
+
+
+@pytest.fixture
+def sqlite_keyed(make_sqlite_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
+    """`keyed` on a SqliteStore file (tests that read the file)."""
+    return make_sqlite_engine("keyed.db", anchor_key=ANCHOR_KEY)
 
 
 def _forget_gate(engine: MemoryEngine, lang: str) -> None:
@@ -196,7 +200,8 @@ def test_c04_same_number_about_something_else_is_not_blocked(keyed: MemoryEngine
     assert not keyed.is_tombstoned("The garden gate is painted green.", scope=Scope.SHARED)  # no number
 
 
-def test_anchor_digests_are_keyed_and_not_in_clear(keyed: MemoryEngine) -> None:
+def test_anchor_digests_are_keyed_and_not_in_clear(sqlite_keyed: MemoryEngine) -> None:
+    keyed = sqlite_keyed
     _forget_gate(keyed, "en")
     path: Path = keyed.store.path  # type: ignore[attr-defined]
     keyed.close()
@@ -210,7 +215,8 @@ def test_anchor_digests_are_keyed_and_not_in_clear(keyed: MemoryEngine) -> None:
     assert anchor_digests("4711", bytes(32)) != anchor_digests("4711", ANCHOR_KEY)  # another home
 
 
-def test_without_a_key_tombstones_keep_no_anchors(engine: MemoryEngine) -> None:
+def test_without_a_key_tombstones_keep_no_anchors(sqlite_engine: MemoryEngine) -> None:
+    engine = sqlite_engine
     _forget_gate(engine, "en")
     assert engine.is_tombstoned(GATE["en"], scope=Scope.SHARED)
     assert not engine.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)  # similarity only
@@ -333,7 +339,8 @@ OLD_VALUES = (b"Graufuchs", b"graufuchs", b"Blaufuchs", b"blaufuchs")
 
 
 @pytest.mark.parametrize("lang", list(WIFI))
-def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(keyed: MemoryEngine, lang: str) -> None:
+def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(sqlite_keyed: MemoryEngine, lang: str) -> None:
+    keyed = sqlite_keyed
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
     ids = [
         keyed.remember(

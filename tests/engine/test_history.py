@@ -8,19 +8,16 @@ when asked as of a moment it was current. Time is the engine's injected clock, n
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from custom_components.memory.engine.api import InvalidInput, MemoryDraft, RecallOptions
-from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store.base import Visibility
-from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN
@@ -53,11 +50,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def engine(tmp_path: Path, encoder: BundledEmbedder, clock: Clock) -> Iterator[MemoryEngine]:
-    engine = MemoryEngine(SqliteStore(tmp_path / "memory.db"), encoder, clock=clock)
-    engine.open()
-    yield engine
-    engine.close()
+def engine(make_engine: Callable[..., MemoryEngine], clock: Clock) -> MemoryEngine:
+    """An open engine on the clock, on every store."""
+    return make_engine(clock=clock)
 
 
 def say(

@@ -3,19 +3,16 @@ replaces, which stays in the slate marked `outdated_by` (recall step 8, facts.ou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
 from custom_components.memory.engine.api import MemoryDraft
-from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.facts import CLEARLY_NEWER
 from custom_components.memory.engine.models import Memory, Scope, Speaker, Status
-from custom_components.memory.engine.store.sqlite import SqliteStore
 
 from .conftest import JULIAN, KITCHEN
 
@@ -43,12 +40,10 @@ class Clock:
 
 
 @pytest.fixture
-def clocked(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[tuple[MemoryEngine, Clock]]:
+def clocked(make_engine: Callable[..., MemoryEngine]) -> tuple[MemoryEngine, Clock]:
+    """An open engine on a clock the test sets, on every store."""
     clock = Clock()
-    engine = MemoryEngine(SqliteStore(tmp_path / "memory.db"), encoder, clock=clock)
-    engine.open()
-    yield engine, clock
-    engine.close()
+    return make_engine(clock=clock), clock
 
 
 def _tell(engine: MemoryEngine, text: str, language: str) -> Memory:

@@ -1,4 +1,6 @@
-"""SQLite store: CRUD, schema migrations, durability across processes, identities."""
+"""The store: CRUD, identities, the index's languages, concurrency and document frequencies on every
+backend; SQLite's own schema migrations, pragmas, durability across processes, compact index and
+FTS5 ordering on SQLite (sqlite_engine)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
-from custom_components.memory.engine.store.base import Visibility
+from custom_components.memory.engine.store.base import MemoryStore, Visibility
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
 
@@ -103,15 +105,17 @@ def test_unopenable_path_is_store_unavailable(tmp_path: Path, encoder: BundledEm
         MemoryEngine(SqliteStore(tmp_path / "afile" / "memory.db"), encoder).open()
 
 
-def test_pragmas_for_durability(engine: MemoryEngine) -> None:
+def test_pragmas_for_durability(sqlite_engine: MemoryEngine) -> None:
+    engine = sqlite_engine
     conn = engine.store._db()
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
 
 
-def test_acknowledged_write_is_readable_by_another_process(engine: MemoryEngine) -> None:
+def test_acknowledged_write_is_readable_by_another_process(sqlite_engine: MemoryEngine) -> None:
     """Invariant 5: once remember() returns, another process sees the row (committed, WAL)."""
+    engine = sqlite_engine
     result = engine.remember(
         MemoryDraft("The water main is behind the washing machine.", speaker=Speaker(), scope=Scope.SHARED)
     )
@@ -150,7 +154,10 @@ def test_write_survives_a_killed_process(tmp_path: Path) -> None:
 
 
 def test_vectors_of_another_identity_are_never_compared(
-    tmp_path: Path, encoder: BundledEmbedder, make_engine: Callable[..., MemoryEngine]
+    tmp_path: Path,
+    encoder: BundledEmbedder,
+    make_engine: Callable[..., MemoryEngine],
+    new_store: Callable[[Path], MemoryStore],
 ) -> None:
     engine = make_engine("ident.db")
     mid = engine.remember(
@@ -166,7 +173,7 @@ def test_vectors_of_another_identity_are_never_compared(
         def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
             return encoder.embed(texts)
 
-    other = MemoryEngine(SqliteStore(tmp_path / "ident.db"), Renamed())
+    other = MemoryEngine(new_store(tmp_path / "ident.db"), Renamed())
     other.open()
     try:
         assert other.stats().stale_vectors == 1
@@ -221,20 +228,19 @@ def test_index_knows_each_memorys_language(make_engine: Callable[..., MemoryEngi
     engine.forget(ids["en"], Speaker())
     del by_id[ids["en"]]
     assert engine.store.languages(list(by_id)) == by_id
-    path = engine.store.path
     engine.close()
-    again = make_engine(path.name)
+    again = make_engine("lang.db")
     assert again.store.languages(list(by_id)) == by_id
 
 
-def test_index_opens_with_headroom(make_engine: Callable[..., MemoryEngine]) -> None:
+def test_index_opens_with_headroom(make_sqlite_engine: Callable[..., MemoryEngine]) -> None:
     """A reopened store has room for half its rows again: the first remember does not grow
     (and copy) the matrix while the old one is alive."""
     from custom_components.memory.engine.store.vectors import INITIAL_CAPACITY, VectorIndex  # noqa: PLC0415
 
     assert VectorIndex.capacity_for(100_000) == 150_000
     assert VectorIndex.capacity_for(10) == INITIAL_CAPACITY
-    engine = make_engine()
+    engine = make_sqlite_engine()
     engine.remember(MemoryDraft("The spare key is in the blue tin.", speaker=Speaker(), scope=Scope.SHARED))
     index = engine.store._idx()
     assert len(index.vectors) >= INITIAL_CAPACITY > index.size == 1
@@ -271,10 +277,11 @@ def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
     assert store.doc_frequency("cellar", 10) == 1
 
 
-def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(engine: MemoryEngine) -> None:
+def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(sqlite_engine: MemoryEngine) -> None:
     """term_matches lets FTS5 sort its matches (fts_sorts): the same rows, scores and order as
     SQLite sorting bm25(), also where equal scores straddle the limit with rows of buckets the
     speaker cannot see in between."""
+    engine = sqlite_engine
     buckets: list[dict[str, object]] = [
         {"scope": Scope.SHARED},
         {"scope": Scope.ROOM, "area_id": KITCHEN},
@@ -326,7 +333,7 @@ def test_compact_index_answers_like_the_exact_one(
     import numpy as np  # noqa: PLC0415
 
     from custom_components.memory.engine.models import Kind, Memory, Provenance, Source  # noqa: PLC0415
-    from custom_components.memory.engine.store import sqlite as sqlite_store  # noqa: PLC0415
+    from custom_components.memory.engine.store.sqlite import index, vector_search  # noqa: PLC0415
 
     texts = {
         "en": ["The spare key is in the blue tin.", "The dog eats twice a day.", "Bins go out on Thursday.",
@@ -369,9 +376,9 @@ def test_compact_index_answers_like_the_exact_one(
     assert exact.store.footprint()["capacity"] >= 1200
     exact_bytes = exact.store.footprint()["index_bytes"]
     exact.close()
-    monkeypatch.setattr(sqlite_store, "COMPACT_MIN_ROWS", 1000)
-    monkeypatch.setattr(sqlite_store, "COMPACT_DIMS", 64)
-    monkeypatch.setattr(sqlite_store, "COARSE_POOL", 150)
+    monkeypatch.setattr(index, "COMPACT_MIN_ROWS", 1000)
+    monkeypatch.setattr(index, "COMPACT_DIMS", 64)
+    monkeypatch.setattr(vector_search, "COARSE_POOL", 150)
     compact = MemoryEngine(SqliteStore(path), encoder)
     compact.open()
     try:

@@ -130,8 +130,11 @@ def test_append_turn_numbers_in_order_and_records_one_utterance_once(
     assert [t.turn for t in engine.conversation("c2")] == list(range(12))
 
 
-def test_recording_a_turn_keeps_the_recall_word_counts(engine: MemoryEngine, julian_kitchen: Speaker) -> None:
+def test_recording_a_turn_keeps_the_recall_word_counts(
+    sqlite_engine: MemoryEngine, julian_kitchen: Speaker
+) -> None:
     """Transcript writes touch no memory, so the document-frequency cache of recall survives them."""
+    engine = sqlite_engine
     engine.remember(
         MemoryDraft("Ticket HX-4471 is waiting for a part.", speaker=julian_kitchen, scope=Scope.SHARED)
     )

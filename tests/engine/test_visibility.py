@@ -5,6 +5,7 @@ those areas' room memories too, never a private one and never another area's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,8 +19,8 @@ from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Memory, Scope, Speaker, Tombstone
-from custom_components.memory.engine.store.base import Visibility
-from custom_components.memory.engine.store.sqlite import SqliteStore, _visibility_sql
+from custom_components.memory.engine.store.base import MemoryStore, Visibility
+from custom_components.memory.engine.store.sql import visibility_sql
 
 PERSONS = ["person.julian", "person.anna", "person.mia"]
 AREAS = ["kitchen", "hall", "attic"]
@@ -74,12 +75,13 @@ def _allowed(memory: Memory, speaker: Speaker, named_areas: list[str] | tuple[st
 )
 def test_no_memory_reaches_a_speaker_the_rule_excludes(
     encoder: BundledEmbedder,
+    new_store: Callable[[Path], MemoryStore],
     memories: list[tuple[str, Scope, str, str]],
     speakers: list[Speaker],
     named: list[str],
 ) -> None:
     with TemporaryDirectory() as tmp:
-        engine = MemoryEngine(SqliteStore(Path(tmp) / "v.db"), encoder)
+        engine = MemoryEngine(new_store(Path(tmp) / f"v-{Path(tmp).name}.db"), encoder)  # one per example
         engine.open()
         try:
             stored = []
@@ -172,11 +174,11 @@ def test_visibility_of_named_areas() -> None:
     assert widened.named_areas == ("hall", "cellar")
     assert widened.areas == ("kitchen", "hall", "cellar")
     assert Visibility.of(Speaker.administrator(), named_areas=["hall"]).everything
-    sql, params = _visibility_sql(Visibility.of(at_kitchen))
+    sql, params = visibility_sql(Visibility.of(at_kitchen))
     assert "area_id = ?" in sql and params == ["kitchen", "person.julian"]
-    sql, params = _visibility_sql(widened)
+    sql, params = visibility_sql(widened)
     assert "area_id IN (?, ?, ?)" in sql and params == ["kitchen", "hall", "cellar", "person.julian"]
-    sql, params = _visibility_sql(Visibility.of(Speaker(), named_areas=["hall"]))
+    sql, params = visibility_sql(Visibility.of(Speaker(), named_areas=["hall"]))
     assert "area_id = ?" in sql and params == ["hall"]
     hall_room = Tombstone(
         id="t1", scope=Scope.ROOM, owner_id=None, area_id="hall", created_at=datetime.now(UTC)

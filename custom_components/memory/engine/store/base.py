@@ -7,6 +7,20 @@ as data, `Visibility.grants()`; `allows` (one record), store/sql.py (a SQL WHERE
 backend) and store/vectors.py (a numpy mask over the embedded index) compile those grants and
 nothing else, and every query that returns memories applies one of them, so no caller can
 forget it and no backend has a copy of the rule to drift.
+
+The store protocol is split by concern, each part a Protocol of its own (testable alone, see
+tests/engine/test_store_protocols.py):
+- MemoryRecords: memories — writes, reads under a Visibility, supersession chains, review,
+  consolidation's inputs and verdicts, pruning, access counts.
+- SearchLegs: what recall reads — semantic top-k, a bucket's nearest, vectors, similarities,
+  languages, full-text phrases and terms, document frequencies, conversation neighbours.
+- TombstoneStore: forgetting (delete to tombstones, the tombstone check, lifting).
+- TranscriptStore: verbatim conversation turns.
+- VoiceprintStore: enrolled voices.
+- StoreTransfer: whole-table export/import for a move between stores (TRANSFER_TABLES).
+- MemoryStore: all of them plus lifecycle (open, close, schema_version), re-embedding (stale,
+  set_vector) and counts: what the engine holds.
+Backends: store/sqlite/ (SqliteStore, the embedded default); PostgreSQL joins beside it (issue 15).
 """
 
 from __future__ import annotations
@@ -187,7 +201,7 @@ class VoiceprintStore(Protocol):
 
     def put_voiceprint(self, print_: Voiceprint) -> Voiceprint:
         """Insert or replace person_id's voiceprint; a replacement keeps the first created_at.
-        Returns the row as stored."""
+        Returns the row as stored. Raises StoreUnavailable."""
         ...
 
     def voiceprints(self) -> list[Voiceprint]:
@@ -199,83 +213,177 @@ class VoiceprintStore(Protocol):
         ...
 
 
-class MemoryStore(VoiceprintStore, Protocol):
-    """Persistence of memories and tombstones (and voiceprints: VoiceprintStore). Blocking,
-    thread-safe.
+class MemoryRecords(Protocol):
+    """Memories themselves: writing, reading under a Visibility, lifecycle (supersession chains,
+    review), consolidation's inputs and verdicts, pruning, access counts.
 
-    Every method returning memories takes a Visibility and applies it inside its query;
-    "current" means status ACTIVE (not pending/superseded/archived), or with vis.as_of the
-    memories current at that moment (Visibility); get, list_current and history ignore as_of.
-    Vectors are unit float32 rows of the store's active EmbeddingIdentity.
+    Every write is committed on return and keeps the backend's search structures (full-text
+    rows, vector index) in step; a failed write raises StoreUnavailable and leaves nothing of
+    itself. Vectors are unit float32[dimension] of the store's active EmbeddingIdentity.
     """
 
-    def open(self, identity: EmbeddingIdentity) -> None: ...
-    def close(self) -> None: ...
-    def schema_version(self) -> int: ...
+    def add(self, memory: Memory, vector: Vectors, *, supersedes: Sequence[str] = ()) -> None:
+        """Insert `memory` with its vector. supersedes: ids of memories it replaces, marked
+        SUPERSEDED (superseded_by = memory.id, valid_to = memory.created_at) in the same
+        transaction, so a crash leaves the old fact current or the new one, never neither.
+        An id already stored raises StoreUnavailable."""
+        ...
 
-    # memories
-    def add(self, memory: Memory, vector: Vectors, *, supersedes: Sequence[str] = ()) -> None: ...
-    def update(self, memory: Memory, vector: Vectors | None) -> None: ...
-    def get(self, memory_id: str, vis: Visibility) -> Memory | None: ...
-    def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]: ...
+    def update(self, memory: Memory, vector: Vectors | None) -> None:
+        """Rewrite every field of the stored memory memory.id (its vector too when given; its
+        full-text rows when its content or language changed). A missing id: nothing happens."""
+        ...
+
+    def get(self, memory_id: str, vis: Visibility) -> Memory | None:
+        """One memory, any status, when vis allows it (vis.as_of ignored); else None."""
+        ...
+
+    def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
+        """The current memories (Visibility.as_of) among `ids` that vis allows, by id; unknown,
+        invisible and not-current ids are left out."""
+        ...
+
     def list_current(
         self, vis: Visibility, *, limit: int, offset: int, status: Status = Status.ACTIVE
-    ) -> list[Memory]: ...
-    def semantic(
-        self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
-    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]: ...
-    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]: ...
-    def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]: ...
-    def languages(self, ids: list[str]) -> dict[str, str]: ...
-    def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]: ...
-    def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]: ...
-    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]: ...
-    def neighbours(
-        self, ids: list[str], vis: Visibility, window: int
-    ) -> dict[str, list[tuple[str, int]]]: ...
-    def doc_count(self) -> int: ...
-    def doc_frequency(self, term: str, cap: int) -> int: ...
-    def touch(self, ids: list[str], at: datetime) -> None: ...
-    def ids_owned(self, person_id: str) -> list[str]: ...
-    def unlink_speaker(self, person_id: str) -> int:
-        """Drop person_id as the teller (speaker_id) of every memory; returns how many."""
+    ) -> list[Memory]:
+        """Memories of `status` that vis allows, newest first (created_at desc, then id), the
+        page [offset, offset + limit). vis.as_of ignored."""
         ...
 
     def history_ids(self, memory_id: str, vis: Visibility) -> list[str]:
         """Ids of the SUPERSEDED/ARCHIVED memories whose superseded_by chain leads to memory_id
-        (recursively, memory_id excluded) that vis allows: the older values it replaced."""
+        (recursively, memory_id excluded; a cycle ends) that vis allows, oldest first: the older
+        values it replaced."""
         ...
 
     def history(self, memory_id: str, vis: Visibility) -> list[Memory]:
         """The memories history_ids names, read whole (any status), oldest first."""
         ...
 
-    def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None: ...
-
-    # supersession and consolidation (consolidation.py)
-    def current_by_key(
-        self, bucket: Bucket, subject: str, predicate: str, statuses: Sequence[Status]
-    ) -> list[Memory]: ...
-    def keyed_current(self) -> list[Memory]: ...
-    def unkeyed_current(self) -> list[Memory]:
-        """Every ACTIVE memory without a fact key that states something (no episode), any bucket."""
+    def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None:
+        """Give one memory a lifecycle status and superseded_by (None clears it)."""
         ...
 
-    def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None: ...
-    def prune_inferred(self, created_before: datetime, *, dry_run: bool = False) -> list[str]: ...
+    def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None:
+        """In one transaction: rewrite `by` (the memory that stays current; as update without a
+        vector) and give each listed memory its status (SUPERSEDED/ARCHIVED) with superseded_by
+        = by.id and valid_to = at. When `by` is no longer stored nothing happens."""
+        ...
+
+    def current_by_key(
+        self, bucket: Bucket, subject: str, predicate: str, statuses: Sequence[Status]
+    ) -> list[Memory]:
+        """Memories of exactly this bucket and fact key (normalised subject/predicate) with one
+        of `statuses`, newest first (created_at desc, then id)."""
+        ...
+
+    def keyed_current(self) -> list[Memory]:
+        """Every ACTIVE memory with a subject and a predicate, any bucket: consolidation's input."""
+        ...
+
+    def unkeyed_current(self) -> list[Memory]:
+        """Every ACTIVE memory without a fact key that states something (no episode), any bucket,
+        oldest first (created_at, then id)."""
+        ...
+
+    def ids_owned(self, person_id: str) -> list[str]:
+        """Ids of every PRIVATE memory owned by person_id, any status."""
+        ...
+
+    def unlink_speaker(self, person_id: str) -> int:
+        """Drop person_id as the teller (speaker_id) of every memory; the memories stay.
+        Returns how many."""
+        ...
+
+    def prune_inferred(self, created_before: datetime, *, dry_run: bool = False) -> list[str]:
+        """Delete the `inferred` memories never recalled (access_count 0, batched counts counted)
+        created before `created_before`, with their search rows, no tombstone; returns their ids.
+        dry_run: only finds them."""
+        ...
+
     def record_verdict(self, first_id: str, second_id: str, relation: str, at: datetime) -> None:
-        """Keep the verdict on one pair (order-free; a later verdict replaces it); committed."""
+        """Keep the verdict on one pair (order-free; a later verdict replaces it). A verdict goes
+        with either memory (forgetting, pruning); an unknown id raises StoreUnavailable."""
         ...
 
     def judged_pairs(self) -> set[frozenset[str]]:
         """The pairs with a verdict (record_verdict)."""
         ...
 
-    # forgetting
+    def touch(self, ids: list[str], at: datetime) -> None:
+        """Count one access of each memory at `at` (access_count + 1, last_accessed_at). May be
+        batched: written with the next write, before any export and at close."""
+        ...
+
+
+class SearchLegs(Protocol):
+    """The reads recall is made of. Every leg returning memories applies the Visibility and
+    "current" (Visibility.as_of) inside its query; similarities are exact cosines in [-1, 1]
+    against the store's active EmbeddingIdentity (other identities are never compared)."""
+
+    def semantic(
+        self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The top k current memories vis allows by cosine to `vector`, best first, as
+        [(id, similarity)]; and, from the same pass, the top owned_k PRIVATE ones owned by
+        vis.owner_id (the speaker's own; [] for the admin view or an unknown speaker)."""
+        ...
+
+    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
+        """The top k ACTIVE memories of exactly this bucket by cosine, best first (dedup)."""
+        ...
+
+    def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
+        """The stored unit vectors of the listed memories that have one of the active identity:
+        (their ids in the given order, float32[len(ids found), dimension])."""
+        ...
+
+    def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
+        """Cosine of `vector` with each listed memory's vector, by id (ids without a vector of
+        the active identity left out)."""
+        ...
+
+    def languages(self, ids: list[str]) -> dict[str, str]:
+        """The language (BCP 47 primary tag) of each listed memory with a vector of the active
+        identity, by id."""
+        ...
+
+    def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
+        """Current memories vis allows whose text contains any of the phrases (word sequences),
+        best BM25 first, at most `limit`; [] for no phrases."""
+        ...
+
+    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
+        """Current memories vis allows sharing any search term (terms.query_terms against
+        terms.document_terms), id -> (BM25 > 0, higher = better; the memory's terms), at most
+        `limit`, best first."""
+        ...
+
+    def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
+        """Conversation context: for each listed memory with a source_ref, the current,
+        visible, non-sensitive memories of the same source_ref at most `window` places away in
+        time order, as [(id, distance >= 1)]; memories without a source_ref have none."""
+        ...
+
+    def doc_count(self) -> int:
+        """Number of stored memories, any scope and status (BM25's and IDF's N)."""
+        ...
+
+    def doc_frequency(self, term: str, cap: int) -> int:
+        """How many memories contain the phrase `term`, counted up to `cap`."""
+        ...
+
+
+class TombstoneStore(Protocol):
+    """Forgetting: a forgotten memory's text goes everywhere, a tombstone (vector, bucket,
+    keyed anchor digests; never the text) stays and blocks learning it again. Writes committed."""
+
     def delete_to_tombstones(
         self, ids: list[str], at: datetime, anchors_of: Callable[[str], Collection[str]] | None = None
     ) -> list[tuple[Memory, Tombstone]]:
-        """anchors_of(content): the keyed identifier digests its tombstone keeps (none when None)."""
+        """Delete the listed memories (rows, search rows, pending access counts) leaving a
+        tombstone each, created at `at`, with the digests anchors_of(content) gives (none when
+        None); unknown ids are skipped. Returns (the memory as it was, its tombstone)."""
         ...
 
     def tombstones_near(
@@ -287,19 +395,76 @@ class MemoryStore(VoiceprintStore, Protocol):
         anchors: Collection[str] = (),
         anchor_threshold: float | None = None,
     ) -> list[tuple[Tombstone, float]]:
-        """Unlifted tombstones of the bucket with cosine ≥ threshold, or ≥ anchor_threshold when
-        they share one of `anchors` (digests as stored by delete_to_tombstones); best first."""
+        """Unlifted tombstones of exactly this bucket and the active identity with cosine ≥
+        threshold, or ≥ anchor_threshold when they share one of `anchors` (digests as stored by
+        delete_to_tombstones); best first, as (tombstone, cosine)."""
         ...
 
-    def lift_tombstones(self, ids: list[str], at: datetime) -> None: ...
+    def lift_tombstones(self, ids: list[str], at: datetime) -> None:
+        """Mark the listed tombstones lifted at `at` (an explicit remember); they block nothing."""
+        ...
 
-    # transcripts (verbatim turns; independent of memories and forgetting)
-    def add_turns(self, turns: list[TranscriptTurn]) -> None: ...
-    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None: ...
-    def turns(self, conversation_id: str) -> list[TranscriptTurn]: ...
-    def purge_turns(self, older_than: datetime) -> int: ...
 
-    # re-embedding and diagnostics
-    def stale(self, limit: int) -> list[tuple[str, str]]: ...
-    def set_vector(self, memory_id: str, vector: Vectors) -> None: ...
-    def counts(self) -> dict[str, int]: ...
+class TranscriptStore(Protocol):
+    """Verbatim conversation turns, independent of memories and forgetting, purged by age.
+    Writes committed on return."""
+
+    def add_turns(self, turns: list[TranscriptTurn]) -> None:
+        """Insert the turns as given. A (conversation_id, turn) already stored raises
+        StoreUnavailable and nothing of the batch is written."""
+        ...
+
+    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
+        """Append `said` after its conversation's last turn, numbered in the same transaction
+        (concurrent callers never collide; said.turn is ignored); returns it as stored. None,
+        nothing written, when it is a user turn repeating the last turn verbatim."""
+        ...
+
+    def turns(self, conversation_id: str) -> list[TranscriptTurn]:
+        """The conversation's turns by turn number ([] when unknown or purged)."""
+        ...
+
+    def purge_turns(self, older_than: datetime) -> int:
+        """Delete every turn created before `older_than`; returns how many."""
+        ...
+
+
+class MemoryStore(
+    MemoryRecords, SearchLegs, TombstoneStore, TranscriptStore, VoiceprintStore, StoreTransfer, Protocol
+):
+    """A whole backend: every concern above plus its lifecycle, re-embedding and counts.
+    Blocking, thread-safe; any call on a closed store or an unreachable database raises
+    StoreUnavailable.
+
+    Every method returning memories takes a Visibility and applies it inside its query;
+    "current" means status ACTIVE (not pending/superseded/archived), or with vis.as_of the
+    memories current at that moment (Visibility); get, list_current and history ignore as_of.
+    Vectors are unit float32 rows of the store's active EmbeddingIdentity.
+    """
+
+    def open(self, identity: EmbeddingIdentity) -> None:
+        """Connect (creating and migrating the schema) with `identity` as the active embedding
+        identity; idempotent. Raises StoreUnavailable (unreachable, unwritable, schema newer)."""
+        ...
+
+    def close(self) -> None:
+        """Write batched access counts and release the connection; idempotent."""
+        ...
+
+    def schema_version(self) -> int:
+        """The schema version reached by open()."""
+        ...
+
+    def stale(self, limit: int) -> list[tuple[str, str]]:
+        """Up to `limit` (id, content) of memories whose vector is missing or of another
+        identity: what re-embedding has left to do."""
+        ...
+
+    def set_vector(self, memory_id: str, vector: Vectors) -> None:
+        """Replace one memory's vector with one of the active identity (re-embedding)."""
+        ...
+
+    def counts(self) -> dict[str, int]:
+        """Diagnostics, no text: memories, active, tombstones (unlifted), stale, and
+        "scope:<scope>" -> active memories of that scope."""
+        ...

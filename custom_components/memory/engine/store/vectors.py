@@ -4,7 +4,7 @@ Rows hold float32 vectors in a preallocated matrix with headroom (capacity_for) 
 GROWTH_FACTOR; scope, owner, area and status are small integer codes (no per-row Python
 objects besides the id list).
 
-Two modes, chosen once when the store opens (SqliteStore._load_index):
+Two modes, chosen once when the store opens (store/sqlite/index.py, load_index):
 - exact (basis None): the rows are the unit vectors themselves; scores are cosines.
 - compact (a basis, float32[dimension, k]): the rows are the vectors projected on the top-k
   principal directions of the stored vectors (fit_basis); scores are approximate and only

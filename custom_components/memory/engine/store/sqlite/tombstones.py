@@ -1,0 +1,114 @@
+"""Forgetting in SQLite (TombstoneStore): a memory's row, FTS rows and index row go, a tombstone
+(vector, bucket, keyed anchor digests; never the text) stays and blocks re-learning."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from datetime import datetime
+
+import numpy as np
+
+from ...embedding.base import Vectors, from_blob
+from ...models import Memory, Scope, Tombstone
+from ..base import Bucket
+from .connection import SqliteConnection
+from .fulltext import fts_drop
+from .rows import MEMORY_COLUMNS, dt, memory_of, ts
+
+
+class SqliteTombstones(SqliteConnection):
+    """TombstoneStore over the shared connection (store/base.py)."""
+
+    def delete_to_tombstones(
+        self, ids: list[str], at: datetime, anchors_of: Callable[[str], Collection[str]] | None = None
+    ) -> list[tuple[Memory, Tombstone]]:
+        """Delete memories (row and FTS entry) leaving tombstones (vector + scope + the digests
+        anchors_of(content) gives, never the text).
+
+        Afterwards the FTS index is optimised (deleted terms leave its segments) and the WAL
+        checkpointed and truncated, so with secure_delete no copy of the text stays in the file.
+        """
+        done: list[tuple[Memory, Tombstone]] = []
+        with self._tx() as conn:
+            for mid in ids:
+                row = conn.execute(
+                    f"SELECT {', '.join('m.' + c for c in MEMORY_COLUMNS)}, m.rowid, m.embedding, "
+                    "m.emb_provider, m.emb_model, m.emb_dimension FROM memories m WHERE m.id = ?",
+                    (mid,),
+                ).fetchone()
+                if row is None:
+                    continue
+                n = len(MEMORY_COLUMNS)
+                memory = memory_of(row[:n])
+                rowid, blob, provider, model, dim = row[n:]
+                tomb = Tombstone(
+                    id=memory.id,
+                    scope=memory.scope,
+                    owner_id=memory.owner_id,
+                    area_id=memory.area_id,
+                    created_at=at,
+                )
+                digests = " ".join(sorted(anchors_of(memory.content))) if anchors_of else ""
+                conn.execute(
+                    "INSERT OR REPLACE INTO tombstones (id, scope, owner_id, area_id, embedding, "
+                    "emb_provider, emb_model, emb_dimension, created_at, lifted_at, anchors) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                    (tomb.id, tomb.scope.value, tomb.owner_id, tomb.area_id, blob, provider, model, dim,
+                     ts(at), digests or None),
+                )  # fmt: skip
+                fts_drop(conn, rowid)
+                conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
+                self._pending_touch.pop(mid, None)
+                done.append((memory, tomb))
+            if done:
+                conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+                conn.execute("INSERT INTO memories_terms(memories_terms) VALUES ('optimize')")
+        if done:
+            with self._lock:
+                self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            index = self._idx()
+            for memory, _ in done:
+                index.remove(memory.id)
+            self._doc_count -= len(done)
+        return done
+
+    def tombstones_near(
+        self,
+        vector: Vectors,
+        bucket: Bucket,
+        threshold: float,
+        *,
+        anchors: Collection[str] = (),
+        anchor_threshold: float | None = None,
+    ) -> list[tuple[Tombstone, float]]:
+        """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold, or
+        ≥ anchor_threshold when their stored digests share one of `anchors`; best first."""
+        provider, model, dim = self._identity_values()
+        wanted = frozenset(anchors) if anchor_threshold is not None else frozenset()
+        rows = self._read(
+            "SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones "
+            "WHERE lifted_at IS NULL AND scope = ? AND owner_id IS ? AND area_id IS ? "
+            "AND emb_provider = ? AND emb_model = ? AND emb_dimension = ?",
+            (bucket.scope.value, bucket.owner_id, bucket.area_id, provider, model, dim),
+        )
+        if not rows:
+            return []
+        matrix = np.stack([from_blob(r[5]) for r in rows])
+        sims = matrix @ vector
+        out: list[tuple[Tombstone, float]] = []
+        for r, sim in zip(rows, sims, strict=True):
+            anchored = anchor_threshold is not None and sim >= anchor_threshold and bool(wanted)
+            if sim >= threshold or (anchored and not wanted.isdisjoint((r[6] or "").split())):
+                created = dt(r[4])
+                assert created is not None
+                tomb = Tombstone(id=r[0], scope=Scope(r[1]), owner_id=r[2], area_id=r[3], created_at=created)
+                out.append((tomb, float(sim)))
+        out.sort(key=lambda t: -t[1])
+        return out
+
+    def lift_tombstones(self, ids: list[str], at: datetime) -> None:
+        """Mark tombstones lifted (an explicit remember); committed."""
+        if not ids:
+            return
+        with self._tx() as conn:
+            conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(ts(at), i) for i in ids])

@@ -1,0 +1,103 @@
+"""Whole-table export and import of the SQLite store (StoreTransfer, for a move between stores).
+
+Rows leave and enter with exactly the columns of base.TRANSFER_TABLES, as SQLite holds them
+(moments as the fixed-width ISO text rows.ts writes, vectors as little-endian float32 bytes,
+booleans as 0/1), so nothing is converted on the way. Import rebuilds what is derived from the
+rows: both FTS5 rows of each memory (fulltext.fts_put) and the vector index rows of the memories
+whose vector is of the active embedding identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ...api import StoreUnavailable
+from ...embedding.base import from_blob
+from ..base import TRANSFER_TABLES, Record
+from .connection import SqliteConnection
+from .fulltext import fts_put
+from .index import index_memory
+from .rows import MEMORY_COLUMNS, memory_of
+
+# The stable export order of each table: a unique key, read in keyset pages (no OFFSET rescans).
+EXPORT_ORDER: dict[str, tuple[str, ...]] = {
+    "memories": ("created_at", "id"),
+    "tombstones": ("created_at", "id"),
+    "transcript_turns": ("conversation_id", "turn"),
+    "voiceprints": ("person_id",),
+    "pair_verdicts": ("first_id", "second_id"),
+}
+
+EMBEDDING_IDENTITY = ("emb_provider", "emb_model", "emb_dimension")  # a memory row's vector identity
+
+
+def _columns(table: str) -> tuple[str, ...]:
+    if table not in TRANSFER_TABLES:
+        raise ValueError(f"not a transfer table: {table}")
+    return TRANSFER_TABLES[table]
+
+
+class SqliteTransfer(SqliteConnection):
+    """StoreTransfer over the shared connection (store/base.py)."""
+
+    def export_records(self, table: str, batch: int = 1000) -> Iterator[list[Record]]:
+        """Every row of `table` (a TRANSFER_TABLES key) with exactly its columns, in batches of at
+        most `batch`, in EXPORT_ORDER; batched access counts are flushed first. Raises ValueError
+        for another table, StoreUnavailable when the store is closed or a read fails."""
+        columns = _columns(table)
+        key = EXPORT_ORDER[table]
+        with self._tx(memories=False):
+            pass  # flushes pending touches
+        select = f"SELECT {', '.join(columns)} FROM {table}"
+        order = f"ORDER BY {', '.join(key)} LIMIT ?"
+        after = f"WHERE ({', '.join(key)}) > ({', '.join('?' * len(key))})"
+        last: tuple[Any, ...] | None = None
+        while True:
+            if last is None:
+                rows = self._read(f"{select} {order}", (batch,))
+            else:
+                rows = self._read(f"{select} {after} {order}", (*last, batch))
+            if not rows:
+                return
+            records = [dict(zip(columns, row, strict=True)) for row in rows]
+            last = tuple(records[-1][c] for c in key)
+            yield records
+            if len(rows) < batch:
+                return
+
+    def import_records(self, table: str, rows: Sequence[Record]) -> None:
+        """Insert exported rows as they are, in one transaction (committed); memories get their
+        FTS5 rows and, when their vector is of the active identity, their index rows. A row
+        whose key is already stored (or a verdict on an unknown memory) raises StoreUnavailable
+        and nothing of the batch is written; a missing column raises KeyError, another table
+        ValueError."""
+        columns = _columns(table)
+        if not rows:
+            return
+        insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        values = [tuple(row[c] for c in columns) for row in rows]
+        if table != "memories":
+            with self._tx(memories=False) as conn:
+                conn.executemany(insert, values)
+            return
+        active = self._identity_values()
+        indexed = []
+        with self._tx() as conn:
+            for row, value in zip(rows, values, strict=True):
+                cur = conn.execute(insert, value)
+                if cur.lastrowid is None:  # an INSERT into a rowid table always sets it
+                    raise StoreUnavailable("memory store import lost a row id")
+                memory = memory_of(tuple(row[c] for c in MEMORY_COLUMNS))
+                fts_put(conn, cur.lastrowid, memory)
+                blob = row["embedding"]
+                if isinstance(blob, bytes) and tuple(row[c] for c in EMBEDDING_IDENTITY) == active:
+                    indexed.append((memory, from_blob(blob)))
+        self._doc_count += len(rows)
+        index = self._idx()
+        for memory, vector in indexed:
+            index_memory(index, memory, vector)
+
+    def is_empty(self) -> bool:
+        """True when no TRANSFER_TABLES table holds a row."""
+        return not any(self._read(f"SELECT 1 FROM {table} LIMIT 1", ()) for table in TRANSFER_TABLES)

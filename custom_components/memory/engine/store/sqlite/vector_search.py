@@ -1,0 +1,125 @@
+"""The search legs SQLite answers from the in-RAM vector index (half of SearchLegs; fulltext.py is
+the other): semantic top-k under a Visibility, a dedup bucket's nearest, exact similarities,
+stored vectors and languages. The index compiles the visibility rule itself
+(VectorIndex.granted); "current" is its status column, or with Visibility.as_of the ids the SQL
+compilation selects. In compact mode (index.py) a coarse pool is re-ranked by exact cosine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...embedding.base import Vectors
+from ...models import Scope, Status
+from ..base import Bucket, Visibility
+from ..vectors import SCOPE_CODES, STATUS_CODES, Mask
+from .connection import SqliteConnection
+from .rows import where_current
+
+COARSE_POOL = 300  # coarse rows re-ranked exactly for the semantic top-k (measured: index.py)
+COARSE_POOL_SMALL = 32  # for small k: the speaker's own memories, a dedup bucket's nearest
+
+
+def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> list[tuple[str, float]]:
+    """The k pool ids with the highest exact cosine, best first (ties by id)."""
+    ranked = sorted(((i, exact[i]) for i, _ in pool if i in exact), key=lambda t: (-t[1], t[0]))
+    return ranked[:k]
+
+
+class SqliteVectorSearch(SqliteConnection):
+    """semantic, nearest_in_bucket, similarities, vectors and languages of SearchLegs."""
+
+    def _visibility_mask(self, vis: Visibility) -> Mask:
+        """The visibility rule (the index compiles vis.grants()) plus "current only"
+        (_current_mask) as a mask over index rows."""
+        return self._idx().granted(vis.grants()) & self._current_mask(vis)
+
+    def _current_mask(self, vis: Visibility) -> Mask:
+        """The condition "current" over index rows: status active, from the index; with vis.as_of
+        the rows of the memories where_current selects (the index keeps no times; looking back is
+        rare)."""
+        index = self._idx()
+        mask: Mask
+        if vis.as_of is None:
+            mask = index.status[: index.size] == STATUS_CODES[Status.ACTIVE]
+            return mask
+        current, at = where_current(vis)
+        ids = self._read(f"SELECT m.id FROM memories m WHERE {current}", at)
+        mask = np.zeros(index.size, dtype=np.bool_)
+        mask[[row for (mid,) in ids if (row := index.row_of.get(mid)) is not None]] = True
+        return mask
+
+    def _bucket_mask(self, bucket: Bucket) -> Mask:
+        index = self._idx()
+        n = index.size
+        mask: Mask = index.scope[:n] == SCOPE_CODES[bucket.scope]
+        mask &= index.owner[:n] == index.code("owner", bucket.owner_id)
+        mask &= index.area[:n] == index.code("area", bucket.area_id)
+        mask &= index.status[:n] == STATUS_CODES[Status.ACTIVE]
+        return mask
+
+    def semantic(
+        self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)];
+        and, in the same pass, the top `owned_k` PRIVATE ones owned by vis.owner_id (the
+        speaker's own memories; empty for the admin view or an unknown speaker).
+        Similarities are exact cosines in both index modes."""
+        with self._lock:
+            index = self._idx()
+            scores = index.scores(vector)
+            visible = self._visibility_mask(vis)
+            owned: list[tuple[str, float]] = []
+            if owned_k > 0 and vis.owner_id is not None and not vis.everything:
+                n = index.size
+                mine = visible & (index.scope[:n] == SCOPE_CODES[Scope.PRIVATE])
+                mine &= index.owner[:n] == index.code("owner", vis.owner_id)
+                owned = index.top(scores, mine, owned_k if index.exact else max(owned_k, COARSE_POOL_SMALL))
+            if index.exact:
+                return index.top(scores, visible, k), owned
+            pool = index.top(scores, visible, max(k, COARSE_POOL))
+            exact = self.similarities(list(dict.fromkeys(i for i, _ in [*pool, *owned])), vector)
+            return _best(pool, exact, k), _best(owned, exact, owned_k)
+
+    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
+        """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact cosine."""
+        with self._lock:
+            index = self._idx()
+            mask = self._bucket_mask(bucket)
+            rows = np.flatnonzero(mask)
+            if rows.size == 0:
+                return []
+            scores = np.zeros(index.size, dtype=np.float32)
+            scores[rows] = index.scores_of(rows, vector)  # a bucket is a fraction: no full pass
+            if index.exact:
+                return index.top(scores, mask, k)
+            pool = index.top(scores, mask, max(k, COARSE_POOL_SMALL))
+            return _best(pool, self.similarities([i for i, _ in pool], vector), k)
+
+    def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
+        """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
+        found, matrix = self.vectors(ids)
+        if not found:
+            return {}
+        return {i: float(s) for i, s in zip(found, matrix @ vector, strict=True)}
+
+    def languages(self, ids: list[str]) -> dict[str, str]:
+        """The language of each listed memory in the index (from RAM, no query), by id."""
+        with self._lock:
+            return self._idx().languages(ids)
+
+    def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
+        """The stored unit vectors of the listed memories that are in the index (order kept):
+        from the matrix when exact, else read from SQLite (the index holds projections)."""
+        with self._lock:
+            index = self._idx()
+            found = [i for i in ids if i in index.row_of]
+            if index.exact or not found:
+                return found, index.vectors[[index.row_of[i] for i in found]]  # a copy (fancy indexing)
+            blobs = dict(
+                self._read(
+                    f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found
+                )
+            )
+            found = [i for i in found if i in blobs]
+            matrix = np.frombuffer(b"".join(blobs[i] for i in found), dtype="<f4")
+            return found, matrix.reshape(len(found), index.dimension).astype(np.float32)
