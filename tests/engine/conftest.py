@@ -17,6 +17,7 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -128,9 +129,12 @@ def new_store(store_backend: str, request: pytest.FixtureRequest) -> Callable[[P
     return lambda where: factory(where, request)
 
 
+@contextmanager
 def _engines(
     tmp_path: Path, encoder: BundledEmbedder, store: Callable[[Path], MemoryStore]
-) -> tuple[Callable[..., MemoryEngine], list[MemoryEngine]]:
+) -> Iterator[Callable[..., MemoryEngine]]:
+    """make(name="memory.db", **options): an open engine on store(tmp_path / name); all closed
+    on exit."""
     opened: list[MemoryEngine] = []
 
     def make(name: str = "memory.db", **options: Any) -> MemoryEngine:
@@ -139,7 +143,11 @@ def _engines(
         opened.append(engine)
         return engine
 
-    return make, opened
+    try:
+        yield make
+    finally:
+        for engine in opened:
+            engine.close()
 
 
 @pytest.fixture
@@ -148,10 +156,8 @@ def make_engine(
 ) -> Iterator[Callable[..., MemoryEngine]]:
     """Factory of open engines on this test's backend: make_engine(name="memory.db", **options)
     (options: MemoryEngine's keywords, e.g. clock, anchor_key); closed at teardown."""
-    make, opened = _engines(tmp_path, encoder, new_store)
-    yield make
-    for engine in opened:
-        engine.close()
+    with _engines(tmp_path, encoder, new_store) as make:
+        yield make
 
 
 @pytest.fixture
@@ -163,10 +169,8 @@ def engine(make_engine: Callable[..., MemoryEngine]) -> MemoryEngine:
 @pytest.fixture
 def make_sqlite_engine(tmp_path: Path, encoder: BundledEmbedder) -> Iterator[Callable[..., MemoryEngine]]:
     """make_engine on SqliteStore only, for tests of SQLite's own mechanics: files under tmp_path."""
-    make, opened = _engines(tmp_path, encoder, SqliteStore)
-    yield make
-    for engine in opened:
-        engine.close()
+    with _engines(tmp_path, encoder, SqliteStore) as make:
+        yield make
 
 
 @pytest.fixture
