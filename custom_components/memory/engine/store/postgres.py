@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import re
 import threading
 import time
@@ -304,7 +305,8 @@ class PostgresStore:
         await register_vector_async(conn)
         await conn.execute(
             "SELECT set_config('memory.household', %s, false), set_config('TimeZone', 'UTC', false), "
-            "set_config('hnsw.ef_search', %s, false), set_config('hnsw.iterative_scan', 'relaxed_order', false)",
+            "set_config('hnsw.ef_search', %s, false), set_config('hnsw.iterative_scan', "
+            "'relaxed_order', false)",
             (self.household, str(EF_SEARCH)),
         )
 
@@ -313,15 +315,11 @@ class PostgresStore:
         if self._pool is None:
             self._loop.stop()
             return
-        try:
+        with contextlib.suppress(StoreUnavailable):
             self._write(lambda conn: _nothing(), memories=False)  # flushes pending touches
-        except StoreUnavailable:
-            pass
         pool, self._pool = self._pool, None
-        try:
+        with contextlib.suppress(TimeoutError, psycopg.Error):
             self._loop.run(pool.close(timeout=self._connect_timeout), self._connect_timeout + 1)
-        except (TimeoutError, psycopg.Error):
-            pass
         self._loop.stop()
 
     def schema_version(self) -> int:
@@ -492,7 +490,7 @@ class PostgresStore:
         where, params = visibility_sql(vis, mark="%s")
         retired = ", ".join(f"'{s.value}'" for s in (Status.SUPERSEDED, Status.ARCHIVED))
         rows = self._read(
-            "WITH RECURSIVE history(id) AS (SELECT %s::text COLLATE \"C\" UNION SELECT m.id FROM memories m "
+            'WITH RECURSIVE history(id) AS (SELECT %s::text COLLATE "C" UNION SELECT m.id FROM memories m '
             f"JOIN history h ON m.superseded_by = h.id WHERE {_mine('m')} AND m.status IN ({retired})) "
             f"{_SELECT} JOIN history h ON m.id = h.id WHERE {_mine('m')} AND m.id != %s AND {where} "
             "ORDER BY m.created_at, m.id",
@@ -539,7 +537,8 @@ class PostgresStore:
 
         async def work(conn: AsyncConnection) -> None:
             await conn.execute(
-                "INSERT INTO pair_verdicts (first_id, second_id, relation, judged_at) VALUES (%s, %s, %s, %s) "
+                "INSERT INTO pair_verdicts (first_id, second_id, relation, judged_at) VALUES (%s, "
+                "%s, %s, %s) "
                 "ON CONFLICT (household, first_id, second_id) DO UPDATE SET relation = excluded.relation, "
                 "judged_at = excluded.judged_at",
                 (low, high, relation, at),
@@ -561,8 +560,8 @@ class PostgresStore:
 
         async def work(conn: AsyncConnection) -> list[str]:
             cur = await conn.execute(
-                f"{verb} memories WHERE {_mine()} AND provenance = %s AND access_count = 0 AND created_at < %s"
-                + ("" if dry_run else " RETURNING id"),
+                f"{verb} memories WHERE {_mine()} AND provenance = %s AND access_count = 0 AND "
+                "created_at < %s" + ("" if dry_run else " RETURNING id"),
                 (Provenance.INFERRED.value, created_before),
             )
             return [r[0] for r in await cur.fetchall()]
@@ -825,10 +824,13 @@ class PostgresStore:
                                  area_id=memory.area_id, created_at=at)  # fmt: skip
                 digests = " ".join(sorted(anchors_of(memory.content))) if anchors_of else ""
                 await conn.execute(
-                    "INSERT INTO tombstones (id, scope, owner_id, area_id, embedding, emb_provider, emb_model, "
-                    "emb_dimension, created_at, lifted_at, anchors) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                    "INSERT INTO tombstones (id, scope, owner_id, area_id, embedding, emb_provider, "
+                    "emb_model, "
+                    "emb_dimension, created_at, lifted_at, anchors) VALUES (%s, %s, %s, %s, %s, %s, "
+                    "%s, %s, %s, "
                     "NULL, %s) ON CONFLICT (household, id) DO UPDATE SET scope = excluded.scope, "
-                    "owner_id = excluded.owner_id, area_id = excluded.area_id, embedding = excluded.embedding, "
+                    "owner_id = excluded.owner_id, area_id = excluded.area_id, embedding = "
+                    "excluded.embedding, "
                     "emb_provider = excluded.emb_provider, emb_model = excluded.emb_model, "
                     "emb_dimension = excluded.emb_dimension, created_at = excluded.created_at, "
                     "lifted_at = NULL, anchors = excluded.anchors",
@@ -853,9 +855,11 @@ class PostgresStore:
         provider, model, dim = self._identity_values()
         wanted = frozenset(anchors) if anchor_threshold is not None else frozenset()
         rows = self._read(
-            f"SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones WHERE {_mine()} "
+            "SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones "
+            f"WHERE {_mine()} "
             "AND lifted_at IS NULL AND scope = %s AND owner_id IS NOT DISTINCT FROM %s "
-            "AND area_id IS NOT DISTINCT FROM %s AND emb_provider = %s AND emb_model = %s AND emb_dimension = %s",
+            "AND area_id IS NOT DISTINCT FROM %s AND emb_provider = %s AND emb_model = %s AND "
+            "emb_dimension = %s",
             (bucket.scope.value, bucket.owner_id, bucket.area_id, provider, model, dim),
             binary=True,
         )
@@ -905,7 +909,8 @@ class PostgresStore:
 
         async def work(conn: AsyncConnection) -> TranscriptTurn | None:
             await conn.execute(
-                "SELECT pg_advisory_xact_lock(%s, hashtext(current_setting('memory.household') || '/' || %s))",
+                "SELECT pg_advisory_xact_lock(%s, hashtext(current_setting('memory.household') || "
+                "'/' || %s))",
                 (TRANSCRIPT_LOCK_CLASS, said.conversation_id),
             )
             cur = await conn.execute(
@@ -1023,10 +1028,13 @@ class PostgresStore:
         provider, model, dim = self._identity_values()
         out: dict[str, int] = {"memories": 0, "active": 0}
         rows = self._read(
-            "SELECT 'm', scope, status, count(*) FROM memories WHERE " + _mine() + " GROUP BY scope, status "
-            "UNION ALL SELECT 't', NULL, NULL, count(*) FROM tombstones WHERE " + _mine() + " AND lifted_at IS NULL "
-            "UNION ALL SELECT 's', NULL, NULL, count(*) FROM memories WHERE " + _mine() + " AND (embedding IS NULL "
-            "OR emb_provider IS DISTINCT FROM %s OR emb_model IS DISTINCT FROM %s OR emb_dimension IS DISTINCT FROM %s)",
+            f"SELECT 'm', scope, status, count(*) FROM memories WHERE {_mine()} GROUP BY scope, status "
+            f"UNION ALL SELECT 't', NULL, NULL, count(*) FROM tombstones WHERE {_mine()} "
+            "AND lifted_at IS NULL "
+            f"UNION ALL SELECT 's', NULL, NULL, count(*) FROM memories WHERE {_mine()} "
+            "AND (embedding IS NULL "
+            "OR emb_provider IS DISTINCT FROM %s OR emb_model IS DISTINCT FROM %s "
+            "OR emb_dimension IS DISTINCT FROM %s)",
             (provider, model, dim),
         )  # fmt: skip
         for kind, scope, status, n in rows:
@@ -1075,13 +1083,16 @@ class PostgresStore:
             for record, row in zip(rows, values, strict=True):
                 row.extend(_fulltext(str(record["content"]), str(record["language"])))
             columns += _TEXT_COLUMNS
-        marks = _marks(columns)
         if not values:
             return
 
         async def work(conn: AsyncConnection) -> None:
-            async with conn.cursor() as cur:
-                await cur.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values)
+            async with (
+                conn.cursor() as cur,
+                cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
+            ):
+                for row in values:
+                    await copy.write_row(row)
 
         self._write(work, memories=table == "memories")
 

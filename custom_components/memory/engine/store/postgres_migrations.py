@@ -28,6 +28,17 @@ TRANSCRIPT_LOCK_CLASS = LOCK_CLASS + 1
 _HOUSEHOLD = "household text COLLATE \"C\" NOT NULL DEFAULT current_setting('memory.household')"
 _TEXT = 'text COLLATE "C"'
 
+# memory_stats += the per-household sums of a (household, n, c, t) row source: rows, content
+# tokens, terms tokens (memory_stats_keep)
+_STATS_UPSERT = (
+    "INSERT INTO memory_stats AS s (household, docs, content_tokens, terms_tokens) "
+    "SELECT household, sum(n), sum(c), sum(t) FROM ({}) AS d(household, n, c, t) GROUP BY household "
+    "HAVING sum(n) <> 0 OR sum(c) <> 0 OR sum(t) <> 0 "
+    "ON CONFLICT (household) DO UPDATE SET docs = s.docs + excluded.docs, "
+    "content_tokens = s.content_tokens + excluded.content_tokens, "
+    "terms_tokens = s.terms_tokens + excluded.terms_tokens"
+)
+
 type Step = Callable[[AsyncConnection], Awaitable[None]]
 
 
@@ -99,31 +110,29 @@ async def _v1_initial(conn: AsyncConnection) -> None:
             terms_tokens bigint NOT NULL
         )"""
     )
+    # Statement-level with transition tables: a bulk insert (COPY) updates a household's totals
+    # once, not once a row (repeated updates of one row in one transaction grow a version chain);
+    # an update that changes no token count writes nothing.
     await conn.execute(
-        """CREATE FUNCTION memory_stats_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+        f"""CREATE FUNCTION memory_stats_keep() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            IF TG_OP IN ('DELETE', 'UPDATE') THEN
-                UPDATE memory_stats SET docs = docs - 1, content_tokens = content_tokens - OLD.content_len,
-                    terms_tokens = terms_tokens - OLD.terms_len WHERE household = OLD.household;
-            END IF;
-            IF TG_OP IN ('INSERT', 'UPDATE') THEN
-                INSERT INTO memory_stats AS s VALUES (NEW.household, 1, NEW.content_len, NEW.terms_len)
-                ON CONFLICT (household) DO UPDATE SET docs = s.docs + 1,
-                    content_tokens = s.content_tokens + excluded.content_tokens,
-                    terms_tokens = s.terms_tokens + excluded.terms_tokens;
+            IF TG_OP = 'INSERT' THEN
+                {_STATS_UPSERT.format("SELECT household, 1, content_len, terms_len FROM new_rows")};
+            ELSIF TG_OP = 'DELETE' THEN
+                {_STATS_UPSERT.format("SELECT household, -1, -content_len, -terms_len FROM old_rows")};
+            ELSE
+                {_STATS_UPSERT.format("SELECT household, 0, content_len, terms_len FROM new_rows UNION ALL "
+                                      "SELECT household, 0, -content_len, -terms_len FROM old_rows")};
             END IF;
             RETURN NULL;
         END $$"""
-    )
-    await conn.execute(
-        "CREATE TRIGGER memories_stats_write AFTER INSERT OR DELETE ON memories "
-        "FOR EACH ROW EXECUTE FUNCTION memory_stats_keep()"
-    )
-    await conn.execute(
-        "CREATE TRIGGER memories_stats_text AFTER UPDATE OF content_len, terms_len ON memories "
-        "FOR EACH ROW WHEN (OLD.content_len IS DISTINCT FROM NEW.content_len "
-        "OR OLD.terms_len IS DISTINCT FROM NEW.terms_len) EXECUTE FUNCTION memory_stats_keep()"
-    )
+    )  # fmt: skip
+    for event, tables in (("INSERT", "NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows"),
+                          ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows")):  # fmt: skip
+        await conn.execute(
+            f"CREATE TRIGGER memories_stats_{event.lower()} AFTER {event} ON memories REFERENCING {tables} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION memory_stats_keep()"
+        )
     # How often a phrase (its lexemes in order) occurs in a tsvector: FTS5's phrase frequency,
     # the tf of BM25 (a one-word phrase: that word's positions).
     await conn.execute(
