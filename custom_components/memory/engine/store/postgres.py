@@ -66,6 +66,7 @@ from ..terms import document_terms
 from .base import TRANSFER_TABLES, Bucket, LexicalRow, Record, Visibility
 from .postgres_migrations import TRANSCRIPT_LOCK_CLASS, SchemaTooNew, ensure_vector_index, migrate
 from .sql import current_sql, visibility_sql
+from .tombstone_rule import blocking
 
 CONNECT_TIMEOUT = 5  # s: connecting to the server (libpq connect_timeout) and waiting for a pooled connection
 CALL_TIMEOUT = 30.0  # s: one store call (a query or a transaction) before StoreUnavailable
@@ -850,31 +851,22 @@ class PostgresStore:
         anchors: Collection[str] = (),
         anchor_threshold: float | None = None,
     ) -> list[tuple[Tombstone, float]]:
-        """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold, or
-        ≥ anchor_threshold when their stored digests share one of `anchors`; best first."""
-        provider, model, dim = self._identity_values()
-        wanted = frozenset(anchors) if anchor_threshold is not None else frozenset()
+        """Unlifted tombstones of this bucket and the active identity that block (store/
+        tombstone_rule.py: cosine ≥ threshold, or ≥ anchor_threshold sharing one of `anchors`);
+        best first. Cosines from the float32 vectors, as SqliteStore computes them."""
         rows = self._read(
             "SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones "
-            f"WHERE {_mine()} "
-            "AND lifted_at IS NULL AND scope = %s AND owner_id IS NOT DISTINCT FROM %s "
-            "AND area_id IS NOT DISTINCT FROM %s AND emb_provider = %s AND emb_model = %s AND "
-            "emb_dimension = %s",
-            (bucket.scope.value, bucket.owner_id, bucket.area_id, provider, model, dim),
+            f"WHERE {_mine()} AND lifted_at IS NULL AND scope = %s AND owner_id IS NOT DISTINCT FROM %s "
+            "AND area_id IS NOT DISTINCT FROM %s AND emb_provider = %s AND emb_model = %s "
+            "AND emb_dimension = %s",
+            (bucket.scope.value, bucket.owner_id, bucket.area_id, *self._identity_values()),
             binary=True,
         )
         if not rows:
             return []
         sims = np.stack([_array(r[5]) for r in rows]) @ vector
-        out: list[tuple[Tombstone, float]] = []
-        for r, sim in zip(rows, sims, strict=True):
-            anchored = anchor_threshold is not None and sim >= anchor_threshold and bool(wanted)
-            if sim >= threshold or (anchored and not wanted.isdisjoint((r[6] or "").split())):
-                tomb = Tombstone(id=r[0], scope=Scope(r[1]), owner_id=r[2], area_id=r[3],
-                                 created_at=r[4].astimezone(UTC))  # fmt: skip
-                out.append((tomb, float(sim)))
-        out.sort(key=lambda t: -t[1])
-        return out
+        found = blocking(sims, [r[6] for r in rows], threshold, anchors, anchor_threshold)
+        return [(_tombstone(rows[i]), sim) for i, sim in found]
 
     def lift_tombstones(self, ids: list[str], at: datetime) -> None:
         """Mark tombstones lifted (an explicit remember); committed."""
@@ -1174,6 +1166,12 @@ _INSERT_TURN = (
 def _turn_row(t: TranscriptTurn) -> tuple[Any, ...]:
     return (t.conversation_id, t.turn, t.role.value, t.text, t.speaker_id, t.area_id, t.language,
             t.created_at, t.speaker_source.value if t.speaker_source else None)  # fmt: skip
+
+
+def _tombstone(row: Sequence[Any]) -> Tombstone:
+    """A tombstone from (id, scope, owner_id, area_id, created_at, ...)."""
+    return Tombstone(id=row[0], scope=Scope(row[1]), owner_id=row[2], area_id=row[3],
+                     created_at=row[4].astimezone(UTC))  # fmt: skip
 
 
 _PRINT_COLUMNS = "person_id, vector, clips, embedding, created_at, updated_at"
