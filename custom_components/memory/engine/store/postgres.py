@@ -296,7 +296,11 @@ class PostgresStore:
             name="memory",
             open=False,
         )
-        await pool.open(wait=True, timeout=self._connect_timeout)
+        try:
+            await pool.open(wait=True, timeout=self._connect_timeout)
+        except BaseException:
+            await pool.close(timeout=0)  # its connecting workers end with it
+            raise
         self._pool = pool
 
     async def _configure(self, conn: AsyncConnection) -> None:
