@@ -92,11 +92,17 @@ def _sqlite_store(where: Path, request: pytest.FixtureRequest) -> MemoryStore:
     return SqliteStore(where)
 
 
-# The stores every shared behaviour test runs on, by test id. PostgreSQL (engine/store/postgres.py,
-# a household per store so each `where` starts empty) joins with one line:
-#   "postgres": lambda where, request: PostgresStore(request.getfixturevalue("pg_url"), household=where.name),
+def _postgres_store(where: Path, request: pytest.FixtureRequest) -> MemoryStore:
+    """A PostgresStore in this test's fresh database (`pg_url`), one household per `where`."""
+    from custom_components.memory.engine.store.postgres import PostgresStore  # noqa: PLC0415
+
+    return PostgresStore(request.getfixturevalue("pg_url"), household=where.name)
+
+
+# The stores every shared behaviour test runs on, by test id.
 STORE_BACKENDS: dict[str, StoreFactory] = {
     "sqlite": _sqlite_store,
+    "postgres": _postgres_store,
 }
 INDEX_MODES = ("exact", "compact")  # SqliteStore's vector index modes (store/sqlite/index.py)
 

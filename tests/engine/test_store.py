@@ -17,7 +17,7 @@ from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable, W
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
-from custom_components.memory.engine.store import migrations
+from custom_components.memory.engine.store import migrations, postgres_migrations
 from custom_components.memory.engine.store.base import MemoryStore, Visibility
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
@@ -28,7 +28,10 @@ ADMIN = Speaker.administrator()
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_crud_roundtrip(engine: MemoryEngine) -> None:
+LATEST_SCHEMA = {"sqlite": migrations.SCHEMA_VERSION, "postgres": postgres_migrations.SCHEMA_VERSION}
+
+
+def test_crud_roundtrip(engine: MemoryEngine, store_backend: str) -> None:
     result = engine.remember(
         MemoryDraft(
             "Der Ersatzschlüssel liegt in der blauen Dose.",
@@ -48,7 +51,7 @@ def test_crud_roundtrip(engine: MemoryEngine) -> None:
     assert engine.list_memories(ADMIN) == []
     assert engine.get(got.id, ADMIN).status is Status.ARCHIVED  # type: ignore[union-attr]
     stats = engine.stats()
-    assert (stats.memories, stats.active, stats.schema_version) == (1, 0, migrations.SCHEMA_VERSION)
+    assert (stats.memories, stats.active, stats.schema_version) == (1, 0, LATEST_SCHEMA[store_backend])
 
 
 def test_list_is_newest_first_and_paged(engine: MemoryEngine) -> None:
