@@ -4,6 +4,7 @@ rows of the SQLite store bench/store_builder.py built (same sentences, vectors, 
 Usage (run by recall_latency.py):
     measure_store.py postgres SQLITE_DB WORK_JSON OUT_JSON URL
     measure_store.py chroma   SQLITE_DB WORK_JSON OUT_JSON DIRECTORY
+    measure_store.py sqlite   SQLITE_DB WORK_JSON OUT_JSON COPY_PATH
 WORK_JSON: measure_engine.py's, plus "held_out": [sentence index, ...] (vectors for Chroma's single
 adds) and "vectors": the cached sentence-vector .npy file. SQLITE_DB is only read. The queries are
 embedded with the bundled encoder, one at a time, as the engine embeds them.
@@ -18,6 +19,8 @@ the same rows as in the SQLite run.
   own indexes), timed as the bulk import rate; then a MemoryEngine over a new PostgresStore on the
   same database: recall / remember exactly as measure_engine.py times them on SQLite, and the
   vector legs through store.semantic against the exact answer (ann_recall below).
+- sqlite: the vector legs only (SqliteStore.semantic on a copy with the same GUEST rows): the
+  engine rows of SQLite are measure_engine.py's, on the unchanged file.
 - chroma: chromadb.PersistentClient in DIRECTORY, one collection in cosine space (chromadb's default
   HNSW parameters), the same vectors with scope / owner / area / status as metadata, added in
   batches of the client's maximum; queries with a metadata `where` compiled from the same

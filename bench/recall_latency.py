@@ -134,6 +134,8 @@ def main() -> None:
     for n in range(50):
         idx = pool[n * 97 % len(pool)]
         again.append(idx)
+    saved = Path(args.results)
+    previous = report.load(saved) if saved.is_file() else None
     work_dir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
     results: dict[int, dict[str, object]] = {}
     builds: dict[int, dict[str, object]] = {}
@@ -160,6 +162,7 @@ def main() -> None:
                 compared[size] = {}
                 for store in stores:  # SQLite: its vector legs on the same rows (measure_store.py)
                     compared[size][store] = measure_other(store, size, path, work_dir, admin_url)
+                save(args, stores, sv, queries, results, builds, compared, None, previous)
             if "sqlite" not in stores:
                 continue
             copy = work_dir / f"store_{size}.db"
@@ -172,6 +175,7 @@ def main() -> None:
             results[size]["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
             copy.unlink()
             print(f"measured {size}: recall p50 {results[size]['recall_all']['p50']} ms", flush=True)
+            save(args, stores, sv, queries, results, builds, compared, None, previous)
         turn = None
         if args.turn_size:
             turn = turn_latency(sv, key, cache, work_dir, args, queries)
@@ -181,7 +185,17 @@ def main() -> None:
 
     if turn:
         turn["summary"] = report.turn_summary(turn)
-    doc = {
+    saved = save(args, stores, sv, queries, results, builds, compared, turn, previous)
+    out_path = (REPO / args.out) if not Path(args.out).is_absolute() else Path(args.out)
+    for path in report.generate(report.load(saved), out_path, Path(args.images)):
+        print(f"wrote {path}")
+
+
+def save(args, stores, sv, queries, results, builds, compared, turn, previous) -> Path:
+    """Write the results JSON (also after each size, so an interrupted run keeps what it measured):
+    this run's figures; sizes, the turn and compared sizes it did not measure keep the saved ones
+    of `previous` (marked "kept"); without sqlite in `stores` the whole SQLite part is kept."""
+    doc: dict[str, object] = {
         "machine": machine(),
         "command": runinfo.command(),
         "results": results,
@@ -202,13 +216,14 @@ def main() -> None:
             "not_active_share": store_builder.NOT_ACTIVE_SHARE,
         },
     }
-    saved = Path(args.results)
-    previous = report.load(saved) if saved.is_file() else None
-    if others:
-        doc["compare"] = {"machine": machine(), "command": runinfo.command(), "sizes": compared,
+    before = (previous or {}).get("compare") or {}
+    if compared or before:
+        sizes = {int(n): v for n, v in before.get("sizes", {}).items() if int(n) not in compared}
+        doc["compare"] = {"machine": machine(), "command": runinfo.command(),
+                          "sizes": dict(sorted({**sizes, **compared}.items())),
                           "guest_share": measure_store.GUEST_SHARE}  # fmt: skip
-    elif previous and previous.get("compare"):
-        doc["compare"] = previous["compare"]
+        if not compared:
+            doc["compare"] = before
     if "sqlite" not in stores and previous:
         for part in ("machine", "command", "results", "builds", "turn"):
             doc[part] = previous[part]
@@ -217,17 +232,16 @@ def main() -> None:
         doc["results"] = dict(sorted({**{n: previous["results"][n] for n in kept}, **results}.items()))
         doc["builds"] = dict(sorted({**{n: previous["builds"][n] for n in kept if n in previous["builds"]},
                                      **builds}.items()))  # fmt: skip
-        keep_turn = doc["turn"] is None and previous.get("turn") is not None
-        doc["turn"] = previous["turn"] if keep_turn else doc["turn"]
+        keep_turn = turn is None and previous.get("turn") is not None
+        doc["turn"] = previous["turn"] if keep_turn else turn
         if kept or keep_turn:
             doc["kept"] = {"sizes": kept, "turn": keep_turn, "from": previous["machine"]["date"],
                            "commit": previous["machine"]["commit"]}  # fmt: skip
+    saved = Path(args.results)
     saved.parent.mkdir(parents=True, exist_ok=True)
     saved.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {saved}")
-    out_path = (REPO / args.out) if not Path(args.out).is_absolute() else Path(args.out)
-    for path in report.generate(report.load(saved), out_path, Path(args.images)):
-        print(f"wrote {path}")
+    print(f"wrote {saved}", flush=True)
+    return saved
 
 
 def postgres_server(datadir: Path):

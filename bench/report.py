@@ -435,7 +435,7 @@ def plot_stores(compare: dict[str, Any], results: dict[int, Any], path: Path) ->
     to the known person) of each store against store size (log axes), PostgreSQL's target marked."""
     sizes = _compared(compare)
     xs = sorted(sizes)
-    fig, ax = plt.subplots(figsize=(6.4, 4.2), dpi=100)
+    fig, ax = plt.subplots(figsize=(8.4, 4.2), dpi=100)
     visible = "visible to the known person"
 
     def series(fn) -> tuple[list[int], list[float]]:
@@ -464,7 +464,7 @@ def plot_stores(compare: dict[str, Any], results: dict[int, Any], path: Path) ->
     ax.set_ylabel("ms (log)")
     ax.set_title("Recall and top-10 vector query per store")
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize=7)
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=7)  # beside the points, not on them
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
