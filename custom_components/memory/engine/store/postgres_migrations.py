@@ -1,0 +1,267 @@
+"""PostgreSQL schema migrations: an ordered list of functions, one per version.
+
+Version N is reached by running MIGRATIONS[N-1] on a database at version N-1, in one transaction
+together with its row in `schema_migrations`. Every step first takes a transaction-level advisory
+lock (MIGRATION_LOCK) and re-reads the version under it, so two instances opening one database at
+once migrate it once: the second waits, then finds the work done. A later change is one more
+function appended here plus a test that a database of the previous version upgrades.
+
+Every table carries a `household` key (several Home Assistant instances may share one database,
+each seeing only its household; store/postgres.py adds the condition to every query). Its default
+is the connection's `memory.household` setting, which the store sets on each connection it opens.
+Text columns are COLLATE "C": ids and keys compare and sort bytewise, as in SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from psycopg import AsyncConnection
+
+# pg_advisory_xact_lock(classid, objid) keys of this integration ("memo" as a 32-bit integer)
+LOCK_CLASS = 0x6D656D6F
+MIGRATION_LOCK = 1  # objid: schema changes (migrations, per-dimension vector indexes)
+# classid for numbering the turns of one conversation (store/postgres.py), objid: a hash of
+# household and conversation id (a collision only makes two conversations wait for each other)
+TRANSCRIPT_LOCK_CLASS = LOCK_CLASS + 1
+
+_HOUSEHOLD = "household text COLLATE \"C\" NOT NULL DEFAULT current_setting('memory.household')"
+_TEXT = 'text COLLATE "C"'
+
+# memory_stats += the per-household sums of a (household, n, c, t) row source: rows, content
+# tokens, terms tokens (memory_stats_keep)
+_STATS_UPSERT = (
+    "INSERT INTO memory_stats AS s (household, docs, content_tokens, terms_tokens) "
+    "SELECT household, sum(n), sum(c), sum(t) FROM ({}) AS d(household, n, c, t) GROUP BY household "
+    "HAVING sum(n) <> 0 OR sum(c) <> 0 OR sum(t) <> 0 "
+    "ON CONFLICT (household) DO UPDATE SET docs = s.docs + excluded.docs, "
+    "content_tokens = s.content_tokens + excluded.content_tokens, "
+    "terms_tokens = s.terms_tokens + excluded.terms_tokens"
+)
+
+type Step = Callable[[AsyncConnection], Awaitable[None]]
+
+
+async def _v1_initial(conn: AsyncConnection) -> None:
+    """Every table of the SQLite schema at its version 9 (store/migrations.py), with a household
+    key, native types (timestamptz, double precision, boolean, vector, bytea) and the full-text
+    columns the store fills from the engine's own tokens (tsvectors, token counts) plus
+    `memory_stats`, the per-household row and token totals BM25 needs, kept by a trigger."""
+    await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    await conn.execute(
+        f"""CREATE TABLE memories (
+            {_HOUSEHOLD},
+            id {_TEXT} NOT NULL,
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            content text NOT NULL,
+            kind {_TEXT} NOT NULL,
+            language {_TEXT} NOT NULL,
+            provenance {_TEXT} NOT NULL,
+            scope {_TEXT} NOT NULL,
+            owner_id {_TEXT},
+            area_id {_TEXT},
+            subject {_TEXT},
+            predicate {_TEXT},
+            confidence double precision NOT NULL,
+            importance double precision NOT NULL,
+            sensitive boolean NOT NULL,
+            status {_TEXT} NOT NULL,
+            superseded_by {_TEXT},
+            valid_from timestamptz,
+            valid_to timestamptz,
+            source {_TEXT} NOT NULL,
+            source_ref {_TEXT},
+            access_count integer NOT NULL DEFAULT 0,
+            last_accessed_at timestamptz,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            value {_TEXT},
+            speaker_id {_TEXT},
+            embedding vector,
+            emb_provider {_TEXT},
+            emb_model {_TEXT},
+            emb_dimension integer,
+            content_tsv tsvector NOT NULL,
+            content_len integer NOT NULL,
+            terms {_TEXT} NOT NULL,
+            terms_tsv tsvector NOT NULL,
+            terms_len integer NOT NULL,
+            PRIMARY KEY (household, id)
+        )"""
+    )
+    for name, columns in {
+        "memories_scope_owner": "household, scope, owner_id",
+        "memories_created": "household, created_at",
+        "memories_fact_key": "household, predicate, subject, scope, owner_id, area_id, status",
+        "memories_source_ref": "household, source_ref, created_at",
+        "memories_superseded_by": "household, superseded_by",
+    }.items():
+        await conn.execute(f"CREATE INDEX {name} ON memories ({columns})")
+    await conn.execute(
+        "CREATE INDEX memories_speaker ON memories (household, speaker_id) WHERE speaker_id IS NOT NULL"
+    )
+    await conn.execute("CREATE INDEX memories_content_tsv ON memories USING gin (content_tsv)")
+    await conn.execute("CREATE INDEX memories_terms_tsv ON memories USING gin (terms_tsv)")
+    await conn.execute(
+        f"""CREATE TABLE memory_stats (
+            household {_TEXT} PRIMARY KEY,
+            docs bigint NOT NULL,
+            content_tokens bigint NOT NULL,
+            terms_tokens bigint NOT NULL
+        )"""
+    )
+    # Statement-level with transition tables: a bulk insert (COPY) updates a household's totals
+    # once, not once a row (repeated updates of one row in one transaction grow a version chain);
+    # an update that changes no token count writes nothing.
+    await conn.execute(
+        f"""CREATE FUNCTION memory_stats_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                {_STATS_UPSERT.format("SELECT household, 1, content_len, terms_len FROM new_rows")};
+            ELSIF TG_OP = 'DELETE' THEN
+                {_STATS_UPSERT.format("SELECT household, -1, -content_len, -terms_len FROM old_rows")};
+            ELSE
+                {_STATS_UPSERT.format("SELECT household, 0, content_len, terms_len FROM new_rows UNION ALL "
+                                      "SELECT household, 0, -content_len, -terms_len FROM old_rows")};
+            END IF;
+            RETURN NULL;
+        END $$"""
+    )  # fmt: skip
+    for event, tables in (("INSERT", "NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows"),
+                          ("UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows")):  # fmt: skip
+        await conn.execute(
+            f"CREATE TRIGGER memories_stats_{event.lower()} AFTER {event} ON memories REFERENCING {tables} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION memory_stats_keep()"
+        )
+    # How often a phrase (its lexemes in order) occurs in a tsvector: FTS5's phrase frequency,
+    # the tf of BM25 (a one-word phrase: that word's positions).
+    await conn.execute(
+        """CREATE FUNCTION memory_phrase_tf(doc tsvector, phrase text[]) RETURNS integer
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT count(*)::integer
+            FROM unnest(doc) AS first(lexeme, positions, weights), unnest(first.positions) AS p(at)
+            WHERE first.lexeme = phrase[1] AND NOT EXISTS (
+                SELECT 1 FROM generate_subscripts(phrase, 1) AS j(i)
+                WHERE j.i > 1 AND NOT EXISTS (
+                    SELECT 1 FROM unnest(doc) AS d(lexeme, positions, weights)
+                    WHERE d.lexeme = phrase[j.i] AND (p.at + j.i - 1)::smallint = ANY (d.positions)))
+        $$"""
+    )
+    await conn.execute(
+        f"""CREATE TABLE tombstones (
+            {_HOUSEHOLD},
+            id {_TEXT} NOT NULL,
+            scope {_TEXT} NOT NULL,
+            owner_id {_TEXT},
+            area_id {_TEXT},
+            embedding vector NOT NULL,
+            emb_provider {_TEXT} NOT NULL,
+            emb_model {_TEXT} NOT NULL,
+            emb_dimension integer NOT NULL,
+            created_at timestamptz NOT NULL,
+            lifted_at timestamptz,
+            anchors {_TEXT},
+            PRIMARY KEY (household, id)
+        )"""
+    )
+    await conn.execute("CREATE INDEX tombstones_scope_owner ON tombstones (household, scope, owner_id)")
+    await conn.execute(
+        f"""CREATE TABLE transcript_turns (
+            {_HOUSEHOLD},
+            conversation_id {_TEXT} NOT NULL,
+            turn integer NOT NULL,
+            role {_TEXT} NOT NULL,
+            text text NOT NULL,
+            speaker_id {_TEXT},
+            area_id {_TEXT},
+            language {_TEXT} NOT NULL,
+            created_at timestamptz NOT NULL,
+            speaker_source {_TEXT},
+            PRIMARY KEY (household, conversation_id, turn)
+        )"""
+    )
+    await conn.execute("CREATE INDEX transcript_turns_created ON transcript_turns (household, created_at)")
+    await conn.execute(
+        f"""CREATE TABLE voiceprints (
+            {_HOUSEHOLD},
+            person_id {_TEXT} NOT NULL,
+            vector bytea NOT NULL,
+            clips integer NOT NULL,
+            embedding {_TEXT} NOT NULL,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            PRIMARY KEY (household, person_id)
+        )"""
+    )
+    await conn.execute(
+        f"""CREATE TABLE pair_verdicts (
+            {_HOUSEHOLD},
+            first_id {_TEXT} NOT NULL,
+            second_id {_TEXT} NOT NULL,
+            relation {_TEXT} NOT NULL,
+            judged_at timestamptz NOT NULL,
+            PRIMARY KEY (household, first_id, second_id),
+            FOREIGN KEY (household, first_id) REFERENCES memories (household, id) ON DELETE CASCADE,
+            FOREIGN KEY (household, second_id) REFERENCES memories (household, id) ON DELETE CASCADE
+        )"""
+    )
+    await conn.execute("CREATE INDEX pair_verdicts_second ON pair_verdicts (household, second_id)")
+
+
+MIGRATIONS: list[Step] = [_v1_initial]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer version of the integration."""
+
+
+async def current_version(conn: AsyncConnection) -> int:
+    """The database's schema version; 0 for a database this integration never used."""
+    cur = await conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    row = await cur.fetchone()
+    if row is None or not row[0]:
+        return 0
+    cur = await conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations")
+    got = await cur.fetchone()
+    return int(got[0]) if got else 0
+
+
+async def _locked(conn: AsyncConnection) -> None:
+    """Take the migration lock for the running transaction (released at its end)."""
+    await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, MIGRATION_LOCK))
+
+
+async def migrate(conn: AsyncConnection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the database up to `target` (an autocommit connection); returns the version reached.
+
+    Raises SchemaTooNew when the database is newer than this code; psycopg.Error on failure (the
+    failing step is rolled back, earlier steps stay committed)."""
+    while True:
+        async with conn.transaction():
+            await _locked(conn)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            version = await current_version(conn)
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(f"schema {version} > supported {SCHEMA_VERSION}")
+            if version >= target:
+                return version
+            await MIGRATIONS[version](conn)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (version + 1,))
+
+
+async def ensure_vector_index(conn: AsyncConnection, dimension: int) -> None:
+    """The partial HNSW index (cosine) over the embeddings of `dimension`, created when missing
+    (under the migration lock, so concurrent opens build it once). Queries use it by ordering on
+    `embedding::vector(dimension) <=> q` with `emb_dimension = dimension` (store/postgres.py)."""
+    dim = int(dimension)
+    async with conn.transaction():
+        await _locked(conn)
+        await conn.execute("SET LOCAL maintenance_work_mem = '256MB'")  # HNSW build fits in memory
+        await conn.execute(
+            f"CREATE INDEX IF NOT EXISTS memories_embedding_{dim} ON memories USING hnsw "
+            f"((embedding::vector({dim})) vector_cosine_ops) WHERE emb_dimension = {dim}"
+        )
