@@ -175,6 +175,10 @@ def main() -> None:
             results[size]["load"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
             copy.unlink()
             print(f"measured {size}: recall p50 {results[size]['recall_all']['p50']} ms", flush=True)
+            if "sqlite" in compared.get(size, {}):  # the comparison carries its own run's SQLite figures
+                compared[size]["sqlite"]["engine"] = {
+                    k: results[size][k] for k in ("recall_all", "remember", "load")
+                }
             save(args, stores, sv, queries, results, builds, compared, None, previous)
         turn = None
         if args.turn_size:

@@ -353,7 +353,7 @@ def compare_section(compare: dict[str, Any], results: dict[int, Any], builds: di
              "", "```", compare["command"], "```", ""]  # fmt: skip
     if image:
         lines += [f"![Recall and vector query latency per store]({image})", ""]
-    lines += ["Times in ms (p50 / p95). SQLite's engine rows are the table above; PostgreSQL runs the same engine "
+    lines += ["Times in ms (p50 / p95). SQLite's engine rows are from this run (the table above may hold another); PostgreSQL runs the same engine "
               "(`MemoryEngine` over `PostgresStore`); ChromaDB is only a vector store (no engine), so its rows "
               "are its own queries and adds. Recall@10 is mean / min over the queries.", ""]  # fmt: skip
     head = ["", *(f"{_k(size)} {STORE_NAMES[store]}" for size, store in cols)]
@@ -374,8 +374,12 @@ def compare_section(compare: dict[str, Any], results: dict[int, Any], builds: di
     def pp(d: dict[str, float]) -> str:
         return f"{d['p50']} / {d['p95']}"
 
+    def engine(size: int, store: str, r: dict[str, Any]) -> dict[str, Any]:
+        """SQLite's engine figures of the comparison's own run, else the per-size table's."""
+        return (r.get("engine") or results[size]) if store == "sqlite" else r
+
     def engine_row(key: str):
-        return lambda size, store, r: pp((results[size] if store == "sqlite" else r)[key])
+        return lambda size, store, r: pp(engine(size, store, r)[key])
 
     def bulk(size: int, store: str, r: dict[str, Any]) -> str:
         if store == "sqlite":
@@ -403,8 +407,10 @@ def compare_section(compare: dict[str, Any], results: dict[int, Any], builds: di
             return f"{r['ann'][n]['latency']['p50'] / chroma:.2f}×" if store != "chroma" else "1"
 
         row(f"vector query p50 relative to ChromaDB, {name}", ratio)
-    row("1-min load average before / after", lambda size, store, r: " / ".join(
-        map(str, (results[size] if store == "sqlite" else r)["load"])))  # fmt: skip
+    row(
+        "1-min load average before / after",
+        lambda size, store, r: " / ".join(map(str, engine(size, store, r)["load"])),
+    )
     lines += [""]
     pg = next((s["postgres"] for s in sizes.values() if s.get("postgres")), None)
     chroma = next((s["chroma"] for s in sizes.values() if s.get("chroma")), None)
@@ -447,7 +453,8 @@ def plot_stores(compare: dict[str, Any], results: dict[int, Any], path: Path) ->
                 continue
         return [p[0] for p in pts], [p[1] for p in pts]
 
-    ax.plot(*series(lambda x: results[x]["recall_all"]["p50"]), "o-", color="C0", label="SQLite recall p50")
+    ax.plot(*series(lambda x: (sizes[x]["sqlite"].get("engine") or results[x])["recall_all"]["p50"]), "o-",
+            color="C0", label="SQLite recall p50")  # fmt: skip
     ax.plot(*series(lambda x: sizes[x]["postgres"]["recall_all"]["p50"]), "o-", color="C1",
             label="PostgreSQL recall p50")  # fmt: skip
     for store, color in (("sqlite", "C0"), ("postgres", "C1"), ("chroma", "C2")):
