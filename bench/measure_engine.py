@@ -64,8 +64,37 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     out["setup"] = {"store_open_s": round(t1 - t0, 3), "encoder_warm_s": round(t2 - t1, 3),
                     "engine_open_s": round(t2 - t0, 3), "rows": engine.stats().memories}  # fmt: skip
 
-    # query embedding, single query, warm (the encoder has embedded the calibration set already)
     queries = [(q, lang) for q, lang in work["queries"]]
+    qvecs, out["embed"] = embed_queries(engine, queries)
+    out.update(time_recall(engine, queries, qvecs, work["repeats"]))
+    # where the recall time goes at this size (one pass of every query, known speaker)
+    out["breakdown"] = breakdown(engine, queries, qvecs, SPEAKERS["known person in the kitchen"])
+    rss_loaded = proc.memory_info().rss
+    out.update(time_remember(engine, work))
+
+    rss_after_remember = proc.memory_info().rss
+    out["rss"] = {
+        "after_remember_mb": mb(rss_after_remember),
+        "before_open_mb": mb(rss_before),
+        "after_store_open_mb": mb(rss_store),
+        "after_engine_open_mb": mb(rss_open),
+        "loaded_after_recalls_mb": mb(rss_loaded),
+        "store_delta_mb": mb(rss_store - rss_before),
+        "encoder_delta_mb": mb(rss_open - rss_store),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "index_mb": mb(engine.store.footprint()["index_bytes"]),
+    }
+    out["index_dims"] = engine.store.footprint()["dims"]
+    # after every RSS figure: this reads all full vectors to know the exact answer
+    if out["index_dims"] < engine.embedder.identity.dimension:
+        out["pool_recall"] = pool_recall(engine, db, qvecs)
+    engine.close()
+    out_path.write_text(json.dumps(out, indent=1))
+
+
+def embed_queries(engine, queries: list[tuple[str, str]]) -> tuple[list[np.ndarray], dict[str, float]]:
+    """The queries' vectors (float32[512] each) and the embed latency: single query, warm (the
+    encoder has embedded the calibration set already)."""
     embed_ns: list[int] = []
     qvecs = []
     for text, _ in queries:
@@ -73,14 +102,20 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         vec = engine.embedder.embed([text])[0]
         embed_ns.append(time.perf_counter_ns() - s)
         qvecs.append(vec)
-    out["embed"] = pct(embed_ns)
+    return qvecs, pct(embed_ns)
 
-    # recall given the vector: the public engine.recall(..., vector=) — the engine's whole pipeline and
-    # the access-count touch, minus its one embed call
+
+def time_recall(engine, queries: list[tuple[str, str]], qvecs, repeats: int) -> dict[str, object]:
+    """Recall given the vector: the public engine.recall(..., vector=) — the engine's whole pipeline
+    and the access-count touch, minus its one embed call — for every query x SPEAKERS, `repeats`
+    timed passes after one warm-up; and engine.recall end to end (embedding included, known
+    speaker) as a cross-check. Keys: recall (per speaker), recall_all, hits_per_query,
+    recall_end_to_end (pct dicts, ms)."""
+    out: dict[str, object] = {}
     options = RecallOptions()
     recall_ns: dict[str, list[int]] = {name: [] for name in SPEAKERS}
     hits_seen: dict[str, int] = {name: 0 for name in SPEAKERS}
-    for rep in range(work["repeats"] + 1):  # rep 0 warms caches (FTS pages, numpy buffers)
+    for rep in range(repeats + 1):  # rep 0 warms caches (FTS pages, numpy buffers)
         for (text, lang), vec in zip(queries, qvecs, strict=True):
             for name, speaker in SPEAKERS.items():
                 s = time.perf_counter_ns()
@@ -92,8 +127,6 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
     out["recall"] = {name: pct(v) for name, v in recall_ns.items()}
     out["recall_all"] = pct([x for v in recall_ns.values() for x in v])
     out["hits_per_query"] = {n: round(h / len(recall_ns[n]), 2) for n, h in hits_seen.items()}
-
-    # cross-check: engine.recall end to end (embedding included)
     e2e_ns = []
     speaker = SPEAKERS["known person in the kitchen"]
     for text, lang in queries:
@@ -101,12 +134,13 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
         engine.recall(text, speaker, replace(options, language=lang))
         e2e_ns.append(time.perf_counter_ns() - s)
     out["recall_end_to_end"] = pct(e2e_ns)
+    return out
 
-    # where the recall time goes at this size (one pass of every query, known speaker)
-    out["breakdown"] = breakdown(engine, queries, qvecs, speaker)
 
-    rss_loaded = proc.memory_info().rss
-    # remember: the full path (validate, embed, sensitive flag, dedup, tombstones, fsync'd commit)
+def time_remember(engine, work: dict) -> dict[str, object]:
+    """engine.remember, the full path (validate, embed, sensitive flag, dedup, tombstones, committed
+    write), of work["new"] (created) and work["again"] (merged into their own bucket). Keys:
+    remember (pct, ms), remember_by_action ({action: pct})."""
     remember_ns: dict[str, list[int]] = {}
     julian = SPEAKERS["known person in the kitchen"]
     for i, (text, lang) in enumerate(work["new"]):
@@ -137,27 +171,10 @@ def main(db: Path, work_path: Path, out_path: Path) -> None:
             )
         )
         remember_ns.setdefault(result.action.value, []).append(time.perf_counter_ns() - s)
-    out["remember"] = pct([x for v in remember_ns.values() for x in v])
-    out["remember_by_action"] = {k: pct(v) for k, v in remember_ns.items()}
-
-    rss_after_remember = proc.memory_info().rss
-    out["rss"] = {
-        "after_remember_mb": mb(rss_after_remember),
-        "before_open_mb": mb(rss_before),
-        "after_store_open_mb": mb(rss_store),
-        "after_engine_open_mb": mb(rss_open),
-        "loaded_after_recalls_mb": mb(rss_loaded),
-        "store_delta_mb": mb(rss_store - rss_before),
-        "encoder_delta_mb": mb(rss_open - rss_store),
-        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "index_mb": mb(engine.store.footprint()["index_bytes"]),
+    return {
+        "remember": pct([x for v in remember_ns.values() for x in v]),
+        "remember_by_action": {k: pct(v) for k, v in remember_ns.items()},
     }
-    out["index_dims"] = engine.store.footprint()["dims"]
-    # after every RSS figure: this reads all full vectors to know the exact answer
-    if out["index_dims"] < engine.embedder.identity.dimension:
-        out["pool_recall"] = pool_recall(engine, db, qvecs)
-    engine.close()
-    out_path.write_text(json.dumps(out, indent=1))
 
 
 def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:

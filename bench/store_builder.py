@@ -92,7 +92,7 @@ def sentence_vectors(datasets: Path, cache_dir: Path) -> tuple[SentenceVectors, 
     rng = random.Random(11)
     rng.shuffle(sentences)  # the held-out tail mixes every origin and language
     key = f"{encoder_key()}_{dataset_hash(datasets)}_{len(sentences)}"
-    path = cache_dir / f"vectors_{key}.npy"
+    path = vectors_path(cache_dir, key)
     if path.exists():
         return SentenceVectors(sentences, np.load(path), None), key
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -108,6 +108,11 @@ def sentence_vectors(datasets: Path, cache_dir: Path) -> tuple[SentenceVectors, 
     np.save(tmp, vectors)
     tmp.replace(path)
     return SentenceVectors(sentences, vectors, seconds), key
+
+
+def vectors_path(cache_dir: Path, key: str) -> Path:
+    """The cached sentence vectors (float32[n, 512] .npy) of sentence_vectors' cache key."""
+    return cache_dir / f"vectors_{key}.npy"
 
 
 def store_path(cache_dir: Path, key: str, size: int) -> Path:
