@@ -46,6 +46,7 @@ from ..terms import document_terms
 from .base import Bucket, LexicalRow, Visibility
 from .migrations import SchemaTooNew, migrate
 from .sql import current_sql, visibility_sql
+from .sqlite_transfer import SqliteTransfer
 from .vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex, fit_basis
 
 # From this many vectors at open the index is compact (vectors.py): the rows are projections on
@@ -176,7 +177,7 @@ def _current_sql(vis: Visibility) -> tuple[str, list[Any]]:
 _CURRENT_SQL = _current_sql(Visibility(everything=True, area_id=None, owner_id=None))[0]
 
 
-class SqliteStore:
+class SqliteStore(SqliteTransfer):
     """MemoryStore over one SQLite file. See the module docstring for guarantees."""
 
     def __init__(self, path: str | Path) -> None:
