@@ -9,9 +9,10 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from .const import CONF_DEVICE_PERSONS
+from .const import CONF_DB_URL, CONF_DEVICE_PERSONS
 from .recognition import async_voice_status
 from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
+from .storage import redact_url
 
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key
 # would let anyone holding the database file test guesses against forgotten codes.
@@ -22,17 +23,23 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
     """Entry data, options (redacted), engine.stats() (counts, embedding identity, schema) and the
     voice status (recognition on, the speaker encoder loaded, voices per person)."""
     data = entry.runtime_data
+    entry_data = async_redact_data(dict(entry.data), TO_REDACT)
+    if entry_data.get(CONF_DB_URL):  # the database's URL holds its password: scheme/host/db only
+        entry_data[CONF_DB_URL] = redact_url(entry_data[CONF_DB_URL])
     stats = await async_run(hass, data.engine.stats)
     recognizer = data.recognizer
     stats_dict = asdict(stats)
     stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
     return {
         "entry": {
-            "data": async_redact_data(dict(entry.data), TO_REDACT),
+            "data": entry_data,
             "options": async_redact_data(dict(entry.options), TO_REDACT),
         },
         "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
         "engine": async_redact_data(stats_dict, TO_REDACT),
+        "store_down_since": (
+            data.health.down_since.isoformat() if data.health and data.health.down_since else None
+        ),
         "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
         "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
         "voice": {

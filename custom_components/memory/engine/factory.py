@@ -44,7 +44,7 @@ def build_store(
 
 
 def build_engine(
-    db_path: str | None,
+    db_path: str | None = None,
     encoder: str = ENCODER_BUNDLED,
     *,
     storage: str = STORAGE_SQLITE,
