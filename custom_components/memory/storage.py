@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, quote, unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import instance_id
@@ -37,44 +37,46 @@ HOUSEHOLD_DIGITS = 12
 
 def redact_url(url: str) -> str:
     """`url` with only its scheme, host(s), port and database: no user, no password, no other
-    query parameter (a unix-socket host given as ?host=… is kept as the host). For logs, errors
-    and diagnostics; "(invalid URL)" when it cannot be parsed."""
+    query parameter but a unix-socket directory given as ?host=…). For logs, errors and
+    diagnostics; "(invalid URL)" when it cannot be parsed."""
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
         port = f":{parts.port}" if parts.port else ""
     except ValueError:
         return "(invalid URL)"
-    if not host:
-        host = ",".join(parse_qs(parts.query).get("host", []))
+    if not host and (sockets := parse_qs(parts.query).get("host")):  # a unix socket directory
+        return f"{parts.scheme}://{port}{parts.path}?host={','.join(sockets)}"
     return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
-def _with_password(url: str, password: str) -> str:
-    parts = urlsplit(url)
-    user, _, rest = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    netloc = f"{name}:{quote(password, safe='')}@{rest}"
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def url_password(url: str) -> str | None:
-    """The URL's password (decoded); None when it has none or does not parse."""
+def _raw_password(url: str) -> str | None:
+    """The password as written in the URL (percent-encoded as given); None when there is none."""
     try:
-        password = urlsplit(url).password
+        netloc = urlsplit(url).netloc
     except ValueError:
         return None
-    return unquote(password) if password else None
+    userinfo, at, _ = netloc.rpartition("@")
+    _, colon, password = userinfo.partition(":")
+    return password if at and colon and password else None
+
+
+def _with_password(url: str, password: str) -> str:
+    """`url` with its password replaced by `password` (as written, not encoded again)."""
+    parts = urlsplit(url)
+    userinfo, _, hosts = parts.netloc.rpartition("@")
+    name = userinfo.partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{name}:{password}@{hosts}"))
 
 
 def mask_password(url: str) -> str:
     """`url` with a non-empty password replaced by PASSWORD_MASK (the reconfigure form)."""
-    return _with_password(url, PASSWORD_MASK) if url_password(url) else url
+    return _with_password(url, PASSWORD_MASK) if _raw_password(url) else url
 
 
 def restore_password(url: str, previous: str | None) -> str:
     """A submitted URL whose password is PASSWORD_MASK gets `previous`'s password back."""
-    if previous and url_password(url) == PASSWORD_MASK and (old := url_password(previous)):
+    if previous and _raw_password(url) == PASSWORD_MASK and (old := _raw_password(previous)):
         return _with_password(url, old)
     return url
 

@@ -317,8 +317,8 @@ class OwnServer:
 
 
 @pytest.fixture
-def own_server(tmp_path: Path) -> Iterator[OwnServer]:
-    own = OwnServer(tmp_path / "pg")
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnServer]:
+    own = OwnServer(tmp_path_factory.mktemp("own_pg"))  # as the session's server: a short path
     own.url = postgres.fresh_database(own.start())
     yield own
     while own._running:
