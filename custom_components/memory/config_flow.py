@@ -86,13 +86,7 @@ from .const import (
 )
 from .runtime import CONF_ANCHOR_KEY, new_anchor_key
 from .speaker import is_person
-from .storage import (
-    StoreSettings,
-    async_default_household,
-    mask_password,
-    redact_url,
-    restore_password,
-)
+from .storage import StoreSettings, async_default_household, async_validate_postgres, mask_password
 from .whisper import LANGUAGES as WHISPER_LANGUAGES
 from .whisper import MODEL_SIZES as WHISPER_MODEL_SIZES
 from .whisper import is_model_folder
@@ -181,10 +175,6 @@ async def _async_validate_store(hass: HomeAssistant, user_input: dict[str, Any])
     return {}
 
 
-# engine/store/postgres.py ServerProblem.reason -> the form's field for its error (others: base)
-SERVER_PROBLEM_FIELDS = {"invalid_url": CONF_DB_URL, "invalid_auth": CONF_DB_URL}
-
-
 def _postgres_schema(db_url: str | None, household: str) -> vol.Schema:
     """The PostgreSQL fields. A stored URL is shown with its password masked (storage.py)."""
     return vol.Schema(
@@ -195,42 +185,6 @@ def _postgres_schema(db_url: str | None, household: str) -> vol.Schema:
             vol.Required(CONF_HOUSEHOLD, default=household): selector.TextSelector(),
         }
     )
-
-
-def _check_server(db_url: str) -> str | None:
-    """check_server (blocking, in the executor): None when usable, else the reason."""
-    from .engine.store.postgres import ServerProblem, check_server  # noqa: PLC0415 - psycopg on demand
-
-    try:
-        check_server(db_url)
-    except ServerProblem as err:
-        return err.reason
-    return None
-
-
-async def async_validate_postgres(
-    hass: HomeAssistant, user_input: dict[str, Any], previous_url: str | None
-) -> tuple[StoreSettings, dict[str, str]]:
-    """The PostgreSQL settings of a submitted form and its errors ({} when the server is usable).
-
-    A masked password is replaced by `previous_url`'s (storage.restore_password). The URL is
-    never logged whole: only redact_url's form."""
-    url = restore_password(str(user_input.get(CONF_DB_URL) or "").strip(), previous_url)
-    household = str(user_input.get(CONF_HOUSEHOLD) or "").strip()
-    settings = StoreSettings(STORAGE_POSTGRESQL, db_url=url, household=household)
-    if not household:
-        return settings, {CONF_HOUSEHOLD: "household_empty"}
-    if not url.startswith(("postgresql://", "postgres://")):
-        return settings, {CONF_DB_URL: "invalid_url"}
-    try:
-        reason = await hass.async_add_executor_job(_check_server, url)
-    except Exception as err:
-        _LOGGER.warning("Checking PostgreSQL at %s failed: %s", redact_url(url), type(err).__name__)
-        reason = "cannot_connect"
-    if reason is None:
-        return settings, {}
-    _LOGGER.debug("PostgreSQL at %s is not usable: %s", redact_url(url), reason)
-    return settings, {SERVER_PROBLEM_FIELDS.get(reason, "base"): reason}
 
 
 class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):

@@ -1,12 +1,16 @@
 """Is the store reachable? One tracker per loaded entry (runtime_data.health), fed by the one door
-every engine call goes through (runtime.async_run): a StoreUnavailable marks the store down, a later
-successful call (or the probe) marks it up again.
+every engine call goes through (runtime.async_run).
 
-While it is down: recall answers [] at once without waiting on the database (runtime.async_recall),
-so conversations go on; writes still go to the engine and fail with StoreUnavailable (never
-acknowledged); a probe (engine.stats, every PROBE_INTERVAL) notices recovery even when nobody
-writes; after STORE_DOWN_ISSUE_AFTER a repair issue `store_unreachable` appears, and it is deleted
-on recovery (and on unload).
+A StoreUnavailable from an engine call is checked with a probe (engine.stats: one cheap read):
+when the probe fails too the store is DOWN; when it succeeds, the failure was that call's own
+(a duplicate transcript turn, a statement timeout) and nothing changes.
+
+While it is down: recall answers [] at once (runtime.async_recall) and every other engine call
+fails at once with StoreUnavailable (runtime.async_run) — a PostgreSQL pool would otherwise wait
+its connect timeout on every call — so conversations go on without memories and writes are
+refused, never acknowledged; the probe runs every PROBE_INTERVAL and marks the store up when it
+answers; after STORE_DOWN_ISSUE_AFTER a repair issue `store_unreachable` appears, deleted on
+recovery (and on unload).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ class StoreHealth:
     def __init__(self, hass: HomeAssistant, engine: MemoryEngine, where: str) -> None:
         """where: the store, password-free (storage.StoreSettings.describe), for the issue text."""
         self._hass = hass
-        self._engine = engine
+        self.engine = engine
         self._where = where
         self.down_since: datetime | None = None
         self._cancel: list[CALLBACK_TYPE] = []
@@ -54,7 +58,7 @@ class StoreHealth:
 
     @callback
     def failed(self, err: StoreUnavailable) -> None:
-        """A call found the store unreachable: from now on it is down (first failure only logs)."""
+        """The store is unreachable (a call and the probe failed): down from now on."""
         if self.down_since is not None:
             return
         self.down_since = dt_util.utcnow()
@@ -66,9 +70,23 @@ class StoreHealth:
             async_track_time_interval(self._hass, self._probe, PROBE_INTERVAL, name=f"{DOMAIN} store probe"),
         ]
 
+    async def async_check(self, err: StoreUnavailable) -> None:
+        """A call failed with `err`: probe the store; down when the probe fails too."""
+        if self.down_since is not None:
+            return
+        if not await self._async_reachable():
+            self.failed(err)
+
+    async def _async_reachable(self) -> bool:
+        try:
+            await self._hass.async_add_executor_job(self.engine.stats)
+        except EngineError:  # unreachable (or not open: the entry is going away)
+            return False
+        return True
+
     @callback
     def succeeded(self) -> None:
-        """A call reached the store: it is up; the repair issue (if any) goes."""
+        """The probe reached the store: it is up; the repair issue (if any) goes."""
         if self.down_since is None:
             return
         _LOGGER.info("The memory store %s is reachable again", self._where)
@@ -101,8 +119,5 @@ class StoreHealth:
         )
 
     async def _probe(self, _now: datetime) -> None:
-        try:
-            await self._hass.async_add_executor_job(self._engine.stats)
-        except EngineError:  # still unreachable (or not open: the entry is going away)
-            return
-        self.succeeded()
+        if self.down_since is not None and await self._async_reachable():
+            self.succeeded()

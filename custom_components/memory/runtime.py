@@ -166,22 +166,23 @@ def entry_device(entry: ConfigEntry) -> DeviceInfo:
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run a blocking engine call in HA's executor (never on the event loop).
 
-    The one door of every engine call, so the one place that tells the loaded entry's store
-    health (health.StoreHealth) what happened: StoreUnavailable marks the store down (and is
-    raised on), a call that returns marks it up. engine.recall never raises (it answers [] on
-    any failure), so its return says nothing about the store and is not counted."""
+    The one door of every engine call, so the one place that classifies store failures for the
+    loaded entry's store health (health.StoreHealth): while the store is known to be down an
+    engine call fails at once with StoreUnavailable (nothing waits on an unreachable server);
+    a StoreUnavailable from the engine is checked by the health (is the store reachable at all,
+    or was it this call?) and raised on."""
+    health = _health(hass)
+    engine_call = health is not None and getattr(func, "__self__", None) is health.engine
+    if health is not None and engine_call and health.down:
+        raise StoreUnavailable("the memory store is unreachable")
     try:
         if kwargs:
-            result = await hass.async_add_executor_job(lambda: func(*args, **kwargs))
-        else:
-            result = await hass.async_add_executor_job(func, *args)
+            return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
+        return await hass.async_add_executor_job(func, *args)
     except StoreUnavailable as err:
-        if (health := _health(hass)) is not None:
-            health.failed(err)
+        if health is not None and engine_call:
+            await health.async_check(err)
         raise
-    if (health := _health(hass)) is not None and health.down and getattr(func, "__name__", "") != "recall":
-        health.succeeded()
-    return result
 
 
 def _health(hass: HomeAssistant) -> StoreHealth | None:

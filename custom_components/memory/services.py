@@ -75,7 +75,7 @@ from .recognition import (
 )
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
-from .storage import StoreSettings, async_default_household
+from .storage import StoreSettings, async_default_household, async_validate_postgres
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -729,9 +729,7 @@ MOVE_STORE_SCHEMA = vol.Schema(
 async def _async_move_target(hass: HomeAssistant, call: ServiceCall) -> StoreSettings:
     """The target store of memory.move_store, checked: missing_field for an empty db_path/db_url
     (household defaults to this installation's key), the server's problem for a PostgreSQL URL
-    (config_flow.async_validate_postgres: one translated key per reason, naming db_url)."""
-    from .config_flow import async_validate_postgres  # noqa: PLC0415 - the flow's one check
-
+    (storage.async_validate_postgres: one translated key per reason, naming db_url)."""
     if call.data[CONF_STORAGE] == STORAGE_SQLITE:
         if not (path := str(call.data.get(CONF_DB_PATH) or "").strip()):
             raise _invalid("missing_field", CONF_DB_PATH)
@@ -771,7 +769,8 @@ async def _async_move_store(call: ServiceCall) -> ServiceResponse:
             translation_key="move_failed",
             translation_placeholders={"field": field, "error": str(err)},
         ) from err
-    return {"storage": target.storage, "store": target.describe(), "tables": report.as_dict()}
+    tables: dict[str, Any] = report.as_dict()
+    return {"storage": target.storage, "store": target.describe(), "tables": tables}
 
 
 @callback

@@ -3,12 +3,14 @@
 StoreSettings reads and writes the config entry's storage keys; `describe` names the store for logs
 and errors without the password (`redact_url`: scheme, host and database only); the reconfigure
 form shows the URL with its password masked (`mask_password`) and a submitted mask keeps the stored
-password (`restore_password`), so the password is never shown back. Pure functions, no I/O, except
-`async_default_household` (HA's instance id).
+password (`restore_password`), so the password is never shown back. `async_validate_postgres` is
+the one check of a PostgreSQL target (config flow, reconfigure, move step, memory.move_store):
+engine/store/postgres.check_server in the executor, one error key per reason. The rest is pure.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +28,8 @@ from .const import (
     STORAGE_POSTGRESQL,
     STORAGE_SQLITE,
 )
+
+_LOGGER = logging.getLogger(__name__)
 
 # Shown in place of a password in the reconfigure form; submitted unchanged it keeps the stored one.
 PASSWORD_MASK = "********"
@@ -128,3 +132,43 @@ class StoreSettings:
         if self.storage == STORAGE_POSTGRESQL:
             return f"{redact_url(self.db_url or '')} (household {self.household})"
         return str(self.db_path)
+
+
+# engine/store/postgres.py ServerProblem.reason -> the form's field for its error (others: base)
+SERVER_PROBLEM_FIELDS = {"invalid_url": CONF_DB_URL, "invalid_auth": CONF_DB_URL}
+
+
+def _check_server(db_url: str) -> str | None:
+    """check_server (blocking, in the executor): None when usable, else the reason."""
+    from .engine.store.postgres import ServerProblem, check_server  # noqa: PLC0415 - psycopg on demand
+
+    try:
+        check_server(db_url)
+    except ServerProblem as err:
+        return err.reason
+    return None
+
+
+async def async_validate_postgres(
+    hass: HomeAssistant, user_input: dict[str, Any], previous_url: str | None
+) -> tuple[StoreSettings, dict[str, str]]:
+    """The PostgreSQL settings of a submitted form and its errors ({} when the server is usable).
+
+    A masked password is replaced by `previous_url`'s (storage.restore_password). The URL is
+    never logged whole: only redact_url's form."""
+    url = restore_password(str(user_input.get(CONF_DB_URL) or "").strip(), previous_url)
+    household = str(user_input.get(CONF_HOUSEHOLD) or "").strip()
+    settings = StoreSettings(STORAGE_POSTGRESQL, db_url=url, household=household)
+    if not household:
+        return settings, {CONF_HOUSEHOLD: "household_empty"}
+    if not url.startswith(("postgresql://", "postgres://")):
+        return settings, {CONF_DB_URL: "invalid_url"}
+    try:
+        reason = await hass.async_add_executor_job(_check_server, url)
+    except Exception as err:
+        _LOGGER.warning("Checking PostgreSQL at %s failed: %s", redact_url(url), type(err).__name__)
+        reason = "cannot_connect"
+    if reason is None:
+        return settings, {}
+    _LOGGER.debug("PostgreSQL at %s is not usable: %s", redact_url(url), reason)
+    return settings, {SERVER_PROBLEM_FIELDS.get(reason, "base"): reason}
