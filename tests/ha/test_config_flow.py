@@ -150,6 +150,11 @@ async def test_reconfigure(household: HomeAssistant) -> None:
     result = await household.config_entries.flow.async_init(
         DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
     )
+    assert result["type"] is FlowResultType.MENU
+    assert result["menu_options"] == ["reconfigure_store", "move"]
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "reconfigure_store"}
+    )
     assert result["type"] is FlowResultType.FORM
 
     result = await household.config_entries.flow.async_configure(

@@ -53,10 +53,11 @@ def fact(content: str, confidence: float = 0.9, **extra: Any) -> dict[str, Any]:
 
 
 async def _learning(
-    hass: HomeAssistant, *, cloud: bool = False, **options: Any
+    hass: HomeAssistant, *, cloud: bool = False, entry: Any = None, **options: Any
 ) -> tuple[Any, ScriptedAITask, RecordingAgent]:
-    """Memory set up wrapping a recording agent, a scripted AI Task, learning on (overridable)."""
-    entry = await setup_memory(hass)
+    """Memory set up (or `entry`, set up already: memory_entry) wrapping a recording agent, a
+    scripted AI Task, learning on (overridable)."""
+    entry = entry or await setup_memory(hass)
     agent = await async_wrap_recording_agent(hass, entry)
     task, entity_id = await async_add_ai_task(hass, cloud=cloud)
     settings = {CONF_LEARNING: True, CONF_EXTRACTION_ENTITY: entity_id, **options}

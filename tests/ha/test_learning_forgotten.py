@@ -4,6 +4,7 @@ keyed digests of the forgotten text's identifiers; the key lives in the config e
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.core import HomeAssistant
@@ -13,16 +14,21 @@ from pytest_homeassistant_custom_component.components.diagnostics import get_dia
 
 from custom_components.memory.const import EVENT_MEMORY_LEARNED
 from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
-from tests.conftest import Resident, Room, async_call, setup_memory
+from tests.conftest import Resident, Room, async_call, both_stores, setup_memory
 
 from .helpers_conversation import async_all_memories, async_say
 from .test_learning import _end_conversations, _learning, fact
 
 
+@both_stores
 async def test_c04_paraphrase_of_a_forgotten_code_is_not_learned(
-    household: HomeAssistant, julian: Resident, kitchen: Room, freezer: FrozenDateTimeFactory
+    household: HomeAssistant,
+    memory_entry: Any,
+    julian: Resident,
+    kitchen: Room,
+    freezer: FrozenDateTimeFactory,
 ) -> None:
-    entry, task, _ = await _learning(household)
+    entry, task, _ = await _learning(household, entry=memory_entry)
     assert len(bytes.fromhex(entry.data[CONF_ANCHOR_KEY])) == ANCHOR_KEY_BYTES
     events = async_capture_events(household, EVENT_MEMORY_LEARNED)
     said = await async_say(household, entry, "Remember that the gate code is 4711", who=julian, room=kitchen)

@@ -12,7 +12,9 @@ from homeassistant.exceptions import ServiceValidationError
 
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
-from tests.conftest import async_call
+from tests.conftest import async_call, both_stores
+
+pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
 
 # (language, fact, a question in the same language) — the spare key of C01/C02.
 SPARE_KEY = {
@@ -379,6 +381,7 @@ async def test_forget_unknown_or_invisible_memory(
 async def test_non_admin_cannot_speak_as_someone_else(
     household: HomeAssistant, memory_entry, engine, julian, anna
 ) -> None:
+
     await _assert_invalid(
         household,
         engine,

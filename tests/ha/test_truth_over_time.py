@@ -14,9 +14,11 @@ from homeassistant.core import HomeAssistant
 from custom_components.memory.answers import quote_all, reply
 from custom_components.memory.engine.models import Memory, Scope, Speaker, Status
 from tests.case_texts import C23 as MOVED
-from tests.conftest import Resident, async_call
+from tests.conftest import Resident, async_call, both_stores
 
 from .helpers_conversation import async_all_memories, async_say, speech
+
+pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
 
 YES = {"en": "yes", "de": "ja", "it": "sì", "fr": "oui", "es": "sí"}
 NO = {"en": "no", "de": "nein", "it": "no", "fr": "non", "es": "no"}
@@ -322,6 +324,7 @@ async def test_replaces_never_hides_the_households_fact_behind_a_private_one(
 async def test_replaces_with_an_empty_id_is_refused(
     hass: HomeAssistant, memory_entry: Any, replaces: Any
 ) -> None:
+
     from homeassistant.exceptions import ServiceValidationError  # noqa: PLC0415
 
     with pytest.raises(ServiceValidationError) as err:

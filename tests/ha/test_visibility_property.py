@@ -20,7 +20,9 @@ from homeassistant.exceptions import ServiceValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import async_call
+from tests.conftest import async_call, both_stores
+
+pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
 
 TOPICS = [
     "the spare key is in the blue tin",
@@ -48,6 +50,7 @@ def visible(memory: dict[str, Any], person: str | None, area: str | None) -> boo
 async def test_visibility_through_services(
     household: HomeAssistant, memory_entry, *, julian, anna, kitchen, hall
 ) -> None:
+
     hass = household
     person_ids = {"julian": julian.person_id, "anna": anna.person_id, None: None}
     area_ids = {"kitchen": kitchen.area_id, "hall": hall.area_id, None: None}

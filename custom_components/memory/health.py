@@ -1,0 +1,123 @@
+"""Is the store reachable? One tracker per loaded entry (runtime_data.health), fed by the one door
+every engine call goes through (runtime.async_run).
+
+A StoreUnavailable from an engine call is checked with a probe (engine.stats: one cheap read):
+when the probe fails too the store is DOWN; when it succeeds, the failure was that call's own
+(a duplicate transcript turn, a statement timeout) and nothing changes.
+
+While it is down: recall answers [] at once (runtime.async_recall) and every other engine call
+fails at once with StoreUnavailable (runtime.async_run) — a PostgreSQL pool would otherwise wait
+its connect timeout on every call — so conversations go on without memories and writes are
+refused, never acknowledged; the probe runs every PROBE_INTERVAL and marks the store up when it
+answers; after STORE_DOWN_ISSUE_AFTER a repair issue `store_unreachable` appears, deleted on
+recovery (and on unload).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers.event import async_call_later, async_track_time_interval
+from homeassistant.util import dt as dt_util
+
+from .const import DOMAIN
+from .engine.api import EngineError, StoreUnavailable
+
+if TYPE_CHECKING:
+    from .engine.engine import MemoryEngine
+
+_LOGGER = logging.getLogger(__name__)
+
+ISSUE_STORE_UNREACHABLE = "store_unreachable"
+# Two minutes: restarting PostgreSQL (an add-on or container update, a version upgrade) takes well
+# under a minute and fixes itself (the pool reconnects); a repair issue for that would be noise.
+# Down for two minutes, somebody has to act.
+STORE_DOWN_ISSUE_AFTER = timedelta(minutes=2)
+# How often a down store is tried again when nothing else calls it (a cheap count query).
+PROBE_INTERVAL = timedelta(seconds=30)
+
+
+class StoreHealth:
+    """Down/up state of one entry's store and its repair issue (module docstring)."""
+
+    def __init__(self, hass: HomeAssistant, engine: MemoryEngine, where: str) -> None:
+        """where: the store, password-free (storage.StoreSettings.describe), for the issue text."""
+        self._hass = hass
+        self.engine = engine
+        self._where = where
+        self.down_since: datetime | None = None
+        self._cancel: list[CALLBACK_TYPE] = []
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    @callback
+    def failed(self, err: StoreUnavailable) -> None:
+        """The store is unreachable (a call and the probe failed): down from now on."""
+        if self.down_since is not None:
+            return
+        self.down_since = dt_util.utcnow()
+        _LOGGER.warning(
+            "The memory store %s is unreachable (%s); recall answers without memories", self._where, err
+        )
+        self._cancel = [
+            async_call_later(self._hass, STORE_DOWN_ISSUE_AFTER, self._raise_issue),
+            async_track_time_interval(self._hass, self._probe, PROBE_INTERVAL, name=f"{DOMAIN} store probe"),
+        ]
+
+    async def async_check(self, err: StoreUnavailable) -> None:
+        """A call failed with `err`: probe the store; down when the probe fails too."""
+        if self.down_since is not None:
+            return
+        if not await self._async_reachable():
+            self.failed(err)
+
+    async def _async_reachable(self) -> bool:
+        try:
+            await self._hass.async_add_executor_job(self.engine.stats)
+        except EngineError:  # unreachable (or not open: the entry is going away)
+            return False
+        return True
+
+    @callback
+    def succeeded(self) -> None:
+        """The probe reached the store: it is up; the repair issue (if any) goes."""
+        if self.down_since is None:
+            return
+        _LOGGER.info("The memory store %s is reachable again", self._where)
+        self.down_since = None
+        self.stop()
+
+    @callback
+    def stop(self) -> None:
+        """Cancel the timers and delete the repair issue (recovery, unload)."""
+        for cancel in self._cancel:
+            cancel()
+        self._cancel = []
+        ir.async_delete_issue(self._hass, DOMAIN, ISSUE_STORE_UNREACHABLE)
+
+    @callback
+    def _raise_issue(self, _now: datetime) -> None:
+        if self.down_since is None:
+            return
+        ir.async_create_issue(
+            self._hass,
+            DOMAIN,
+            ISSUE_STORE_UNREACHABLE,
+            is_fixable=False,
+            severity=ir.IssueSeverity.ERROR,
+            translation_key=ISSUE_STORE_UNREACHABLE,
+            translation_placeholders={
+                "store": self._where,
+                "since": self.down_since.isoformat(timespec="seconds"),
+            },
+        )
+
+    async def _probe(self, _now: datetime) -> None:
+        if self.down_since is not None and await self._async_reachable():
+            self.succeeded()
