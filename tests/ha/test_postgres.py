@@ -274,7 +274,7 @@ async def test_interrupted_move_keeps_the_old_store_in_use(
 ) -> None:
     """The target fails mid-copy: the entry is back on its SQLite file, which is unchanged and
     takes writes; no entry data changed."""
-    from custom_components.memory.engine.store import postgres_check as pg_store  # noqa: PLC0415
+    from custom_components.memory.engine.store import postgres as pg_store  # noqa: PLC0415
 
     entry = await setup_memory(household)
     await _fill(household, julian)

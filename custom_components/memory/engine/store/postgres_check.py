@@ -72,7 +72,10 @@ def check_server(url: str) -> None:
         conn = psycopg.connect(conninfo, autocommit=True)
     except psycopg.OperationalError as err:
         text = str(err)
-        auth = err.sqlstate in AUTH_STATES or "authentication failed" in text or "no password" in text
+        # libpq reports connection-time refusals as text only (sqlstate None): a wrong password,
+        # none given, or a user the server does not know are all "the credentials are refused"
+        refused = ("authentication failed", "no password", 'role "')
+        auth = err.sqlstate in AUTH_STATES or any(r in text for r in refused)
         raise ServerProblem("invalid_auth" if auth else "cannot_connect") from None
     with conn:
         try:
