@@ -83,6 +83,9 @@ TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next writ
 BM25_K1, BM25_B = 1.2, 0.75  # SQLite FTS5 bm25() defaults
 BM25_MIN_IDF = 1e-6  # FTS5: an idf ≤ 0 (a phrase in over half the rows) counts this much
 POSITION_MAX = 16383  # tsvector positions (PostgreSQL's limit); later tokens share it
+# maintenance_work_mem of a bulk import's HNSW build: the graph of 100k x 512 fits (pgvector
+# builds in memory and much slower once it spills); only for that transaction (SET LOCAL)
+BULK_INDEX_MEMORY = "1GB"
 LEXEME_MAX_BYTES = 2046  # PostgreSQL's longest lexeme; a longer token (a CJK run) is cut
 
 # FTS5 unicode61 token characters: letters and numbers (Unicode L* and N*), everything else
@@ -123,10 +126,15 @@ def fts_tokens(text: str) -> list[str]:
     return _FTS_TOKEN.findall(text.lower())
 
 
+def _cut(token: str) -> str:
+    """The token as a lexeme: cut to LEXEME_MAX_BYTES (in documents and queries alike, so a
+    longer token still finds itself)."""
+    return token.encode()[:LEXEME_MAX_BYTES].decode(errors="ignore")
+
+
 def _lexeme(token: str) -> str:
-    """tsvector/tsquery input of one token, cut to LEXEME_MAX_BYTES (in documents and queries
-    alike, so a longer token still finds itself)."""
-    token = token.encode()[:LEXEME_MAX_BYTES].decode(errors="ignore")
+    """tsvector/tsquery input of one token (_cut)."""
+    token = _cut(token)
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
@@ -339,7 +347,13 @@ class PostgresStore:
             detail = _redact(f"{type(err).__name__}: {err}".splitlines()[0], self._secret)
             raise StoreUnavailable(f"memory store {what} failed: {detail}") from None
 
-    def _run[T](self, work: Callable[[AsyncConnection], Awaitable[T]], what: str = "read") -> T:
+    def _run[T](
+        self,
+        work: Callable[[AsyncConnection], Awaitable[T]],
+        what: str = "read",
+        *,
+        timeout: float | None = None,
+    ) -> T:
         """work(conn) on a pooled connection (autocommit: each statement its own transaction)."""
 
         async def run() -> T:
@@ -349,17 +363,36 @@ class PostgresStore:
             async with pool.connection() as conn:
                 return await work(conn)
 
-        return self._call(run(), what)
+        return self._call(run(), what, timeout=timeout)
 
-    def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
+    def _read(
+        self, sql: str, params: Sequence[Any] = (), *, binary: bool = False, by_index: bool = False
+    ) -> list[Any]:
+        """The rows of one query. by_index: planned without sequential scans and sorts (in a
+        transaction of its own, SET LOCAL), so a nearest-neighbour ORDER BY … LIMIT k walks the
+        HNSW index: for k in the hundreds the planner otherwise prefers an exact scan and sort of
+        every visible row (68 ms at 10k rows instead of 16; pgvector's README, "Troubleshooting")."""
+
         async def work(conn: AsyncConnection) -> list[Any]:
-            cur = await conn.execute(sql, params, binary=binary)
-            return await cur.fetchall()
+            if not by_index:
+                cur = await conn.execute(sql, params, binary=binary)
+                return await cur.fetchall()
+            async with conn.transaction():
+                await conn.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off")
+                cur = await conn.execute(sql, params, binary=binary)
+                return await cur.fetchall()
 
         return self._run(work)
 
-    def _write[T](self, work: Callable[[AsyncConnection], Awaitable[T]], *, memories: bool = True) -> T:
-        """work(conn) in one transaction, committed on return, batched access counts first.
+    def _write[T](
+        self,
+        work: Callable[[AsyncConnection], Awaitable[T]],
+        *,
+        memories: bool = True,
+        timeout: float | None = None,
+    ) -> T:
+        """work(conn) in one transaction, committed on return, batched access counts first;
+        StoreUnavailable after `timeout` s (default: the store's call timeout).
 
         memories=False for writes that change no memory's text (transcripts, access counts): the
         document-frequency cache stays valid."""
@@ -380,7 +413,7 @@ class PostgresStore:
                         )
                 return await work(conn)
 
-        return self._run(run, "write")
+        return self._run(run, "write", timeout=timeout)
 
     def _identity_values(self) -> tuple[str, str, int]:
         ident = self._identity
@@ -599,7 +632,7 @@ class PostgresStore:
             sql += f" UNION ALL ({leg.format(1, 'AND m.scope = %s AND m.owner_id = %s ')})"
             args += [q, provider, model, *at, *params, Scope.PRIVATE.value, vis.owner_id, q, owned_k]
         legs: tuple[list[tuple[str, float]], list[tuple[str, float]]] = ([], [])
-        for which, mid, dist in self._read(sql, args):
+        for which, mid, dist in self._read(sql, args, by_index=True):
             legs[which].append((mid, 1.0 - float(dist)))
         top, mine = (sorted(leg_, key=lambda t: (-t[1], t[0])) for leg_ in legs)
         return top[:k], mine[:owned_k]
@@ -665,8 +698,58 @@ class PostgresStore:
         """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
         memory's terms): FTS5's bm25() over the household's rows, negated (higher = better, > 0);
         at most `limit`, best first."""
-        rows = self._bm25("terms", terms, vis, limit, shown="m.terms")
+        rows = self._term_bm25(terms, vis, limit)
         return {r[0]: (float(r[1]), str(r[2])) for r in rows}
+
+    def _term_bm25(self, terms: list[str], vis: Visibility, limit: int) -> list[Any]:
+        """(id, BM25, terms) of the current visible memories sharing any term, best first, at most
+        `limit`: _bm25's formula over `terms`, read from the memory_terms postings.
+
+        A one-token term's document frequency and per-memory frequencies are its postings (an
+        index range, no tsvector is unnested); a term FTS5 splits into several tokens (a phrase)
+        is matched on terms_tsv as _bm25 does."""
+        split = [[_cut(t) for t in tokens] for p in terms if (tokens := fts_tokens(p))]
+        split = list({" ".join(t): t for t in split}.values())
+        if not split:
+            return []
+        where, params = visibility_sql(vis, mark="%s")
+        current, at = current_sql(vis, mark="%s")
+        household = "current_setting('memory.household')"
+        sql = f"""
+        WITH stats AS (
+            SELECT docs::float8 AS n, terms_tokens::float8 / greatest(docs, 1) AS avgdl
+            FROM memory_stats WHERE {_mine()}
+        ), df AS MATERIALIZED (
+            SELECT p.lexemes, p.query, (CASE WHEN strpos(p.lexemes, ' ') = 0
+                THEN (SELECT count(*) FROM memory_terms t WHERE t.household = {household}
+                      AND t.term = p.lexemes)
+                ELSE (SELECT count(*) FROM memories d WHERE {_mine("d")} AND d.terms_tsv @@ p.query::tsquery)
+                END)::float8 AS n
+            FROM unnest(%s::text[], %s::text[]) AS p(lexemes, query)
+        ), w AS MATERIALIZED (
+            SELECT df.lexemes, string_to_array(df.lexemes, ' ') AS phrase, df.query,
+                   CASE WHEN x.idf <= 0 THEN {BM25_MIN_IDF}::float8 ELSE x.idf END AS idf
+            FROM df CROSS JOIN stats
+            CROSS JOIN LATERAL (SELECT ln((stats.n - df.n + 0.5::float8) / (df.n + 0.5::float8)) AS idf) x
+        ), f AS (
+            SELECT t.id, t.seq, t.len, w.idf, t.tf::float8 AS tf FROM w JOIN memory_terms t
+                ON t.household = {household} AND t.term = w.lexemes WHERE cardinality(w.phrase) = 1
+            UNION ALL
+            SELECT d.id, d.seq, d.terms_len, w.idf, memory_phrase_tf(d.terms_tsv, w.phrase)::float8
+                FROM w JOIN memories d ON {_mine("d")} AND d.terms_tsv @@ w.query::tsquery
+                WHERE cardinality(w.phrase) > 1
+        ), scored AS MATERIALIZED (
+            SELECT f.id, f.seq, sum(f.idf * (f.tf * {BM25_K1 + 1}::float8) / (f.tf + {BM25_K1}::float8 *
+                   ({1 - BM25_B}::float8 + {BM25_B}::float8 * f.len / stats.avgdl))) AS score
+            FROM f CROSS JOIN stats WHERE f.tf > 0 GROUP BY f.id, f.seq
+        )
+        SELECT s.id, s.score, m.terms FROM (SELECT * FROM scored ORDER BY score DESC, seq) s
+        JOIN LATERAL (SELECT m.terms FROM memories m WHERE m.household = {household} AND m.id = s.id
+                      AND {current} AND {where}) m ON true
+        ORDER BY s.score DESC, s.seq LIMIT %s"""
+        return self._read(
+            sql, [[" ".join(t) for t in split], [_tsquery(t) for t in split], *at, *params, limit]
+        )
 
     def _bm25(self, column: str, phrases: list[str], vis: Visibility, limit: int, *, shown: str) -> list[Any]:
         """(id, BM25, shown) of the current visible memories matching any phrase on `column`'s
@@ -1082,7 +1165,7 @@ class PostgresStore:
         if not values:
             return
 
-        async def work(conn: AsyncConnection) -> None:
+        async def copy_rows(conn: AsyncConnection) -> None:
             async with (
                 conn.cursor() as cur,
                 cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy,
@@ -1090,12 +1173,49 @@ class PostgresStore:
                 for row in values:
                     await copy.write_row(row)
 
-        self._write(work, memories=table == "memories")
+        async def work(conn: AsyncConnection) -> None:
+            if table == "memories" and await _no_memories(conn):
+                await _without_vector_indexes(conn, copy_rows)
+            else:
+                await copy_rows(conn)
+
+        self._write(work, memories=table == "memories", timeout=max(self._timeout, OPEN_TIMEOUT))
 
     def is_empty(self) -> bool:
         """True when no TRANSFER_TABLES table holds a row of this household."""
         union = " UNION ALL ".join(f"(SELECT 1 FROM {t} WHERE {_mine()} LIMIT 1)" for t in TRANSFER_TABLES)
         return not self._read(union)
+
+
+async def _no_memories(conn: AsyncConnection) -> bool:
+    """True when `memories` holds no row of any household; then it stays locked (ACCESS
+    EXCLUSIVE) until the transaction ends, so no other instance writes in between."""
+    cur = await conn.execute("SELECT EXISTS (SELECT 1 FROM memories)")
+    if (row := await cur.fetchone()) is None or row[0]:
+        return False
+    await conn.execute("LOCK TABLE memories IN ACCESS EXCLUSIVE MODE")
+    cur = await conn.execute("SELECT EXISTS (SELECT 1 FROM memories)")
+    return (row := await cur.fetchone()) is not None and not row[0]
+
+
+async def _without_vector_indexes(
+    conn: AsyncConnection, work: Callable[[AsyncConnection], Awaitable[None]]
+) -> None:
+    """work(conn) with the HNSW indexes of `memories` dropped, then built again over what it
+    wrote, in the caller's transaction: building once over n rows takes a fraction of n inserts
+    into the graph (bench: see BULK_INDEX_MEMORY). Only for an empty table (_no_memories), whose
+    lock keeps every other writer out meanwhile."""
+    cur = await conn.execute(
+        "SELECT i.relname, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+        "JOIN pg_am a ON a.oid = i.relam WHERE x.indrelid = 'memories'::regclass AND a.amname = 'hnsw'"
+    )
+    indexes = await cur.fetchall()
+    for name, _ in indexes:
+        await conn.execute(f'DROP INDEX "{name}"')
+    await work(conn)
+    await conn.execute(f"SET LOCAL maintenance_work_mem = '{BULK_INDEX_MEMORY}'")
+    for _, definition in indexes:
+        await conn.execute(definition)
 
 
 async def _nothing() -> None:

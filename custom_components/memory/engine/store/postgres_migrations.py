@@ -208,7 +208,64 @@ async def _v1_initial(conn: AsyncConnection) -> None:
     await conn.execute("CREATE INDEX pair_verdicts_second ON pair_verdicts (household, second_id)")
 
 
-MIGRATIONS: list[Step] = [_v1_initial]
+async def _v2_term_postings(conn: AsyncConnection) -> None:
+    """`memory_terms`: one row per (memory, distinct term of its terms_tsv) with the term's
+    frequency there and the memory's seq and terms_len (postings score and order without reading
+    the memories), so term_matches reads only the postings of the query's terms (an index range
+    each) instead of matching and unnesting every row's tsvector. Kept by triggers in the same
+    transaction as every insert (COPY included: statement-level, transition tables), delete and
+    change of terms_tsv; filled here from the existing rows."""
+    await conn.execute(
+        f"""CREATE TABLE memory_terms (
+            household {_TEXT} NOT NULL,
+            term {_TEXT} NOT NULL,
+            id {_TEXT} NOT NULL,
+            seq bigint NOT NULL,
+            tf integer NOT NULL,
+            len integer NOT NULL,
+            PRIMARY KEY (household, term, id) INCLUDE (seq, tf, len)
+        )"""
+    )
+    await conn.execute("CREATE INDEX memory_terms_memory ON memory_terms (household, id)")
+    postings = (
+        "SELECT r.household, u.lexeme, r.id, r.seq, cardinality(u.positions), r.terms_len "
+        "FROM {} r, unnest(r.terms_tsv) u"
+    )
+    await conn.execute(
+        f"""CREATE FUNCTION memory_terms_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                INSERT INTO memory_terms (household, term, id, seq, tf, len) {postings.format("new_rows")};
+            ELSIF TG_OP = 'DELETE' THEN
+                DELETE FROM memory_terms t USING old_rows o WHERE t.household = o.household AND t.id = o.id;
+            ELSE
+                DELETE FROM memory_terms t WHERE t.household = OLD.household AND t.id = OLD.id;
+                INSERT INTO memory_terms (household, term, id, seq, tf, len)
+                    SELECT NEW.household, u.lexeme, NEW.id, NEW.seq, cardinality(u.positions), NEW.terms_len
+                    FROM unnest(NEW.terms_tsv) u;
+                RETURN NULL;
+            END IF;
+            RETURN NULL;
+        END $$"""
+    )
+    for event, tables in (("INSERT", "NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows")):
+        await conn.execute(
+            f"CREATE TRIGGER memories_terms_{event.lower()} AFTER {event} ON memories REFERENCING {tables} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION memory_terms_keep()"
+        )
+    await conn.execute(
+        "CREATE TRIGGER memories_terms_update AFTER UPDATE OF id, household, terms_tsv, terms_len "
+        "ON memories FOR EACH ROW WHEN (OLD.terms_tsv IS DISTINCT FROM NEW.terms_tsv "
+        "OR OLD.id IS DISTINCT FROM NEW.id "
+        "OR OLD.household IS DISTINCT FROM NEW.household OR OLD.terms_len IS DISTINCT FROM NEW.terms_len) "
+        "EXECUTE FUNCTION memory_terms_keep()"
+    )
+    await conn.execute(
+        f"INSERT INTO memory_terms (household, term, id, seq, tf, len) {postings.format('memories')}"
+    )
+
+
+MIGRATIONS: list[Step] = [_v1_initial, _v2_term_postings]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
