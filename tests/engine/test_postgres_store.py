@@ -29,10 +29,11 @@ from custom_components.memory.engine.models import (
     TranscriptTurn,
     Voiceprint,
 )
-from custom_components.memory.engine.store import postgres_check, postgres_migrations
 from custom_components.memory.engine.store.base import TRANSFER_TABLES, Bucket, Record, Visibility
 from custom_components.memory.engine.store.postgres import PostgresStore
-from custom_components.memory.engine.store.postgres_check import ServerProblem, check_server
+from custom_components.memory.engine.store.postgres import check as postgres_check
+from custom_components.memory.engine.store.postgres import migrations as postgres_migrations
+from custom_components.memory.engine.store.postgres.check import ServerProblem, check_server
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
 from tests import postgres

@@ -7,7 +7,7 @@ once migrate it once: the second waits, then finds the work done. A later change
 function appended here plus a test that a database of the previous version upgrades.
 
 Every table carries a `household` key (several Home Assistant instances may share one database,
-each seeing only its household; store/postgres.py adds the condition to every query). Its default
+each seeing only its household; store/postgres/ adds the condition to every query). Its default
 is the connection's `memory.household` setting, which the store sets on each connection it opens.
 Text columns are COLLATE "C": ids and keys compare and sort bytewise, as in SQLite.
 """
@@ -21,7 +21,7 @@ from psycopg import AsyncConnection
 # pg_advisory_xact_lock(classid, objid) keys of this integration ("memo" as a 32-bit integer)
 LOCK_CLASS = 0x6D656D6F
 MIGRATION_LOCK = 1  # objid: schema changes (migrations, per-dimension vector indexes)
-# classid for numbering the turns of one conversation (store/postgres.py), objid: a hash of
+# classid for numbering the turns of one conversation (store/postgres/), objid: a hash of
 # household and conversation id (a collision only makes two conversations wait for each other)
 TRANSCRIPT_LOCK_CLASS = LOCK_CLASS + 1
 
@@ -313,7 +313,7 @@ async def migrate(conn: AsyncConnection, target: int = SCHEMA_VERSION) -> int:
 async def ensure_vector_index(conn: AsyncConnection, dimension: int) -> None:
     """The partial HNSW index (cosine) over the embeddings of `dimension`, created when missing
     (under the migration lock, so concurrent opens build it once). Queries use it by ordering on
-    `embedding::vector(dimension) <=> q` with `emb_dimension = dimension` (store/postgres.py)."""
+    `embedding::vector(dimension) <=> q` with `emb_dimension = dimension` (store/postgres/)."""
     dim = int(dimension)
     async with conn.transaction():
         await _locked(conn)
