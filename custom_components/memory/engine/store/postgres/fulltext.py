@@ -16,7 +16,7 @@ from typing import Any
 
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
-from ..sql import current_sql, visibility_sql
+from ..sql import current_sql, neighbour_windows, visibility_sql
 from .connection import PostgresConnection
 from .rows import mine
 
@@ -202,18 +202,7 @@ class PostgresFulltext(PostgresConnection):
             "ORDER BY m.source_ref, m.created_at, m.seq",
             [ids, *at, *params],
         )
-        by_ref: dict[str, list[tuple[str, bool]]] = {}
-        for mid, ref, sensitive in rows:
-            by_ref.setdefault(ref, []).append((mid, bool(sensitive)))
-        wanted = set(ids)
-        out: dict[str, list[tuple[str, int]]] = {}
-        for members in by_ref.values():
-            for pos, (mid, _) in enumerate(members):
-                if mid in wanted:
-                    lo, hi = max(0, pos - window), min(len(members), pos + window + 1)
-                    out[mid] = [(members[p][0], abs(p - pos)) for p in range(lo, hi)
-                                if p != pos and not members[p][1]]  # fmt: skip
-        return out
+        return neighbour_windows(rows, ids, window)
 
     def _cache_fresh(self) -> None:
         """Drop the cached counts when older than DF_CACHE_TTL (other instances write too)."""

@@ -13,10 +13,10 @@ from psycopg import AsyncConnection
 from ...embedding.base import Vectors
 from ...models import Kind, Memory, Provenance, Scope, Status
 from ..base import Bucket, Visibility
-from ..sql import current_sql, visibility_sql
+from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, current_sql, visibility_sql
 from .connection import PostgresConnection
 from .fulltext import TEXT_COLUMNS, fulltext_columns
-from .rows import ACTIVE, MEMORY_COLUMNS, SELECT, as_vector, memory_values, mine, to_memory
+from .rows import ACTIVE, as_vector, memory_values, mine, to_memory
 
 
 class PostgresRecords(PostgresConnection):
@@ -71,7 +71,9 @@ class PostgresRecords(PostgresConnection):
     def get(self, memory_id: str, vis: Visibility) -> Memory | None:
         """One memory (any status) if `vis` allows it."""
         where, params = visibility_sql(vis, mark="%s")
-        rows = self._read(f"{SELECT} WHERE {mine('m')} AND m.id = %s AND {where}", [memory_id, *params])
+        rows = self._read(
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND m.id = %s AND {where}", [memory_id, *params]
+        )
         return to_memory(rows[0]) if rows else None
 
     def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
@@ -81,7 +83,8 @@ class PostgresRecords(PostgresConnection):
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
         rows = self._read(
-            f"{SELECT} WHERE {mine('m')} AND m.id = ANY(%s) AND {current} AND {where}", [ids, *at, *params]
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND m.id = ANY(%s) AND {current} AND {where}",
+            [ids, *at, *params],
         )
         return {m.id: m for m in map(to_memory, rows)}
 
@@ -91,7 +94,7 @@ class PostgresRecords(PostgresConnection):
         """Memories of `status` (default ACTIVE: current) `vis` allows, newest first."""
         where, params = visibility_sql(vis, mark="%s")
         rows = self._read(
-            f"{SELECT} WHERE {mine('m')} AND m.status = %s AND {where} "
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND m.status = %s AND {where} "
             "ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s",
             [status.value, *params, limit, offset],
         )
@@ -130,7 +133,7 @@ class PostgresRecords(PostgresConnection):
         rows = self._read(
             'WITH RECURSIVE history(id) AS (SELECT %s::text COLLATE "C" UNION SELECT m.id FROM memories m '
             f"JOIN history h ON m.superseded_by = h.id WHERE {mine('m')} AND m.status IN ({retired})) "
-            f"{SELECT} JOIN history h ON m.id = h.id WHERE {mine('m')} AND m.id != %s AND {where} "
+            f"{SELECT_MEMORY} JOIN history h ON m.id = h.id WHERE {mine('m')} AND m.id != %s AND {where} "
             "ORDER BY m.created_at, m.id",
             [memory_id, memory_id, *params],
         )
@@ -142,7 +145,7 @@ class PostgresRecords(PostgresConnection):
         """Memories of exactly this bucket and (normalised) subject/predicate with one of
         `statuses`, newest first (the memories_fact_key index)."""
         rows = self._read(
-            f"{SELECT} WHERE {mine('m')} AND m.predicate = %s AND m.subject = %s AND m.scope = %s "
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND m.predicate = %s AND m.subject = %s AND m.scope = %s "
             "AND m.owner_id IS NOT DISTINCT FROM %s AND m.area_id IS NOT DISTINCT FROM %s "
             "AND m.status = ANY(%s) ORDER BY m.created_at DESC, m.id",
             [predicate, subject, bucket.scope.value, bucket.owner_id, bucket.area_id,
@@ -153,7 +156,8 @@ class PostgresRecords(PostgresConnection):
     def keyed_current(self) -> list[Memory]:
         """Every ACTIVE memory with a subject and a predicate (any bucket): consolidation's input."""
         rows = self._read(
-            f"{SELECT} WHERE {mine('m')} AND m.predicate IS NOT NULL AND m.subject IS NOT NULL AND {ACTIVE}"
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND m.predicate IS NOT NULL AND m.subject IS NOT NULL "
+            f"AND {ACTIVE}"
         )
         return [to_memory(r) for r in rows]
 
@@ -161,7 +165,8 @@ class PostgresRecords(PostgresConnection):
         """Every ACTIVE memory without a subject or a predicate, episodes left out (any bucket),
         oldest first: consolidation's input for facts.relation."""
         rows = self._read(
-            f"{SELECT} WHERE {mine('m')} AND (m.predicate IS NULL OR m.subject IS NULL) AND m.kind != %s "
+            f"{SELECT_MEMORY} WHERE {mine('m')} AND (m.predicate IS NULL OR m.subject IS NULL) "
+            "AND m.kind != %s "
             f"AND {ACTIVE} ORDER BY m.created_at, m.id",
             (Kind.EPISODE.value,),
         )

@@ -14,14 +14,8 @@ import numpy as np
 from ...embedding.base import Vectors
 from ...models import Kind, Memory, Provenance, Scope, Source, Status
 from ..base import Visibility
-from ..sql import current_sql
+from ..sql import MEMORY_COLUMNS, current_sql
 
-MEMORY_COLUMNS = (
-    "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
-    "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
-    "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
-    "value", "speaker_id",
-)  # fmt: skip
 ENUMS: dict[str, type[Enum]] = {
     "kind": Kind, "provenance": Provenance, "scope": Scope, "status": Status, "source": Source,
 }  # fmt: skip
@@ -34,7 +28,6 @@ def mine(alias: str = "") -> str:
     return f"{alias + '.' if alias else ''}household = current_setting('memory.household')"
 
 
-SELECT = "SELECT " + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS) + " FROM memories m"
 ACTIVE = current_sql(Visibility(everything=True, area_id=None, owner_id=None), mark="%s")[0]
 
 

@@ -17,9 +17,10 @@ from psycopg import AsyncConnection
 from ...embedding.base import Vectors
 from ...models import Memory, Scope, Tombstone
 from ..base import Bucket
+from ..sql import MEMORY_COLUMNS
 from ..tombstone_rule import blocking
 from .connection import PostgresConnection
-from .rows import MEMORY_COLUMNS, as_array, mine, to_memory
+from .rows import as_array, mine, to_memory
 
 
 class PostgresTombstones(PostgresConnection):
