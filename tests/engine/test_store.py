@@ -17,8 +17,9 @@ from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable, W
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
-from custom_components.memory.engine.store import migrations, postgres_migrations
+from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.base import MemoryStore, Visibility
+from custom_components.memory.engine.store.postgres import migrations as postgres_migrations
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
 

@@ -15,6 +15,38 @@ from typing import Any
 from ..models import Status
 from .base import Visibility
 
+# The columns of a memory row as every SQL backend reads and writes them (models.Memory's fields,
+# in this order): rows.py of each backend maps them to and from Memory.
+MEMORY_COLUMNS = (
+    "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
+    "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
+    "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
+    "value", "speaker_id",
+)  # fmt: skip
+SELECT_MEMORY = "SELECT " + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS) + " FROM memories m"
+
+
+def neighbour_windows(
+    rows: list[tuple[str, str, bool]], ids: list[str], window: int
+) -> dict[str, list[tuple[str, int]]]:
+    """neighbours' answer from the candidate rows: `rows` are (id, source_ref, sensitive) of the
+    current visible memories of the wanted source_refs, ordered by source_ref then conversation
+    order; for each of `ids` among them, the non-sensitive members of its source_ref at most
+    `window` places away, as [(id, distance ≥ 1)] in order."""
+    by_ref: dict[str, list[tuple[str, bool]]] = {}
+    for mid, ref, sensitive in rows:
+        by_ref.setdefault(ref, []).append((mid, bool(sensitive)))
+    wanted = set(ids)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for members in by_ref.values():
+        for pos, (mid, _) in enumerate(members):
+            if mid in wanted:
+                lo, hi = max(0, pos - window), min(len(members), pos + window + 1)
+                out[mid] = [(members[p][0], abs(p - pos)) for p in range(lo, hi)
+                            if p != pos and not members[p][1]]  # fmt: skip
+    return out
+
+
 # a memory current at some moment was ACTIVE then: it still is, or was SUPERSEDED since (ARCHIVED
 # ones were paraphrases of a value kept current, PENDING ones never current)
 ONCE_CURRENT: tuple[Status, ...] = (Status.ACTIVE, Status.SUPERSEDED)

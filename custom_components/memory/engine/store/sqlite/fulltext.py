@@ -11,6 +11,7 @@ from typing import Any
 from ...models import Memory
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
+from ..sql import neighbour_windows
 from .connection import SqliteConnection
 from .rows import where_current, where_visible
 
@@ -95,21 +96,7 @@ class SqliteFulltext(SqliteConnection):
             "ORDER BY m.source_ref, m.created_at, m.rowid",
             [*refs, *at, *params],
         )
-        by_ref: dict[str, list[tuple[str, bool]]] = {}
-        for mid, ref, sensitive in rows:
-            by_ref.setdefault(ref, []).append((mid, bool(sensitive)))
-        wanted = set(ids)
-        out: dict[str, list[tuple[str, int]]] = {}
-        for members in by_ref.values():
-            for pos, (mid, _) in enumerate(members):
-                if mid not in wanted:
-                    continue
-                out[mid] = [
-                    (members[p][0], abs(p - pos))
-                    for p in range(max(0, pos - window), min(len(members), pos + window + 1))
-                    if p != pos and not members[p][1]  # [1]: sensitive
-                ]
-        return out
+        return neighbour_windows(rows, ids, window)
 
     def doc_count(self) -> int:
         """Number of memory rows (all scopes and statuses)."""

@@ -11,12 +11,11 @@ from datetime import datetime
 from ...embedding.base import Vectors, to_blob
 from ...models import Kind, Memory, Provenance, Scope, Status
 from ..base import Bucket, Visibility
+from ..sql import MEMORY_COLUMNS, SELECT_MEMORY
 from .connection import SqliteConnection
 from .fulltext import fts_drop, fts_put
 from .index import index_memory, index_status
 from .rows import (
-    MEMORY_COLUMNS,
-    SELECT_MEMORY,
     WHERE_ACTIVE,
     memory_of,
     memory_values,

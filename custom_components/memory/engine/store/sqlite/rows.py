@@ -26,15 +26,7 @@ from ...models import (
     Voiceprint,
 )
 from ..base import Visibility
-from ..sql import current_sql, visibility_sql
-
-MEMORY_COLUMNS = (
-    "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
-    "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
-    "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
-    "value", "speaker_id",
-)  # fmt: skip
-SELECT_MEMORY = "SELECT " + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS) + " FROM memories m"
+from ..sql import MEMORY_COLUMNS, current_sql, visibility_sql
 
 
 def ts(value: datetime | None) -> str | None:

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
 from ...embedding.base import Vectors, from_blob
 from ...models import Memory, Scope, Tombstone
 from ..base import Bucket
+from ..sql import MEMORY_COLUMNS
+from ..tombstone_rule import blocking
 from .connection import SqliteConnection
 from .fulltext import fts_drop
-from .rows import MEMORY_COLUMNS, dt, memory_of, ts
+from .rows import dt, memory_of, ts
 
 
 class SqliteTombstones(SqliteConnection):
@@ -84,7 +87,6 @@ class SqliteTombstones(SqliteConnection):
         """Unlifted tombstones of this bucket and the active identity with cosine ≥ threshold, or
         ≥ anchor_threshold when their stored digests share one of `anchors`; best first."""
         provider, model, dim = self._identity_values()
-        wanted = frozenset(anchors) if anchor_threshold is not None else frozenset()
         rows = self._read(
             "SELECT id, scope, owner_id, area_id, created_at, embedding, anchors FROM tombstones "
             "WHERE lifted_at IS NULL AND scope = ? AND owner_id IS ? AND area_id IS ? "
@@ -93,18 +95,9 @@ class SqliteTombstones(SqliteConnection):
         )
         if not rows:
             return []
-        matrix = np.stack([from_blob(r[5]) for r in rows])
-        sims = matrix @ vector
-        out: list[tuple[Tombstone, float]] = []
-        for r, sim in zip(rows, sims, strict=True):
-            anchored = anchor_threshold is not None and sim >= anchor_threshold and bool(wanted)
-            if sim >= threshold or (anchored and not wanted.isdisjoint((r[6] or "").split())):
-                created = dt(r[4])
-                assert created is not None
-                tomb = Tombstone(id=r[0], scope=Scope(r[1]), owner_id=r[2], area_id=r[3], created_at=created)
-                out.append((tomb, float(sim)))
-        out.sort(key=lambda t: -t[1])
-        return out
+        sims = np.stack([from_blob(r[5]) for r in rows]) @ vector
+        found = blocking(sims, [r[6] for r in rows], threshold, anchors, anchor_threshold)
+        return [(_tombstone(rows[i]), sim) for i, sim in found]
 
     def lift_tombstones(self, ids: list[str], at: datetime) -> None:
         """Mark tombstones lifted (an explicit remember); committed."""
@@ -112,3 +105,10 @@ class SqliteTombstones(SqliteConnection):
             return
         with self._tx() as conn:
             conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(ts(at), i) for i in ids])
+
+
+def _tombstone(row: Any) -> Tombstone:
+    """A tombstone from (id, scope, owner_id, area_id, created_at ISO text, ...)."""
+    created = dt(row[4])
+    assert created is not None
+    return Tombstone(id=row[0], scope=Scope(row[1]), owner_id=row[2], area_id=row[3], created_at=created)

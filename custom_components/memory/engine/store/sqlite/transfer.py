@@ -15,10 +15,11 @@ from typing import Any
 from ...api import StoreUnavailable
 from ...embedding.base import from_blob
 from ..base import TRANSFER_TABLES, Record
+from ..sql import MEMORY_COLUMNS
 from .connection import SqliteConnection
 from .fulltext import fts_put
 from .index import index_memory
-from .rows import MEMORY_COLUMNS, memory_of
+from .rows import memory_of
 
 # The stable export order of each table: a unique key, read in keyset pages (no OFFSET rescans).
 EXPORT_ORDER: dict[str, tuple[str, ...]] = {

@@ -7,7 +7,7 @@ once migrate it once: the second waits, then finds the work done. A later change
 function appended here plus a test that a database of the previous version upgrades.
 
 Every table carries a `household` key (several Home Assistant instances may share one database,
-each seeing only its household; store/postgres.py adds the condition to every query). Its default
+each seeing only its household; store/postgres/ adds the condition to every query). Its default
 is the connection's `memory.household` setting, which the store sets on each connection it opens.
 Text columns are COLLATE "C": ids and keys compare and sort bytewise, as in SQLite.
 """
@@ -21,7 +21,7 @@ from psycopg import AsyncConnection
 # pg_advisory_xact_lock(classid, objid) keys of this integration ("memo" as a 32-bit integer)
 LOCK_CLASS = 0x6D656D6F
 MIGRATION_LOCK = 1  # objid: schema changes (migrations, per-dimension vector indexes)
-# classid for numbering the turns of one conversation (store/postgres.py), objid: a hash of
+# classid for numbering the turns of one conversation (store/postgres/), objid: a hash of
 # household and conversation id (a collision only makes two conversations wait for each other)
 TRANSCRIPT_LOCK_CLASS = LOCK_CLASS + 1
 
@@ -208,7 +208,64 @@ async def _v1_initial(conn: AsyncConnection) -> None:
     await conn.execute("CREATE INDEX pair_verdicts_second ON pair_verdicts (household, second_id)")
 
 
-MIGRATIONS: list[Step] = [_v1_initial]
+async def _v2_term_postings(conn: AsyncConnection) -> None:
+    """`memory_terms`: one row per (memory, distinct term of its terms_tsv) with the term's
+    frequency there and the memory's seq and terms_len (postings score and order without reading
+    the memories), so term_matches reads only the postings of the query's terms (an index range
+    each) instead of matching and unnesting every row's tsvector. Kept by triggers in the same
+    transaction as every insert (COPY included: statement-level, transition tables), delete and
+    change of terms_tsv; filled here from the existing rows."""
+    await conn.execute(
+        f"""CREATE TABLE memory_terms (
+            household {_TEXT} NOT NULL,
+            term {_TEXT} NOT NULL,
+            id {_TEXT} NOT NULL,
+            seq bigint NOT NULL,
+            tf integer NOT NULL,
+            len integer NOT NULL,
+            PRIMARY KEY (household, term, id) INCLUDE (seq, tf, len)
+        )"""
+    )
+    await conn.execute("CREATE INDEX memory_terms_memory ON memory_terms (household, id)")
+    postings = (
+        "SELECT r.household, u.lexeme, r.id, r.seq, cardinality(u.positions), r.terms_len "
+        "FROM {} r, unnest(r.terms_tsv) u"
+    )
+    await conn.execute(
+        f"""CREATE FUNCTION memory_terms_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                INSERT INTO memory_terms (household, term, id, seq, tf, len) {postings.format("new_rows")};
+            ELSIF TG_OP = 'DELETE' THEN
+                DELETE FROM memory_terms t USING old_rows o WHERE t.household = o.household AND t.id = o.id;
+            ELSE
+                DELETE FROM memory_terms t WHERE t.household = OLD.household AND t.id = OLD.id;
+                INSERT INTO memory_terms (household, term, id, seq, tf, len)
+                    SELECT NEW.household, u.lexeme, NEW.id, NEW.seq, cardinality(u.positions), NEW.terms_len
+                    FROM unnest(NEW.terms_tsv) u;
+                RETURN NULL;
+            END IF;
+            RETURN NULL;
+        END $$"""
+    )
+    for event, tables in (("INSERT", "NEW TABLE AS new_rows"), ("DELETE", "OLD TABLE AS old_rows")):
+        await conn.execute(
+            f"CREATE TRIGGER memories_terms_{event.lower()} AFTER {event} ON memories REFERENCING {tables} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION memory_terms_keep()"
+        )
+    await conn.execute(
+        "CREATE TRIGGER memories_terms_update AFTER UPDATE OF id, household, terms_tsv, terms_len "
+        "ON memories FOR EACH ROW WHEN (OLD.terms_tsv IS DISTINCT FROM NEW.terms_tsv "
+        "OR OLD.id IS DISTINCT FROM NEW.id "
+        "OR OLD.household IS DISTINCT FROM NEW.household OR OLD.terms_len IS DISTINCT FROM NEW.terms_len) "
+        "EXECUTE FUNCTION memory_terms_keep()"
+    )
+    await conn.execute(
+        f"INSERT INTO memory_terms (household, term, id, seq, tf, len) {postings.format('memories')}"
+    )
+
+
+MIGRATIONS: list[Step] = [_v1_initial, _v2_term_postings]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -256,7 +313,7 @@ async def migrate(conn: AsyncConnection, target: int = SCHEMA_VERSION) -> int:
 async def ensure_vector_index(conn: AsyncConnection, dimension: int) -> None:
     """The partial HNSW index (cosine) over the embeddings of `dimension`, created when missing
     (under the migration lock, so concurrent opens build it once). Queries use it by ordering on
-    `embedding::vector(dimension) <=> q` with `emb_dimension = dimension` (store/postgres.py)."""
+    `embedding::vector(dimension) <=> q` with `emb_dimension = dimension` (store/postgres/)."""
     dim = int(dimension)
     async with conn.transaction():
         await _locked(conn)

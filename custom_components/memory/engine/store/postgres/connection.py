@@ -1,0 +1,294 @@
+"""The PostgreSQL store's bridge and pool: one private event loop on one daemon thread
+(LoopThread) that every blocking call submits its coroutine to, the psycopg_pool
+AsyncConnectionPool (opened by open(), closed by close()), transactions, reads, and access
+counts batched into the next write.
+
+Every part of PostgresStore (the modules beside this one) is a mixin of PostgresConnection and
+shares its state: the loop, the pool, the active embedding identity, the schema version, the
+lock, the pending access counts and the document-frequency cache (cleared by every write that
+may change a memory's text). Every connection, timeout or server error becomes
+StoreUnavailable, with a message that never holds the URL or the password.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import AsyncConnection
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import AsyncConnectionPool
+
+from ...api import StoreUnavailable
+from ...models import EmbeddingIdentity
+from .migrations import SchemaTooNew, ensure_vector_index, migrate
+from .rows import mine
+
+CONNECT_TIMEOUT = 5  # s: connecting to the server (libpq connect_timeout) and waiting for a pooled connection
+CALL_TIMEOUT = 30.0  # s: one store call (a query or a transaction) before StoreUnavailable
+OPEN_TIMEOUT = 600.0  # s: open() migrates and may build the HNSW index of existing rows
+RECONNECT_TIMEOUT = 3600.0  # s: the pool keeps retrying a lost server this long per attempt series
+POOL_MIN, POOL_MAX = 1, 4  # connections: the HA executor runs a few store calls at a time
+TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next write or at this many
+# HNSW candidates per scan step (pgvector default 40). With relaxed iterative scans the filtered
+# top-k is filled by further steps; measured in tests/engine/test_postgres_store.py (recall@10
+# of a 1 % filter over 5000 rows) and by bench/recall_latency.py.
+EF_SEARCH = 100
+
+
+def redact(text: str, secret: str | None) -> str:
+    return text.replace(secret, "***") if secret else text
+
+
+class LoopThread:
+    """One private asyncio event loop on one daemon thread: the bridge from blocking callers
+    (HA executor threads) to the async driver. run() may be called from any thread but this one."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=loop.run_forever, name=self._name, daemon=True)
+        self._loop = loop
+        self._thread.start()
+
+    def run[T](self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
+        """The coroutine's result; TimeoutError (the coroutine cancelled) after `timeout` s."""
+        if self._loop is None:
+            coro.close()
+            raise StoreUnavailable("memory store is not open")
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"no answer within {timeout:g} s") from None
+
+    def stop(self) -> None:
+        """Stop the loop and join its thread; idempotent."""
+        loop, thread = self._loop, self._thread
+        self._loop = self._thread = None
+        if loop is None or thread is None:
+            return
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
+
+
+class PostgresConnection:
+    """The shared state and transaction rules of PostgresStore (see the module docstring).
+
+    url: a postgresql:// URL (libpq conninfo works too); household: the tenancy key of every row
+    this store reads or writes. timeout: seconds for one call; connect_timeout: seconds to connect.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        household: str,
+        timeout: float = CALL_TIMEOUT,
+        connect_timeout: int = CONNECT_TIMEOUT,
+        pool_size: tuple[int, int] = (POOL_MIN, POOL_MAX),
+    ) -> None:
+        if not household:
+            raise ValueError("household must not be empty")
+        self.household = household
+        self._url = url
+        self._timeout = timeout
+        self._connect_timeout = connect_timeout
+        self._pool_size = pool_size
+        self._loop = LoopThread(f"memory-postgres-{household}")
+        self._pool: AsyncConnectionPool | None = None
+        self._identity: EmbeddingIdentity | None = None
+        self._version = 0
+        self._secret: str | None = None  # the URL's password: redacted from every message
+        self._lock = threading.Lock()  # guards the caches and the pending touches
+        self._pending_touch: dict[str, tuple[int, datetime]] = {}
+        self._df_cache: dict[tuple[str, int], int] = {}
+        self._doc_count: int | None = None
+        self._cached_at = 0.0
+
+    def _conninfo(self) -> tuple[str, str | None]:
+        """(conninfo with timeouts, the password to redact); ValueError when `url` is no URL."""
+        try:
+            params = conninfo_to_dict(self._url)
+        except psycopg.ProgrammingError as err:
+            raise ValueError("not a PostgreSQL URL") from err
+        password = params.get("password")
+        conninfo = make_conninfo(
+            self._url, connect_timeout=self._connect_timeout, application_name="home-assistant-memory"
+        )
+        return conninfo, None if password is None else str(password)
+
+    def open(self, identity: EmbeddingIdentity) -> None:
+        """Connect, migrate, make the vector index of `identity`'s dimension, open the pool.
+        Raises StoreUnavailable (unreachable, refused, schema newer than this code)."""
+        if self._pool is not None:
+            return
+        try:
+            conninfo, self._secret = self._conninfo()
+        except ValueError as err:
+            raise StoreUnavailable(f"cannot open memory store: {err}") from None
+        self._loop.start()
+        try:
+            self._call(self._open(conninfo, identity), "open", timeout=OPEN_TIMEOUT)
+        except BaseException:
+            self._loop.stop()
+            raise
+        self._identity = identity
+
+    async def _open(self, conninfo: str, identity: EmbeddingIdentity) -> None:
+        async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
+            self._version = await migrate(conn)
+            await ensure_vector_index(conn, identity.dimension)
+        pool = AsyncConnectionPool(
+            conninfo,
+            min_size=self._pool_size[0],
+            max_size=self._pool_size[1],
+            kwargs={"autocommit": True},
+            configure=self._configure,
+            check=AsyncConnectionPool.check_connection,
+            timeout=self._connect_timeout,
+            reconnect_timeout=RECONNECT_TIMEOUT,
+            name="memory",
+            open=False,
+        )
+        try:
+            await pool.open(wait=True, timeout=self._connect_timeout)
+        except BaseException:
+            await pool.close(timeout=0)  # its connecting workers end with it
+            raise
+        self._pool = pool
+
+    async def _configure(self, conn: AsyncConnection) -> None:
+        """Per pooled connection: pgvector types, the household, UTC, the HNSW scan settings."""
+        from pgvector.psycopg import register_vector_async  # noqa: PLC0415 - typed loosely
+
+        await register_vector_async(conn)
+        await conn.execute(
+            "SELECT set_config('memory.household', %s, false), set_config('TimeZone', 'UTC', false), "
+            "set_config('hnsw.ef_search', %s, false), set_config('hnsw.iterative_scan', "
+            "'relaxed_order', false)",
+            (self.household, str(EF_SEARCH)),
+        )
+
+    def close(self) -> None:
+        """Flush batched access counts, close the pool, stop the loop thread; idempotent."""
+        if self._pool is None:
+            self._loop.stop()
+            return
+        with contextlib.suppress(StoreUnavailable):
+            self._write(lambda conn: nothing(), memories=False)  # flushes pending touches
+        pool, self._pool = self._pool, None
+        with contextlib.suppress(TimeoutError, psycopg.Error):
+            self._loop.run(pool.close(timeout=self._connect_timeout), self._connect_timeout + 1)
+        self._loop.stop()
+
+    def schema_version(self) -> int:
+        return self._version
+
+    def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
+        """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable."""
+        try:
+            return self._loop.run(coro, self._timeout if timeout is None else timeout)
+        except (psycopg.Error, OSError, TimeoutError, SchemaTooNew) as err:
+            detail = redact(f"{type(err).__name__}: {err}".splitlines()[0], self._secret)
+            raise StoreUnavailable(f"memory store {what} failed: {detail}") from None
+
+    def _run[T](
+        self,
+        work: Callable[[AsyncConnection], Awaitable[T]],
+        what: str = "read",
+        *,
+        timeout: float | None = None,
+    ) -> T:
+        """work(conn) on a pooled connection (autocommit: each statement its own transaction)."""
+
+        async def run() -> T:
+            pool = self._pool
+            if pool is None:
+                raise StoreUnavailable("memory store is not open")
+            async with pool.connection() as conn:
+                return await work(conn)
+
+        return self._call(run(), what, timeout=timeout)
+
+    def _read(
+        self, sql: str, params: Sequence[Any] = (), *, binary: bool = False, by_index: bool = False
+    ) -> list[Any]:
+        """The rows of one query. by_index: planned without sequential scans and sorts (in a
+        transaction of its own, SET LOCAL), so a nearest-neighbour ORDER BY … LIMIT k walks the
+        HNSW index: for k in the hundreds the planner otherwise prefers an exact scan and sort of
+        every visible row (68 ms at 10k rows instead of 16; pgvector's README, "Troubleshooting")."""
+
+        async def work(conn: AsyncConnection) -> list[Any]:
+            if not by_index:
+                cur = await conn.execute(sql, params, binary=binary)
+                return await cur.fetchall()
+            async with conn.transaction():
+                await conn.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off")
+                cur = await conn.execute(sql, params, binary=binary)
+                return await cur.fetchall()
+
+        return self._run(work)
+
+    def _write[T](
+        self,
+        work: Callable[[AsyncConnection], Awaitable[T]],
+        *,
+        memories: bool = True,
+        timeout: float | None = None,
+    ) -> T:
+        """work(conn) in one transaction, committed on return, batched access counts first;
+        StoreUnavailable after `timeout` s (default: the store's call timeout).
+
+        memories=False for writes that change no memory's text (transcripts, access counts): the
+        document-frequency cache stays valid."""
+        with self._lock:
+            if memories:
+                self._df_cache.clear()
+                self._doc_count = None
+            touches, self._pending_touch = self._pending_touch, {}
+
+        async def run(conn: AsyncConnection) -> T:
+            async with conn.transaction():
+                if touches:
+                    async with conn.cursor() as cur:
+                        await cur.executemany(
+                            "UPDATE memories SET access_count = access_count + %s, last_accessed_at = %s "
+                            f"WHERE {mine()} AND id = %s",
+                            [(n, at, mid) for mid, (n, at) in touches.items()],
+                        )
+                return await work(conn)
+
+        return self._run(run, "write", timeout=timeout)
+
+    def _identity_values(self) -> tuple[str, str, int]:
+        ident = self._identity
+        if ident is None:
+            raise StoreUnavailable("memory store is not open")
+        return ident.provider, ident.model, ident.dimension
+
+    def touch(self, ids: list[str], at: datetime) -> None:
+        """Count an access; batched and written with the next write (or every TOUCH_FLUSH_EVERY)."""
+        with self._lock:
+            for mid in ids:
+                count, _ = self._pending_touch.get(mid, (0, at))
+                self._pending_touch[mid] = (count + 1, at)
+            full = len(self._pending_touch) >= TOUCH_FLUSH_EVERY
+        if full:
+            self._write(lambda conn: nothing(), memories=False)
+
+
+async def nothing() -> None:
+    """An empty transaction's work (flushes the batched access counts)."""

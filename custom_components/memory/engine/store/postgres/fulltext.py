@@ -1,0 +1,250 @@
+"""The search legs PostgreSQL answers from full text (half of SearchLegs; vector_search.py is
+the other): phrases over the content's tsvector (lexical, doc_frequency), stemmed terms from the
+memory_terms postings (term_matches), the household's row count, and conversation neighbours.
+
+The engine tokenises (fts_tokens: the tokens of SQLite FTS5's unicode61 tokenizer) and the store
+keeps tsvectors of those tokens (positions kept) for the content and for terms.document_terms,
+plus one postings row per (memory, term); both legs score with FTS5's bm25() formula over the
+household's rows (counts kept in memory_stats by a trigger), so ranks equal SQLite's.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from ...terms import document_terms
+from ..base import LexicalRow, Visibility
+from ..sql import current_sql, neighbour_windows, visibility_sql
+from .connection import PostgresConnection
+from .rows import mine
+
+DF_CACHE_MAX = 4096  # cached document frequencies (cleared on content writes, when full, or after TTL)
+DF_CACHE_TTL = 60.0  # s: other instances of the household write too; their words count after this
+BM25_K1, BM25_B = 1.2, 0.75  # SQLite FTS5 bm25() defaults
+BM25_MIN_IDF = 1e-6  # FTS5: an idf ≤ 0 (a phrase in over half the rows) counts this much
+POSITION_MAX = 16383  # tsvector positions (PostgreSQL's limit); later tokens share it
+LEXEME_MAX_BYTES = 2046  # PostgreSQL's longest lexeme; a longer token (a CJK run) is cut
+
+# FTS5 unicode61 token characters: letters and numbers (Unicode L* and N*), everything else
+# separates; lower-cased, diacritics kept (store/migrations.py FTS_TOKENIZER).
+_FTS_TOKEN = re.compile(r"[^\W_]+")
+
+
+def fts_tokens(text: str) -> list[str]:
+    """The tokens SQLite FTS5's unicode61 tokenizer (remove_diacritics 0) makes of `text`:
+    lower-cased runs of letters and digits ("HX-4471" -> "hx", "4471")."""
+    return _FTS_TOKEN.findall(text.lower())
+
+
+def cut(token: str) -> str:
+    """The token as a lexeme: cut to LEXEME_MAX_BYTES (in documents and queries alike, so a
+    longer token still finds itself)."""
+    return token.encode()[:LEXEME_MAX_BYTES].decode(errors="ignore")
+
+
+def lexeme(token: str) -> str:
+    """tsvector/tsquery input of one token (cut)."""
+    token = cut(token)
+    return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def tsvector(tokens: list[str]) -> str:
+    """tsvector input text of `tokens` with their 1-based positions."""
+    positions: dict[str, list[str]] = {}
+    for at, token in enumerate(tokens, 1):
+        positions.setdefault(token, []).append(str(min(at, POSITION_MAX)))
+    return " ".join(f"{lexeme(t)}:{','.join(p)}" for t, p in positions.items())
+
+
+def tsquery(tokens: list[str]) -> str:
+    """tsquery input text of one phrase (its tokens adjacent, in order)."""
+    return " <-> ".join(lexeme(t) for t in tokens)
+
+
+def fulltext_columns(content: str, language: str) -> tuple[str, int, str, str, int]:
+    """The full-text columns of a memory (TEXT_COLUMNS order)."""
+    words = fts_tokens(content)
+    terms = document_terms(content, language)
+    stems = fts_tokens(terms)
+    return tsvector(words), len(words), terms, tsvector(stems), len(stems)
+
+
+TEXT_COLUMNS = ("content_tsv", "content_len", "terms", "terms_tsv", "terms_len")
+
+
+class PostgresFulltext(PostgresConnection):
+    """lexical, term_matches, doc_count, doc_frequency and neighbours of SearchLegs."""
+
+    def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
+        """Current visible memories containing any phrase (lexical.fts_phrases: FTS5 phrase
+        syntax, tokenised like FTS5), by BM25 over the content (higher = better)."""
+        rows = self._bm25("content", phrases, vis, limit, shown="m.content")
+        return [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows]
+
+    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
+        """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
+        memory's terms): FTS5's bm25() over the household's rows, negated (higher = better, > 0);
+        at most `limit`, best first."""
+        rows = self._term_bm25(terms, vis, limit)
+        return {r[0]: (float(r[1]), str(r[2])) for r in rows}
+
+    def _term_bm25(self, terms: list[str], vis: Visibility, limit: int) -> list[Any]:
+        """(id, BM25, terms) of the current visible memories sharing any term, best first, at most
+        `limit`: _bm25's formula over `terms`, read from the memory_terms postings.
+
+        A one-token term's document frequency and per-memory frequencies are its postings (an
+        index range, no tsvector is unnested); a term FTS5 splits into several tokens (a phrase)
+        is matched on terms_tsv as _bm25 does."""
+        split = [[cut(t) for t in tokens] for p in terms if (tokens := fts_tokens(p))]
+        split = list({" ".join(t): t for t in split}.values())
+        if not split:
+            return []
+        where, params = visibility_sql(vis, mark="%s")
+        current, at = current_sql(vis, mark="%s")
+        household = "current_setting('memory.household')"
+        sql = f"""
+        WITH stats AS (
+            SELECT docs::float8 AS n, terms_tokens::float8 / greatest(docs, 1) AS avgdl
+            FROM memory_stats WHERE {mine()}
+        ), df AS MATERIALIZED (
+            SELECT p.lexemes, p.query, (CASE WHEN strpos(p.lexemes, ' ') = 0
+                THEN (SELECT count(*) FROM memory_terms t WHERE t.household = {household}
+                      AND t.term = p.lexemes)
+                ELSE (SELECT count(*) FROM memories d WHERE {mine("d")} AND d.terms_tsv @@ p.query::tsquery)
+                END)::float8 AS n
+            FROM unnest(%s::text[], %s::text[]) AS p(lexemes, query)
+        ), w AS MATERIALIZED (
+            SELECT df.lexemes, string_to_array(df.lexemes, ' ') AS phrase, df.query,
+                   CASE WHEN x.idf <= 0 THEN {BM25_MIN_IDF}::float8 ELSE x.idf END AS idf
+            FROM df CROSS JOIN stats
+            CROSS JOIN LATERAL (SELECT ln((stats.n - df.n + 0.5::float8) / (df.n + 0.5::float8)) AS idf) x
+        ), f AS (
+            SELECT t.id, t.seq, t.len, w.idf, t.tf::float8 AS tf FROM w JOIN memory_terms t
+                ON t.household = {household} AND t.term = w.lexemes WHERE cardinality(w.phrase) = 1
+            UNION ALL
+            SELECT d.id, d.seq, d.terms_len, w.idf, memory_phrase_tf(d.terms_tsv, w.phrase)::float8
+                FROM w JOIN memories d ON {mine("d")} AND d.terms_tsv @@ w.query::tsquery
+                WHERE cardinality(w.phrase) > 1
+        ), scored AS MATERIALIZED (
+            SELECT f.id, f.seq, sum(f.idf * (f.tf * {BM25_K1 + 1}::float8) / (f.tf + {BM25_K1}::float8 *
+                   ({1 - BM25_B}::float8 + {BM25_B}::float8 * f.len / stats.avgdl))) AS score
+            FROM f CROSS JOIN stats WHERE f.tf > 0 GROUP BY f.id, f.seq
+        )
+        SELECT s.id, s.score, m.terms FROM (SELECT * FROM scored ORDER BY score DESC, seq) s
+        JOIN LATERAL (SELECT m.terms FROM memories m WHERE m.household = {household} AND m.id = s.id
+                      AND {current} AND {where}) m ON true
+        ORDER BY s.score DESC, s.seq LIMIT %s"""
+        return self._read(
+            sql, [[" ".join(t) for t in split], [tsquery(t) for t in split], *at, *params, limit]
+        )
+
+    def _bm25(self, column: str, phrases: list[str], vis: Visibility, limit: int, *, shown: str) -> list[Any]:
+        """(id, BM25, shown) of the current visible memories matching any phrase on `column`'s
+        tsvector, best first (ties in insertion order, as FTS5's rowid order), at most `limit`.
+
+        BM25 as FTS5's bm25(): per phrase idf = ln((N - n + 0.5) / (n + 0.5)) (BM25_MIN_IDF when
+        ≤ 0), N the household's rows, n those containing the phrase; tf the phrase's occurrences;
+        |D| the row's tokens over their household mean."""
+        split = [tokens for p in phrases if (tokens := fts_tokens(p))]
+        split = list({" ".join(t): t for t in split}.values())
+        if not split:
+            return []
+        where, params = visibility_sql(vis, mark="%s")
+        current, at = current_sql(vis, mark="%s")
+        tsv, length = f"{column}_tsv", f"{column}_len"
+        sql = f"""
+        WITH stats AS (
+            SELECT docs::float8 AS n, {column}_tokens::float8 / greatest(docs, 1) AS avgdl
+            FROM memory_stats WHERE {mine()}
+        ), w AS (
+            SELECT string_to_array(p.lexemes, ' ') AS phrase,
+                   CASE WHEN x.idf <= 0 THEN {BM25_MIN_IDF}::float8 ELSE x.idf END AS idf
+            FROM unnest(%s::text[], %s::text[]) AS p(lexemes, query)
+            CROSS JOIN stats
+            CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM memories d
+                                WHERE {mine("d")} AND d.{tsv} @@ p.query::tsquery) c
+            CROSS JOIN LATERAL (SELECT ln((stats.n - c.n + 0.5::float8) / (c.n + 0.5::float8)) AS idf) x
+        ), hit AS (
+            SELECT m.id, m.seq, m.{tsv} AS tsv, m.{length} AS len, {shown} AS shown FROM memories m
+            WHERE {mine("m")} AND m.{tsv} @@ %s::tsquery AND {current} AND {where}
+        )
+        SELECT hit.id, sum(w.idf * (f.tf * {BM25_K1 + 1}::float8) / (f.tf + {BM25_K1}::float8 *
+               ({1 - BM25_B}::float8 + {BM25_B}::float8 * hit.len / stats.avgdl))) AS score, hit.shown
+        FROM hit CROSS JOIN stats
+        CROSS JOIN LATERAL unnest(hit.tsv) AS u(lexeme, positions, weights)
+        JOIN w ON w.phrase[1] = u.lexeme
+        CROSS JOIN LATERAL (SELECT (CASE WHEN cardinality(w.phrase) = 1 THEN cardinality(u.positions)
+                            ELSE memory_phrase_tf(hit.tsv, w.phrase) END)::float8 AS tf) f
+        WHERE f.tf > 0
+        GROUP BY hit.id, hit.seq, hit.shown ORDER BY score DESC, hit.seq LIMIT %s"""
+        queries = [tsquery(t) for t in split]
+        return self._read(
+            sql,
+            [[" ".join(t) for t in split], queries, " | ".join(f"({q})" for q in queries),
+             *at, *params, limit],
+        )  # fmt: skip
+
+    def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
+        """Conversation context: for each given memory with a source_ref, the current, visible,
+        non-sensitive memories of the same source_ref at most `window` places before or after it
+        in (created_at, insertion) order, as [(id, distance ≥ 1)]. Memories without a source_ref
+        (or unknown ids) have none."""
+        if not ids or window <= 0:
+            return {}
+        where, params = visibility_sql(vis, mark="%s")
+        current, at = current_sql(vis, mark="%s")
+        rows = self._read(
+            f"SELECT m.id, m.source_ref, m.sensitive FROM memories m WHERE {mine('m')} AND m.source_ref IN "
+            f"(SELECT s.source_ref FROM memories s WHERE {mine('s')} AND s.id = ANY(%s) "
+            f"AND s.source_ref IS NOT NULL) AND {current} AND {where} "
+            "ORDER BY m.source_ref, m.created_at, m.seq",
+            [ids, *at, *params],
+        )
+        return neighbour_windows(rows, ids, window)
+
+    def _cache_fresh(self) -> None:
+        """Drop the cached counts when older than DF_CACHE_TTL (other instances write too)."""
+        now = time.monotonic()
+        if now - self._cached_at > DF_CACHE_TTL:
+            self._df_cache.clear()
+            self._doc_count = None
+            self._cached_at = now
+
+    def doc_count(self) -> int:
+        """Number of the household's memory rows (all scopes and statuses); cached like doc_frequency."""
+        with self._lock:
+            self._cache_fresh()
+            if self._doc_count is not None:
+                return self._doc_count
+        rows = self._read(f"SELECT docs FROM memory_stats WHERE {mine()}")
+        count = int(rows[0][0]) if rows else 0
+        with self._lock:
+            self._doc_count = count
+        return count
+
+    def doc_frequency(self, term: str, cap: int) -> int:
+        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
+
+        Cached until the next content change (or DF_CACHE_TTL): a query asks for ~5 words, mostly
+        the same ones."""
+        with self._lock:
+            self._cache_fresh()
+            cached = self._df_cache.get((term, cap))
+            if cached is not None:
+                return cached
+        tokens = fts_tokens(term)
+        if not tokens:
+            return 0
+        rows = self._read(
+            f"SELECT count(*) FROM (SELECT 1 FROM memories WHERE {mine()} AND content_tsv @@ %s::tsquery "
+            "LIMIT %s) s",
+            (tsquery(tokens), cap),
+        )
+        df = int(rows[0][0])
+        with self._lock:
+            if len(self._df_cache) >= DF_CACHE_MAX:
+                self._df_cache.clear()
+            self._df_cache[(term, cap)] = df
+        return df

@@ -1,0 +1,63 @@
+"""PostgreSQL row <-> record codecs and the two conditions every query is made of: `mine` (the
+household, tenancy) and the visibility rule as store/sql.py compiles it (mark "%s"); the memory
+column list; vectors as the driver sends and returns them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from ...embedding.base import Vectors
+from ...models import Kind, Memory, Provenance, Scope, Source, Status
+from ..base import Visibility
+from ..sql import MEMORY_COLUMNS, current_sql
+
+ENUMS: dict[str, type[Enum]] = {
+    "kind": Kind, "provenance": Provenance, "scope": Scope, "status": Status, "source": Source,
+}  # fmt: skip
+TIMES = frozenset({"valid_from", "valid_to", "last_accessed_at", "created_at", "updated_at",
+                    "lifted_at", "judged_at"})  # fmt: skip
+
+
+def mine(alias: str = "") -> str:
+    """THE tenancy condition: the row belongs to this connection's household."""
+    return f"{alias + '.' if alias else ''}household = current_setting('memory.household')"
+
+
+ACTIVE = current_sql(Visibility(everything=True, area_id=None, owner_id=None), mark="%s")[0]
+
+
+def ts_text(value: datetime | None) -> str | None:
+    """A moment as TRANSFER_TABLES renders it: fixed-width UTC ISO text, as SQLite stores it."""
+    return None if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+
+
+def utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
+
+
+def to_memory(row: Sequence[Any]) -> Memory:
+    r = dict(zip(MEMORY_COLUMNS, row, strict=True))
+    for name, enum in ENUMS.items():
+        r[name] = enum(r[name])
+    for name in TIMES.intersection(r):
+        r[name] = utc(r[name])
+    return Memory(**r)
+
+
+def memory_values(m: Memory) -> list[Any]:
+    return [v.value if isinstance(v, Enum) else v for v in (getattr(m, c) for c in MEMORY_COLUMNS)]
+
+
+def as_array(value: Any) -> Vectors:
+    """A stored vector as float32[d] (pgvector loads binary results as its Vector type)."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
+def as_vector(vector: Vectors) -> Any:
+    """A vector as the driver sends it (pgvector's adapter of numpy float32 arrays)."""
+    return np.asarray(vector, dtype=np.float32).reshape(-1)
