@@ -140,7 +140,7 @@ SERVER_PROBLEM_FIELDS = {"invalid_url": CONF_DB_URL, "invalid_auth": CONF_DB_URL
 
 def _check_server(db_url: str) -> str | None:
     """check_server (blocking, in the executor): None when usable, else the reason."""
-    from .engine.store.postgres_check import ServerProblem, check_server  # noqa: PLC0415 - psycopg on demand
+    from .engine.store.postgres.check import ServerProblem, check_server  # noqa: PLC0415 - psycopg on demand
 
     try:
         check_server(db_url)

@@ -237,6 +237,39 @@ def test_filtered_search_keeps_its_top_k_on_a_selective_filter(pg_url: str) -> N
         store.close()
 
 
+def test_recall_access_counts_leave_the_vector_index_alone(pg_url: str) -> None:
+    """Recall counts every hit (touch). Those updates change no indexed column, so they are
+    heap-only where their page has room (migration v3 keeps 20 % free): the HNSW graph gains no
+    entry for them — no dead versions for its searches to wade through; its size stays the same."""
+    rng = np.random.default_rng(4)
+    dim, n = 512, 600  # the bundled encoder's rows: about three to a page
+    store = opened(pg_url, dim=dim)
+    try:
+        vectors = [unit(rng, dim) for _ in range(n)]
+        store.import_records(
+            "memories", [_record(f"m{i:05d}", f"memory {i}", None, vectors[i], dim) for i in range(n)]
+        )
+        ids = [f"m{i:05d}" for i in range(n)]
+        before = _index_size(pg_url, dim)
+        for round_ in range(3):
+            store.touch(ids, NOW + timedelta(minutes=round_))  # ≥ TOUCH_FLUSH_EVERY: written at once
+        with psycopg.connect(pg_url) as conn:
+            counts = conn.execute("SELECT min(access_count), max(access_count) FROM memories").fetchone()
+        assert counts == (3, 3)
+        assert _index_size(pg_url, dim) == before
+        top, _ = store.semantic(vectors[5], ADMIN, 10)
+        assert top[0][0] == "m00005"
+    finally:
+        store.close()
+
+
+def _index_size(url: str, dim: int) -> int:
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT pg_relation_size(%s::regclass)", (f"memories_embedding_{dim}",)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def _explain(url: str, dim: int, vector: np.ndarray) -> str:
     literal = "[" + ",".join(f"{x:.6f}" for x in vector) + "]"
     with psycopg.connect(url) as conn:

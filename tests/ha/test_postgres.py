@@ -97,7 +97,7 @@ async def test_each_server_problem_is_a_translated_form_error(
         )
         assert result["type"] is FlowResultType.FORM, url
         assert result["errors"] == errors, redact_url(url)
-    from custom_components.memory.engine.store import postgres_check as pg_store  # noqa: PLC0415
+    from custom_components.memory.engine.store.postgres import check as pg_store  # noqa: PLC0415
 
     def too_old(url: str) -> None:  # no PostgreSQL this old is at hand: the reason is given
         raise pg_store.ServerProblem("server_too_old")
