@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -86,6 +87,22 @@ def _versions(url: str) -> list[tuple[int, datetime]]:
         return [(int(v), at) for v, at in conn.execute("SELECT version, applied_at FROM schema_migrations")]
 
 
+def _back_to(url: str, version: int) -> None:
+    """Make a database of the latest version look as `version` left it (the later steps undone)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        if version < 5:
+            conn.execute("ALTER TABLE memories ADD COLUMN access_count integer NOT NULL DEFAULT 0, "
+                         "ADD COLUMN last_accessed_at timestamptz")  # fmt: skip
+            conn.execute("UPDATE memories m SET access_count = a.access_count, "
+                         "last_accessed_at = a.last_accessed_at FROM memory_access a "
+                         "WHERE a.household = m.household AND a.id = m.id")  # fmt: skip
+            conn.execute("DROP TABLE memory_access")
+        if version < 2:
+            conn.execute("DROP TABLE memory_terms")
+            conn.execute("DROP FUNCTION memory_terms_keep CASCADE")
+        conn.execute("DELETE FROM schema_migrations WHERE version > %s", (version,))
+
+
 def test_fresh_database_reaches_the_latest_version_and_reopening_changes_nothing(pg_url: str) -> None:
     first = opened(pg_url)
     assert first.schema_version() == postgres_migrations.SCHEMA_VERSION
@@ -114,6 +131,102 @@ def test_a_newer_schema_is_refused(pg_url: str) -> None:
     with pytest.raises(StoreUnavailable, match="SchemaTooNew"):
         opened(pg_url)
     assert _loop_threads() == []
+
+
+def test_a_version_3_database_gets_the_denser_vector_graph(pg_url: str) -> None:
+    """Migration v4: the HNSW graph is built again with HNSW_EF_CONSTRUCTION (pgvector's default
+    64 linked clustered memories poorly); the rows and their search are unchanged."""
+    rng = np.random.default_rng(11)
+    dim, n = 512, 40
+    vectors = [unit(rng, dim) for _ in range(n)]
+    store = opened(pg_url, dim=dim)
+    store.import_records(
+        "memories", [_record(f"m{i:03d}", f"memory {i}", None, vectors[i], dim) for i in range(n)]
+    )
+    store.close()
+    built_with = [
+        f"m={postgres_migrations.HNSW_M}",
+        f"ef_construction={postgres_migrations.HNSW_EF_CONSTRUCTION}",
+    ]
+    assert _graph_options(pg_url, dim) == built_with
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # back to version 3's graph
+        conn.execute(f"DROP INDEX memories_embedding_{dim}")
+        graph = (
+            f"memories_embedding_{dim} ON memories USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+        )
+        conn.execute(f"CREATE INDEX {graph} WHERE emb_dimension = {dim}")
+    _back_to(pg_url, 3)
+    assert _graph_options(pg_url, dim) is None
+    store = opened(pg_url, dim=dim)
+    try:
+        assert store.schema_version() == postgres_migrations.SCHEMA_VERSION
+        assert _graph_options(pg_url, dim) == built_with
+        for i in (0, 25):
+            top, _ = store.semantic(vectors[i], ADMIN, 3)
+            assert top[0][0] == f"m{i:03d}"
+            assert top[0][1] == pytest.approx(1.0, abs=1e-5)
+    finally:
+        store.close()
+
+
+def _graph_options(url: str, dim: int) -> list[str] | None:
+    """The HNSW index's build options (None: pgvector's defaults)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT reloptions FROM pg_class WHERE relname = %s", (f"memories_embedding_{dim}",)
+        ).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def test_access_counts_live_apart_and_a_version_4_database_keeps_them(pg_url: str) -> None:
+    """Migration v5: recall's access counts are rows of memory_access, so counting one writes no
+    memories row; a database of version 4 (counts in the memories rows) keeps every count, and
+    pruning still spares what was recalled."""
+    rng = np.random.default_rng(13)
+    made = NOW - timedelta(days=90)
+    old_inferred = [replace(memory(f"Guess {i}.", at=made), provenance=Provenance.INFERRED) for i in range(3)]
+    store = opened(pg_url)
+    for m in old_inferred:
+        store.add(m, unit(rng, 16))
+    where = "SELECT id, ctid::text FROM memories ORDER BY id"  # a row written again moves (new ctid)
+    with psycopg.connect(pg_url) as conn:
+        before = conn.execute(where).fetchall()
+    store.touch([old_inferred[0].id], NOW)
+    store.touch([old_inferred[0].id, old_inferred[1].id], NOW + timedelta(hours=1))
+    store.close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute(where).fetchall() == before
+        assert conn.execute("SELECT count(*) FROM memory_access").fetchone() == (2,)
+    _back_to(pg_url, 4)
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT sum(access_count) FROM memories").fetchone() == (3,)
+    store = opened(pg_url)
+    try:
+        got = store.get_many([m.id for m in old_inferred], ADMIN)
+        assert [got[m.id].access_count for m in old_inferred] == [2, 1, 0]
+        assert got[old_inferred[0].id].last_accessed_at == NOW + timedelta(hours=1)
+        assert store.prune_inferred(NOW, dry_run=True) == [old_inferred[2].id]
+        exported = [r for batch in store.export_records("memories") for r in batch]
+        assert sorted(r["access_count"] for r in exported) == [0, 1, 2]
+    finally:
+        store.close()
+
+
+def test_vectors_and_languages_after_a_search_follow_a_write(store: PostgresStore) -> None:
+    """semantic() keeps its rows' vectors and languages for the rest of the recall; a write of
+    this store drops them, so a changed memory is read again."""
+    rng = np.random.default_rng(12)
+    m, v = memory("The cat is called Luna."), unit(rng, 16)
+    store.add(m, v)
+    store.semantic(v, ADMIN, 5)
+    assert store.languages([m.id]) == {m.id: "en"}
+    w = unit(rng, 16)
+    store.update(memory("Die Katze heißt Nala.", mid=m.id, language="de"), w)
+    assert store.languages([m.id]) == {m.id: "de"}
+    ids, got = store.vectors([m.id, "unknown"])
+    assert ids == [m.id] and np.allclose(got[0], w, atol=1e-6)
+    assert store.similarities([m.id], w)[m.id] == pytest.approx(1.0, abs=1e-5)
 
 
 # ---------------------------------------------------------------- households
@@ -238,9 +351,9 @@ def test_filtered_search_keeps_its_top_k_on_a_selective_filter(pg_url: str) -> N
 
 
 def test_recall_access_counts_leave_the_vector_index_alone(pg_url: str) -> None:
-    """Recall counts every hit (touch). Those updates change no indexed column, so they are
-    heap-only where their page has room (migration v3 keeps 20 % free): the HNSW graph gains no
-    entry for them — no dead versions for its searches to wade through; its size stays the same."""
+    """Recall counts every hit (touch). The counts are rows of their own (memory_access,
+    migration v5): the HNSW graph gains no entry for them — no dead versions for its searches to
+    wade through; its size stays the same."""
     rng = np.random.default_rng(4)
     dim, n = 512, 600  # the bundled encoder's rows: about three to a page
     store = opened(pg_url, dim=dim)
@@ -254,8 +367,10 @@ def test_recall_access_counts_leave_the_vector_index_alone(pg_url: str) -> None:
         for round_ in range(3):
             store.touch(ids, NOW + timedelta(minutes=round_))  # ≥ TOUCH_FLUSH_EVERY: written at once
         with psycopg.connect(pg_url) as conn:
-            counts = conn.execute("SELECT min(access_count), max(access_count) FROM memories").fetchone()
-        assert counts == (3, 3)
+            counts = conn.execute(
+                "SELECT count(*), min(access_count), max(access_count) FROM memory_access"
+            ).fetchone()
+        assert counts == (n, 3, 3)
         assert _index_size(pg_url, dim) == before
         top, _ = store.semantic(vectors[5], ADMIN, 10)
         assert top[0][0] == "m00005"
@@ -464,6 +579,13 @@ def test_full_text_ranks_equal_sqlite(pg_url: str, tmp_path: Path) -> None:
             assert [(r.id, r.content) for r in got_rows] == [(r.id, r.content) for r in want_rows], phrases
             assert [r.bm25 for r in got_rows] == pytest.approx([r.bm25 for r in want_rows], rel=1e-9)
             assert pg.doc_frequency(phrases[0], 50) == lite.doc_frequency(phrases[0], 50)
+        # again, with document frequencies known (doc_frequency counted "lake" whole and "4471"
+        # only up to a cap, which must not pass for its count): the same ranks
+        assert pg.doc_frequency("4471", 1) == 1
+        for phrases in (["hx 4471", "hx4471"], ["4471"], ["lake"], ["caroline", "melanie"]):
+            got_rows, want_rows = pg.lexical(phrases, ADMIN, 10), lite.lexical(phrases, ADMIN, 10)
+            assert [r.id for r in got_rows] == [r.id for r in want_rows], phrases
+            assert [r.bm25 for r in got_rows] == pytest.approx([r.bm25 for r in want_rows], rel=1e-9)
         assert pg.doc_count() == lite.doc_count() == len(CORPUS)
         # the term postings follow content changes and deletes, and a database of schema 1 gets
         # them filled by the upgrade
@@ -473,10 +595,7 @@ def test_full_text_ranks_equal_sqlite(pg_url: str, tmp_path: Path) -> None:
             s.update(changed, None)
             s.delete_to_tombstones([s.list_current(ADMIN, limit=1, offset=3)[0].id], NOW)
         _assert_terms_equal(pg, lite)
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute("DROP TABLE memory_terms")
-            conn.execute("DROP FUNCTION memory_terms_keep CASCADE")
-            conn.execute("DELETE FROM schema_migrations WHERE version > 1")
+        _back_to(pg_url, 1)
         pg.close()
         pg = opened(pg_url)
         _assert_terms_equal(pg, lite)

@@ -36,10 +36,15 @@ OPEN_TIMEOUT = 600.0  # s: open() migrates and may build the HNSW index of exist
 RECONNECT_TIMEOUT = 3600.0  # s: the pool keeps retrying a lost server this long per attempt series
 POOL_MIN, POOL_MAX = 1, 4  # connections: the HA executor runs a few store calls at a time
 TOUCH_FLUSH_EVERY = 256  # access counts are batched: written with the next write or at this many
-# HNSW candidates per scan step (pgvector default 40). With relaxed iterative scans the filtered
-# top-k is filled by further steps; measured in tests/engine/test_postgres_store.py (recall@10
-# of a 1 % filter over 5000 rows) and by bench/recall_latency.py.
-EF_SEARCH = 100
+# HNSW candidates per scan step (pgvector default 40): at least the largest k the engine asks
+# (recall.TRANSLATION_POOL, 200), so one step fills an unfiltered top-k; relaxed iterative scans
+# fill a filtered one with further steps. Measured by bench/recall_latency.py (recall@10 against
+# exact search) and tests/engine/test_postgres_store.py; tuning in docs/postgresql.md.
+EF_SEARCH = 200
+# Planner settings, transaction-local, for a nearest-neighbour ORDER BY … LIMIT k that must walk
+# the HNSW index: for k in the hundreds the planner otherwise prefers an exact scan and sort of
+# every visible row (68 ms at 10k rows instead of 16; pgvector's README, "Troubleshooting").
+INDEX_ONLY = "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)"
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -117,6 +122,8 @@ class PostgresConnection:
         self._df_cache: dict[tuple[str, int], int] = {}
         self._doc_count: int | None = None
         self._cached_at = 0.0
+        self._candidates: dict[str, tuple[str, Any]] = {}  # vector_search.py: semantic's last rows
+        self._candidates_at = 0.0
 
     def _conninfo(self) -> tuple[str, str | None]:
         """(conninfo with timeouts, the password to redact); ValueError when `url` is no URL."""
@@ -223,22 +230,12 @@ class PostgresConnection:
 
         return self._call(run(), what, timeout=timeout)
 
-    def _read(
-        self, sql: str, params: Sequence[Any] = (), *, binary: bool = False, by_index: bool = False
-    ) -> list[Any]:
-        """The rows of one query. by_index: planned without sequential scans and sorts (in a
-        transaction of its own, SET LOCAL), so a nearest-neighbour ORDER BY … LIMIT k walks the
-        HNSW index: for k in the hundreds the planner otherwise prefers an exact scan and sort of
-        every visible row (68 ms at 10k rows instead of 16; pgvector's README, "Troubleshooting")."""
+    def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
+        """The rows of one query."""
 
         async def work(conn: AsyncConnection) -> list[Any]:
-            if not by_index:
-                cur = await conn.execute(sql, params, binary=binary)
-                return await cur.fetchall()
-            async with conn.transaction():
-                await conn.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off")
-                cur = await conn.execute(sql, params, binary=binary)
-                return await cur.fetchall()
+            cur = await conn.execute(sql, params, binary=binary)
+            return await cur.fetchall()
 
         return self._run(work)
 
@@ -258,17 +255,20 @@ class PostgresConnection:
             if memories:
                 self._df_cache.clear()
                 self._doc_count = None
+                self._candidates = {}
             touches, self._pending_touch = self._pending_touch, {}
 
         async def run(conn: AsyncConnection) -> T:
             async with conn.transaction():
                 if touches:
-                    async with conn.cursor() as cur:
-                        await cur.executemany(
-                            "UPDATE memories SET access_count = access_count + %s, last_accessed_at = %s "
-                            f"WHERE {mine()} AND id = %s",
-                            [(n, at, mid) for mid, (n, at) in touches.items()],
-                        )
+                    await conn.execute(
+                        "INSERT INTO memory_access AS a (household, id, access_count, last_accessed_at) "
+                        "SELECT m.household, m.id, t.n, t.at FROM unnest(%s::text[], %s::integer[], "
+                        f"%s::timestamptz[]) AS t(id, n, at) JOIN memories m ON {mine('m')} AND m.id = t.id "
+                        "ON CONFLICT (household, id) DO UPDATE SET access_count = a.access_count + "
+                        "excluded.access_count, last_accessed_at = excluded.last_accessed_at",
+                        [list(touches), [n for n, _ in touches.values()], [at for _, at in touches.values()]],
+                    )
                 return await work(conn)
 
         return self._run(run, "write", timeout=timeout)

@@ -158,33 +158,48 @@ class PostgresFulltext(PostgresConnection):
         WITH stats AS (
             SELECT docs::float8 AS n, {column}_tokens::float8 / greatest(docs, 1) AS avgdl
             FROM memory_stats WHERE {mine()}
-        ), w AS (
+        ), w AS MATERIALIZED (
             SELECT string_to_array(p.lexemes, ' ') AS phrase,
                    CASE WHEN x.idf <= 0 THEN {BM25_MIN_IDF}::float8 ELSE x.idf END AS idf
-            FROM unnest(%s::text[], %s::text[]) AS p(lexemes, query)
+            FROM unnest(%s::text[], %s::text[], %s::float8[]) AS p(lexemes, query, known)
             CROSS JOIN stats
-            CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM memories d
-                                WHERE {mine("d")} AND d.{tsv} @@ p.query::tsquery) c
+            CROSS JOIN LATERAL (SELECT CASE WHEN p.known IS NOT NULL THEN p.known ELSE
+                (SELECT count(*)::float8 FROM memories d WHERE {mine("d")} AND d.{tsv} @@ p.query::tsquery)
+                END AS n) c
             CROSS JOIN LATERAL (SELECT ln((stats.n - c.n + 0.5::float8) / (c.n + 0.5::float8)) AS idf) x
         ), hit AS (
-            SELECT m.id, m.seq, m.{tsv} AS tsv, m.{length} AS len, {shown} AS shown FROM memories m
+            SELECT m.id, m.seq, m.{tsv} AS tsv, m.{length} AS len FROM memories m
             WHERE {mine("m")} AND m.{tsv} @@ %s::tsquery AND {current} AND {where}
+        ), scored AS (
+            SELECT hit.id, hit.seq, sum(w.idf * (f.tf * {BM25_K1 + 1}::float8) / (f.tf + {BM25_K1}::float8 *
+                   ({1 - BM25_B}::float8 + {BM25_B}::float8 * hit.len / stats.avgdl))) AS score
+            FROM hit CROSS JOIN stats
+            CROSS JOIN LATERAL (SELECT u.lexeme, u.positions
+                                FROM unnest(hit.tsv) AS u(lexeme, positions, weights)
+                                WHERE u.lexeme = ANY(%s::text[])) u
+            JOIN w ON w.phrase[1] = u.lexeme
+            CROSS JOIN LATERAL (SELECT (CASE WHEN cardinality(w.phrase) = 1 THEN cardinality(u.positions)
+                                ELSE memory_phrase_tf(hit.tsv, w.phrase) END)::float8 AS tf) f
+            WHERE f.tf > 0
+            GROUP BY hit.id, hit.seq ORDER BY score DESC, hit.seq LIMIT %s
         )
-        SELECT hit.id, sum(w.idf * (f.tf * {BM25_K1 + 1}::float8) / (f.tf + {BM25_K1}::float8 *
-               ({1 - BM25_B}::float8 + {BM25_B}::float8 * hit.len / stats.avgdl))) AS score, hit.shown
-        FROM hit CROSS JOIN stats
-        CROSS JOIN LATERAL unnest(hit.tsv) AS u(lexeme, positions, weights)
-        JOIN w ON w.phrase[1] = u.lexeme
-        CROSS JOIN LATERAL (SELECT (CASE WHEN cardinality(w.phrase) = 1 THEN cardinality(u.positions)
-                            ELSE memory_phrase_tf(hit.tsv, w.phrase) END)::float8 AS tf) f
-        WHERE f.tf > 0
-        GROUP BY hit.id, hit.seq, hit.shown ORDER BY score DESC, hit.seq LIMIT %s"""
+        SELECT s.id, s.score, {shown} FROM scored s JOIN memories m ON {mine("m")} AND m.id = s.id
+        ORDER BY s.score DESC, s.seq"""
         queries = [tsquery(t) for t in split]
+        lexemes = [" ".join(t) for t in split]
         return self._read(
             sql,
-            [[" ".join(t) for t in split], queries, " | ".join(f"({q})" for q in queries),
-             *at, *params, limit],
+            [lexemes, queries, [self._exact_df(p) for p in lexemes], " | ".join(f"({q})" for q in queries),
+             *at, *params, sorted({t[0] for t in split}), limit],
         )  # fmt: skip
+
+    def _exact_df(self, phrase: str) -> float | None:
+        """The phrase's document frequency when doc_frequency counted it whole (below its cap):
+        recall has just asked for every rare word it searches (lexical.query_anchors)."""
+        with self._lock:
+            self._cache_fresh()
+            known = [df for (term, cap), df in self._df_cache.items() if term == phrase and df < cap]
+        return float(known[0]) if known else None
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """Conversation context: for each given memory with a source_ref, the current, visible,

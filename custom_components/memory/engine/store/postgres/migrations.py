@@ -39,6 +39,12 @@ _STATS_UPSERT = (
     "terms_tokens = s.terms_tokens + excluded.terms_tokens"
 )
 
+# HNSW graph: links per node (pgvector's default) and build candidates (default 64). Memories of
+# several languages and sources form clusters the default graph links poorly: at ef_construction
+# 64 some queries found none of their exact top-10 (10k and 100k rows, bench/recall_latency.py);
+# at 128 recall@10 is ≥ 0.99 with a build about 30 % longer (docs/postgresql.md, "Tuning").
+HNSW_M, HNSW_EF_CONSTRUCTION = 16, 128
+
 type Step = Callable[[AsyncConnection], Awaitable[None]]
 
 
@@ -267,15 +273,55 @@ async def _v2_term_postings(conn: AsyncConnection) -> None:
 
 async def _v3_room_for_access_counts(conn: AsyncConnection) -> None:
     """memories pages keep 20 % free, so recall's access-count updates (no indexed column changes)
-    are heap-only (HOT): the new row version stays on its page and no index gets an entry for it.
-    Without the room every recalled memory left a dead version in the HNSW graph until vacuum, and
-    the speaker-visible top-10 recall fell from 1.0 to 0.966 after three rounds of recall at 10k
-    (bench/recall_latency.py, 2026-12-01; ef_search 400 restored it). Existing pages get the room
-    as they are rewritten (VACUUM FULL)."""
+    are heap-only (HOT): the new row version stays on its page and no index gets an entry for it
+    (otherwise every recalled memory leaves a dead version in the HNSW graph until vacuum).
+    Existing pages get the room as they are rewritten (VACUUM FULL)."""
     await conn.execute("ALTER TABLE memories SET (fillfactor = 80)")
 
 
-MIGRATIONS: list[Step] = [_v1_initial, _v2_term_postings, _v3_room_for_access_counts]
+async def _v4_denser_vector_graphs(conn: AsyncConnection) -> None:
+    """Drop the HNSW indexes built with pgvector's default ef_construction (64): open() builds
+    them again with HNSW_EF_CONSTRUCTION (ensure_vector_index)."""
+    cur = await conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'memories' "
+        "AND indexname LIKE 'memories\\_embedding\\_%'"
+    )
+    for (name,) in await cur.fetchall():
+        await conn.execute(f'DROP INDEX "{name}"')
+
+
+async def _v5_access_counts_apart(conn: AsyncConnection) -> None:
+    """Recall's access counts move to `memory_access` (one small row per memory ever recalled):
+    counting an access no longer writes the memories row, whose new version missed the heap-only
+    path whenever its page was full and then went into every index, the HNSW graph included (a
+    flush of 256 counts took 0.7-1 s at 10k-100k rows, bench/recall_latency.py, 2026-12-01).
+    The memories pages need no room kept free for them any more (v3 undone)."""
+    await conn.execute(
+        f"""CREATE TABLE memory_access (
+            {_HOUSEHOLD},
+            id {_TEXT} NOT NULL,
+            access_count integer NOT NULL,
+            last_accessed_at timestamptz,
+            PRIMARY KEY (household, id),
+            FOREIGN KEY (household, id) REFERENCES memories (household, id) ON DELETE CASCADE
+        )"""
+    )
+    await conn.execute(
+        "INSERT INTO memory_access (household, id, access_count, last_accessed_at) "
+        "SELECT household, id, access_count, last_accessed_at FROM memories "
+        "WHERE access_count <> 0 OR last_accessed_at IS NOT NULL"
+    )
+    await conn.execute("ALTER TABLE memories DROP COLUMN access_count, DROP COLUMN last_accessed_at")
+    await conn.execute("ALTER TABLE memories RESET (fillfactor)")
+
+
+MIGRATIONS: list[Step] = [
+    _v1_initial,
+    _v2_term_postings,
+    _v3_room_for_access_counts,
+    _v4_denser_vector_graphs,
+    _v5_access_counts_apart,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -330,5 +376,6 @@ async def ensure_vector_index(conn: AsyncConnection, dimension: int) -> None:
         await conn.execute("SET LOCAL maintenance_work_mem = '256MB'")  # HNSW build fits in memory
         await conn.execute(
             f"CREATE INDEX IF NOT EXISTS memories_embedding_{dim} ON memories USING hnsw "
-            f"((embedding::vector({dim})) vector_cosine_ops) WHERE emb_dimension = {dim}"
+            f"((embedding::vector({dim})) vector_cosine_ops) "
+            f"WITH (m = {HNSW_M}, ef_construction = {HNSW_EF_CONSTRUCTION}) WHERE emb_dimension = {dim}"
         )

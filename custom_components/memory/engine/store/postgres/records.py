@@ -13,10 +13,10 @@ from psycopg import AsyncConnection
 from ...embedding.base import Vectors
 from ...models import Kind, Memory, Provenance, Scope, Status
 from ..base import Bucket, Visibility
-from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, current_sql, visibility_sql
+from ..sql import current_sql, visibility_sql
 from .connection import PostgresConnection
 from .fulltext import TEXT_COLUMNS, fulltext_columns
-from .rows import ACTIVE, as_vector, memory_values, mine, to_memory
+from .rows import ACTIVE, ROW_COLUMNS, SELECT_MEMORY, as_vector, memory_values, mine, to_memory
 
 
 class PostgresRecords(PostgresConnection):
@@ -33,7 +33,7 @@ class PostgresRecords(PostgresConnection):
 
         async def work(conn: AsyncConnection) -> None:
             await _retire(conn, [(i, Status.SUPERSEDED) for i in supersedes], memory.id, memory.created_at)
-            await _insert_memory(conn, [*memory_values(memory), as_vector(vector), *ident])
+            await _insert_memory(conn, memory, [*memory_values(memory), as_vector(vector), *ident])
 
         self._write(work)
 
@@ -201,8 +201,9 @@ class PostgresRecords(PostgresConnection):
 
         async def work(conn: AsyncConnection) -> list[str]:
             cur = await conn.execute(
-                f"{verb} memories WHERE {mine()} AND provenance = %s AND access_count = 0 AND "
-                "created_at < %s" + ("" if dry_run else " RETURNING id"),
+                f"{verb} memories m WHERE {mine('m')} AND m.provenance = %s AND m.created_at < %s "
+                "AND NOT EXISTS (SELECT 1 FROM memory_access a WHERE a.household = m.household "
+                "AND a.id = m.id AND a.access_count > 0)" + ("" if dry_run else " RETURNING m.id"),
                 (Provenance.INFERRED.value, created_before),
             )
             return [r[0] for r in await cur.fetchall()]
@@ -210,12 +211,18 @@ class PostgresRecords(PostgresConnection):
         return self._write(work, memories=not dry_run)
 
 
-async def _insert_memory(conn: AsyncConnection, values: list[Any]) -> None:
-    """INSERT one memory: MEMORY_COLUMNS values, embedding, emb_provider, emb_model,
-    emb_dimension; the full-text columns are made here from its content and language."""
-    text = fulltext_columns(values[1], values[3])
-    cols = [*MEMORY_COLUMNS, "embedding", "emb_provider", "emb_model", "emb_dimension", *TEXT_COLUMNS]
+async def _insert_memory(conn: AsyncConnection, memory: Memory, values: list[Any]) -> None:
+    """INSERT one memory: its row (ROW_COLUMNS values, embedding, emb_provider, emb_model,
+    emb_dimension; the full-text columns made here from content and language) and its access
+    counts when it has any."""
+    text = fulltext_columns(memory.content, memory.language)
+    cols = [*ROW_COLUMNS, "embedding", "emb_provider", "emb_model", "emb_dimension", *TEXT_COLUMNS]
     await conn.execute(f"INSERT INTO memories ({', '.join(cols)}) VALUES ({_marks(cols)})", [*values, *text])
+    if memory.access_count or memory.last_accessed_at is not None:
+        await conn.execute(
+            "INSERT INTO memory_access (id, access_count, last_accessed_at) VALUES (%s, %s, %s)",
+            (memory.id, memory.access_count, memory.last_accessed_at),
+        )
 
 
 def _marks(columns: Sequence[str]) -> str:
@@ -225,8 +232,8 @@ def _marks(columns: Sequence[str]) -> str:
 
 async def _rewrite(conn: AsyncConnection, memory: Memory, embedding: tuple[Any, ...] | None) -> bool:
     """UPDATE one memory's row (and full text when content or language changed, the vector and its
-    identity when given); False when it is gone."""
-    sets = [f"{c} = %s" for c in MEMORY_COLUMNS[1:]]
+    identity when given; its access counts are recall's and stay); False when it is gone."""
+    sets = [f"{c} = %s" for c in ROW_COLUMNS[1:]]
     values = memory_values(memory)[1:]
     if embedding is not None:
         sets += ["embedding = %s", "emb_provider = %s", "emb_model = %s", "emb_dimension = %s"]

@@ -1,6 +1,7 @@
 """PostgreSQL row <-> record codecs and the two conditions every query is made of: `mine` (the
 household, tenancy) and the visibility rule as store/sql.py compiles it (mark "%s"); the memory
-column list; vectors as the driver sends and returns them."""
+column list (a memory is its memories row plus its memory_access counts); vectors as the driver
+sends and returns them."""
 
 from __future__ import annotations
 
@@ -31,6 +32,25 @@ def mine(alias: str = "") -> str:
 ACTIVE = current_sql(Visibility(everything=True, area_id=None, owner_id=None), mark="%s")[0]
 
 
+# Recall's access counts live in memory_access (migration v5): counting one never writes a memories
+# row, so the row's indexes (the HNSW graph above all) gain no entry for it.
+ACCESS_COLUMNS = ("access_count", "last_accessed_at")
+ROW_COLUMNS = tuple(c for c in MEMORY_COLUMNS if c not in ACCESS_COLUMNS)  # the memories table's
+WITH_ACCESS = "memories m LEFT JOIN memory_access a ON a.household = m.household AND a.id = m.id"
+
+
+def select_list(columns: Sequence[str], access: bool = True) -> str:
+    """`columns` (of a memory) as a select list over WITH_ACCESS (access=False: over `memories m`
+    alone, the counts as 0 and NULL)."""
+    counts = {"access_count": "coalesce(a.access_count, 0)", "last_accessed_at": "a.last_accessed_at"}
+    if not access:
+        counts = {"access_count": "0", "last_accessed_at": "NULL::timestamptz"}
+    return ", ".join(counts.get(c, f"m.{c}") for c in columns)
+
+
+SELECT_MEMORY = f"SELECT {select_list(MEMORY_COLUMNS)} FROM {WITH_ACCESS}"
+
+
 def ts_text(value: datetime | None) -> str | None:
     """A moment as TRANSFER_TABLES renders it: fixed-width UTC ISO text, as SQLite stores it."""
     return None if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
@@ -50,7 +70,8 @@ def to_memory(row: Sequence[Any]) -> Memory:
 
 
 def memory_values(m: Memory) -> list[Any]:
-    return [v.value if isinstance(v, Enum) else v for v in (getattr(m, c) for c in MEMORY_COLUMNS)]
+    """The memory's values of ROW_COLUMNS (its memories row)."""
+    return [v.value if isinstance(v, Enum) else v for v in (getattr(m, c) for c in ROW_COLUMNS)]
 
 
 def as_array(value: Any) -> Vectors:

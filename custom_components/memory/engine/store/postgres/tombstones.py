@@ -20,7 +20,7 @@ from ..base import Bucket
 from ..sql import MEMORY_COLUMNS
 from ..tombstone_rule import blocking
 from .connection import PostgresConnection
-from .rows import as_array, mine, to_memory
+from .rows import as_array, mine, select_list, to_memory
 
 
 class PostgresTombstones(PostgresConnection):
@@ -41,7 +41,7 @@ class PostgresTombstones(PostgresConnection):
         async def work(conn: AsyncConnection) -> list[tuple[Memory, Tombstone]]:
             cur = await conn.execute(
                 f"DELETE FROM memories m WHERE {mine('m')} AND m.id = ANY(%s) RETURNING "
-                + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS)
+                + select_list(MEMORY_COLUMNS, access=False)
                 + ", m.embedding, m.emb_provider, m.emb_model, m.emb_dimension",
                 (ids,),
             )

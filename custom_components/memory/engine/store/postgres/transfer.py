@@ -14,7 +14,7 @@ from ...embedding.base import from_blob, to_blob
 from ..base import TRANSFER_TABLES, Record
 from .connection import OPEN_TIMEOUT, PostgresConnection, nothing
 from .fulltext import TEXT_COLUMNS, fulltext_columns
-from .rows import TIMES, as_array, mine, ts_text
+from .rows import ACCESS_COLUMNS, TIMES, WITH_ACCESS, as_array, mine, select_list, ts_text
 
 # maintenance_work_mem of a bulk import's HNSW build: the graph of 100k x 512 fits (pgvector
 # builds in memory and much slower once it spills); only for that transaction (SET LOCAL)
@@ -22,7 +22,7 @@ BULK_INDEX_MEMORY = "1GB"
 
 VECTORS = frozenset({("memories", "embedding"), ("tombstones", "embedding")})
 _TRANSFER_ORDER = {
-    "memories": "created_at, id", "tombstones": "created_at, id", "transcript_turns": "conversation_id, turn",
+    "tombstones": "created_at, id", "transcript_turns": "conversation_id, turn",
     "voiceprints": "person_id", "pair_verdicts": "first_id, second_id",
 }  # fmt: skip
 
@@ -38,10 +38,12 @@ class PostgresTransfer(PostgresConnection):
         columns = TRANSFER_TABLES[table]
         self._write(lambda conn: nothing(), memories=False)
         vectors = [(table, c) in VECTORS for c in columns]
-        sql = (
-            f"SELECT {', '.join(columns)} FROM {table} WHERE {mine()} "
-            f"ORDER BY {_TRANSFER_ORDER[table]} LIMIT %s OFFSET %s"
-        )
+        if table == "memories":  # the row and its access counts (rows.py)
+            sql = (f"SELECT {select_list(columns)} FROM {WITH_ACCESS} WHERE {mine('m')} "
+                   "ORDER BY m.created_at, m.id LIMIT %s OFFSET %s")  # fmt: skip
+        else:
+            sql = (f"SELECT {', '.join(columns)} FROM {table} WHERE {mine()} "
+                   f"ORDER BY {_TRANSFER_ORDER[table]} LIMIT %s OFFSET %s")  # fmt: skip
         offset = 0
         while True:
             rows = self._read(sql, (batch, offset), binary=True)
@@ -58,6 +60,14 @@ class PostgresTransfer(PostgresConnection):
         identity kept; full-text columns built from them); committed. A row whose key is already
         stored raises StoreUnavailable and nothing of the batch is written."""
         columns = list(TRANSFER_TABLES[table])
+        access: list[tuple[Any, ...]] = []
+        if table == "memories":  # the access counts go to memory_access (rows.py)
+            access = [
+                (r["id"], r["access_count"], _imported(table, "last_accessed_at", r["last_accessed_at"]))
+                for r in rows
+                if r["access_count"] or r["last_accessed_at"] is not None
+            ]
+            columns = [c for c in columns if c not in ACCESS_COLUMNS]
         values = [[_imported(table, c, r[c]) for c in columns] for r in rows]
         if table == "memories":
             for record, row in zip(rows, values, strict=True):
@@ -79,6 +89,12 @@ class PostgresTransfer(PostgresConnection):
                 await _without_vector_indexes(conn, copy_rows)
             else:
                 await copy_rows(conn)
+            if access:
+                async with conn.cursor() as cur:
+                    await cur.executemany(
+                        "INSERT INTO memory_access (id, access_count, last_accessed_at) VALUES (%s, %s, %s)",
+                        access,
+                    )
 
         self._write(work, memories=table == "memories", timeout=max(self._timeout, OPEN_TIMEOUT))
 

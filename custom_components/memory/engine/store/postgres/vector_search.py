@@ -6,50 +6,80 @@ household) still fill their top-k; the rows are re-sorted by their exact distanc
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
+from psycopg import AsyncConnection
 
 from ...embedding.base import Vectors
 from ...models import Scope, Status
 from ..base import Bucket, Visibility
 from ..sql import current_sql, visibility_sql
-from .connection import PostgresConnection
+from .connection import INDEX_ONLY, PostgresConnection
 from .rows import as_array, as_vector, mine
+
+CANDIDATES_TTL = 10.0  # s: semantic's rows serve the rest of that recall (vectors, languages)
 
 
 class PostgresVectorSearch(PostgresConnection):
-    """semantic, nearest_in_bucket, similarities, languages and vectors of SearchLegs."""
+    """semantic, nearest_in_bucket, similarities, languages and vectors of SearchLegs.
+
+    semantic() reads the language and vector of every row it returns in the same query and keeps
+    them (the candidates) for CANDIDATES_TTL seconds or until this store's next write: recall
+    asks for the vectors and languages of mostly those rows next, and gets them without another
+    round trip to the server."""
 
     def semantic(
         self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """Top-k current memories visible under `vis` by cosine, best first: [(id, similarity)];
-        and, in the same query, the top `owned_k` PRIVATE ones owned by vis.owner_id (the
-        speaker's own memories; empty for the admin view or an unknown speaker).
+        and the top `owned_k` PRIVATE ones owned by vis.owner_id (the speaker's own memories;
+        empty for the admin view or an unknown speaker). One round trip (a pipeline).
         Similarities are exact cosines (1 - pgvector's cosine distance); the HNSW index (relaxed
-        iterative scan) chooses the rows, which are re-sorted by them."""
+        iterative scan) chooses the top-k rows, which are re-sorted by them; the owned leg is
+        planned freely (one person's private rows are often few: an exact scan of them is both
+        faster and exact)."""
         provider, model, dim = self._identity_values()
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
         q = as_vector(vector)
         distance = f"m.embedding::vector({dim}) <=> %s"
         leg = (
-            f"SELECT {{}} AS leg, m.id, {distance} AS distance FROM memories m WHERE m.emb_dimension = {dim} "
-            f"AND {mine('m')} AND m.emb_provider = %s AND m.emb_model = %s AND {current} AND {where} {{}}"
-            f"ORDER BY {distance} LIMIT %s"
+            f"SELECT m.id, {distance} AS distance, m.language, m.embedding FROM memories m "
+            f"WHERE m.emb_dimension = {dim} AND {mine('m')} AND m.emb_provider = %s AND m.emb_model = %s "
+            f"AND {current} AND {where} {{}}ORDER BY {distance} LIMIT %s"
         )
-        sql = f"({leg.format(0, '')})"
-        args: list[Any] = [q, provider, model, *at, *params, q, k]
+        args: list[Any] = [q, provider, model, *at, *params]
         owned = owned_k > 0 and vis.owner_id is not None and not vis.everything
-        if owned:
-            sql += f" UNION ALL ({leg.format(1, 'AND m.scope = %s AND m.owner_id = %s ')})"
-            args += [q, provider, model, *at, *params, Scope.PRIVATE.value, vis.owner_id, q, owned_k]
-        legs: tuple[list[tuple[str, float]], list[tuple[str, float]]] = ([], [])
-        for which, mid, dist in self._read(sql, args, by_index=True):
-            legs[which].append((mid, 1.0 - float(dist)))
-        top, owned_rows = (sorted(leg_, key=lambda t: (-t[1], t[0])) for leg_ in legs)
-        return top[:k], owned_rows[:owned_k]
+
+        async def work(conn: AsyncConnection) -> tuple[list[Any], list[Any]]:
+            async with conn.pipeline(), conn.transaction():
+                mine_cur = None
+                if owned:
+                    mine_cur = await conn.execute(
+                        leg.format("AND m.scope = %s AND m.owner_id = %s "),
+                        [*args, Scope.PRIVATE.value, vis.owner_id, q, owned_k],
+                        binary=True,
+                    )
+                await conn.execute(INDEX_ONLY)
+                top_cur = await conn.execute(leg.format(""), [*args, q, k], binary=True)
+                return await top_cur.fetchall(), (await mine_cur.fetchall() if mine_cur else [])
+
+        top_rows, owned_rows = self._run(work)
+        seen = {mid: (language, as_array(emb)) for mid, _, language, emb in (*top_rows, *owned_rows)}
+        with self._lock:
+            self._candidates, self._candidates_at = seen, time.monotonic()
+        top, mine_ = (sorted(((mid, 1.0 - float(d)) for mid, d, _, _ in rows), key=lambda t: (-t[1], t[0]))
+                      for rows in (top_rows, owned_rows))  # fmt: skip
+        return top[:k], mine_[:owned_k]
+
+    def _known(self, ids: list[str]) -> dict[str, tuple[str, Vectors]]:
+        """The candidates of the last semantic() among `ids` (language, vector), while fresh."""
+        with self._lock:
+            if time.monotonic() - self._candidates_at > CANDIDATES_TTL:
+                self._candidates = {}
+            return {i: got for i in ids if (got := self._candidates.get(i)) is not None}
 
     def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
         """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact
@@ -76,27 +106,32 @@ class PostgresVectorSearch(PostgresConnection):
         """The language of each listed memory with a vector of the active identity, by id."""
         if not ids:
             return {}
-        provider, model, dim = self._identity_values()
-        rows = self._read(
-            f"SELECT id, language FROM memories WHERE {mine()} AND id = ANY(%s) AND emb_provider = %s "
-            "AND emb_model = %s AND emb_dimension = %s",
-            [ids, provider, model, dim],
-        )
-        return dict(rows)
+        known = self._known(ids)
+        out = {i: language for i, (language, _) in known.items()}
+        rest = [i for i in dict.fromkeys(ids) if i not in known]
+        if rest:
+            provider, model, dim = self._identity_values()
+            out.update(self._read(
+                f"SELECT id, language FROM memories WHERE {mine()} AND id = ANY(%s) AND emb_provider = %s "
+                "AND emb_model = %s AND emb_dimension = %s",
+                [rest, provider, model, dim],
+            ))  # fmt: skip
+        return out
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """The stored unit vectors of the listed memories of the active identity (order kept)."""
         provider, model, dim = self._identity_values()
-        if not ids:
-            return [], np.zeros((0, dim), dtype=np.float32)
-        rows = self._read(
-            f"SELECT id, embedding FROM memories WHERE {mine()} AND id = ANY(%s) AND emb_provider = %s "
-            "AND emb_model = %s AND emb_dimension = %s AND embedding IS NOT NULL",
-            [ids, provider, model, dim],
-            binary=True,
-        )
-        got = dict(rows)
-        found = [i for i in dict.fromkeys(ids) if i in got]
+        known = {i: vec for i, (_, vec) in self._known(ids).items()}
+        rest = [i for i in dict.fromkeys(ids) if i not in known]
+        if rest:
+            rows = self._read(
+                f"SELECT id, embedding FROM memories WHERE {mine()} AND id = ANY(%s) AND emb_provider = %s "
+                "AND emb_model = %s AND emb_dimension = %s AND embedding IS NOT NULL",
+                [rest, provider, model, dim],
+                binary=True,
+            )
+            known.update((mid, as_array(emb)) for mid, emb in rows)
+        found = [i for i in dict.fromkeys(ids) if i in known]
         if not found:
             return [], np.zeros((0, dim), dtype=np.float32)
-        return found, np.stack([as_array(got[i]) for i in found])
+        return found, np.stack([known[i] for i in found])
