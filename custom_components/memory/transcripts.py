@@ -27,6 +27,7 @@ from .const import (
     DEFAULT_LEARNING,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
 )
+from .engine.api import StoreUnavailable
 from .engine.models import Role, Speaker, TranscriptTurn
 from .runtime import MemoryConfigEntry, async_run
 
@@ -71,6 +72,10 @@ async def async_record_turn(
     )
     try:
         await async_run(hass, entry.runtime_data.engine.append_turn, said)
+    except StoreUnavailable:  # the store's health reports it (log line, repair issue): no traceback
+        _LOGGER.debug(
+            "Turn %s of conversation %s not recorded: store unreachable", role.value, conversation_id
+        )
     except Exception:
         _LOGGER.exception("Could not record a %s turn of conversation %s", role.value, conversation_id)
 

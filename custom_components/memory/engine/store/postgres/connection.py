@@ -178,14 +178,18 @@ class PostgresConnection:
         self._pool = pool
 
     async def _configure(self, conn: AsyncConnection) -> None:
-        """Per pooled connection: pgvector types, the household, UTC, the HNSW scan settings."""
+        """Per pooled connection: pgvector types, the household, UTC, the HNSW scan settings, and
+        plans made for each query's own values: whether one person's memories or one bucket are
+        best read by their index and compared exactly or found through the HNSW graph depends on
+        how many there are (a generic plan, which psycopg's prepared statements get after five
+        runs, once read all 10k shared memories of a 100k store exactly for every remember)."""
         from pgvector.psycopg import register_vector_async  # noqa: PLC0415 - typed loosely
 
         await register_vector_async(conn)
         await conn.execute(
             "SELECT set_config('memory.household', %s, false), set_config('TimeZone', 'UTC', false), "
             "set_config('hnsw.ef_search', %s, false), set_config('hnsw.iterative_scan', "
-            "'relaxed_order', false)",
+            "'relaxed_order', false), set_config('plan_cache_mode', 'force_custom_plan', false)",
             (self.household, str(EF_SEARCH)),
         )
 

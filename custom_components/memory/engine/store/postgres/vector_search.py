@@ -83,17 +83,25 @@ class PostgresVectorSearch(PostgresConnection):
 
     def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
         """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact
-        cosine: a plain filtered scan of the bucket (no approximate index)."""
+        cosine. Planned freely: a small bucket is read by its index and compared exactly, a large
+        one (the household's shared memories) walks the HNSW index with the bucket as filter
+        (relaxed iterative scan); a near-duplicate, the one this looks for, is what HNSW finds
+        first. The rows are re-sorted by their exact similarity."""
         provider, model, dim = self._identity_values()
+        q = as_vector(vector)
+        distance = f"m.embedding::vector({dim}) <=> %s"
+        # "IS NULL" / "= value", not IS NOT DISTINCT FROM: the planner cannot estimate that, took
+        # every bucket for one row and read all 10k shared memories of a 100k store exactly
+        owner, area = (
+            ("IS NULL", []) if v is None else ("= %s", [v]) for v in (bucket.owner_id, bucket.area_id)
+        )
         rows = self._read(
-            "SELECT m.id, 1 - (m.embedding <=> %s) AS sim FROM memories m "
-            f"WHERE {mine('m')} AND m.scope = %s AND m.owner_id IS NOT DISTINCT FROM %s "
-            "AND m.area_id IS NOT DISTINCT FROM %s AND m.status = %s AND m.emb_provider = %s "
-            "AND m.emb_model = %s AND m.emb_dimension = %s ORDER BY sim DESC, m.id LIMIT %s",
-            [as_vector(vector), bucket.scope.value, bucket.owner_id, bucket.area_id, Status.ACTIVE.value,
-             provider, model, dim, k],
-        )  # fmt: skip
-        return [(mid, float(sim)) for mid, sim in rows]
+            f"SELECT m.id, {distance} FROM memories m WHERE m.emb_dimension = {dim} AND {mine('m')} "
+            f"AND m.scope = %s AND m.owner_id {owner[0]} AND m.area_id {area[0]} AND m.status = %s "
+            f"AND m.emb_provider = %s AND m.emb_model = %s ORDER BY {distance} LIMIT %s",
+            [q, bucket.scope.value, *owner[1], *area[1], Status.ACTIVE.value, provider, model, q, k],
+        )
+        return sorted(((mid, 1.0 - float(d)) for mid, d in rows), key=lambda t: (-t[1], t[0]))
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
