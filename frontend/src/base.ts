@@ -1,6 +1,14 @@
 // The base of every view (one custom element per tab), and the pieces the views share: a
 // labelled <select>, a memory card with its "who said it" line, and the events views send up.
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import {
+  html,
+  LitElement,
+  nothing,
+  type CSSResultGroup,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from "lit";
 import { errorMessage, type MemoryView, type SaidBy } from "./api";
 import type { PanelContext } from "./context";
 import { shared } from "./styles";
@@ -16,8 +24,8 @@ export function navigate(from: HTMLElement, view: string): void {
 }
 
 export abstract class ViewBase extends LitElement {
-  static styles = shared;
-  static properties = {
+  static styles: CSSResultGroup = shared;
+  static properties: PropertyDeclarations = {
     ctx: { attribute: false },
     error: { state: true },
     busy: { state: true },

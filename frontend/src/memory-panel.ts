@@ -146,7 +146,8 @@ export class HouseholdMemoryPanel extends LitElement {
       this.areasLoaded = true;
       void this.loadAreas();
     }
-    // One context per language, persons and areas; not per state change of other entities.
+    // A new context (and a re-render of the view) when the language, the persons or the areas
+    // change, not at every state change of other entities (callWS stays the connection's).
     const old = changed.get("hass") as HomeAssistant | undefined;
     if (
       !this.ctx ||
@@ -154,8 +155,6 @@ export class HouseholdMemoryPanel extends LitElement {
       (old && (old.language !== this.hass.language || this.personsChanged(old, this.hass)))
     ) {
       this.ctx = makeContext(this.hass, this.areas);
-    } else if (changed.has("hass")) {
-      this.ctx = { ...this.ctx, hass: this.hass }; // fresh callWS / states for the views
     }
   }
 

@@ -1,6 +1,6 @@
 // <hm-detail>: one memory — all it holds, who said it, its history chain (what it superseded and
 // what superseded it, with validity windows), and edit, approve/reject and forget.
-import { css, html, nothing, type TemplateResult } from "lit";
+import { css, html, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { EDITABLE_SCOPES, KINDS, type History, type MemoryEdit, type MemoryView } from "../api";
 import {
   areaOptions,
@@ -80,7 +80,7 @@ export class HmDetail extends ViewBase {
     void this.load(this.memoryId);
   }
 
-  protected willUpdate(changed: Map<PropertyKey, unknown>): void {
+  protected willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (changed.has("memoryId") && changed.get("memoryId") !== undefined && this.ctx) {
       this.notice = "";

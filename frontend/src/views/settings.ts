@@ -68,7 +68,7 @@ export class HmSettings extends ViewBase {
         data-testid=${testid}
         type="checkbox"
         .checked=${this.draft![key]}
-        @change=${(e: Event) => this.set({ [key]: (e.target as HTMLInputElement).checked })}
+        @change=${(e: Event) => this.set({ [key]: (e.target as HTMLInputElement).checked } as Partial<Settings>)}
       />
       <span><span>${label}</span><br /><span class="help">${help}</span></span>
     </label>`;
