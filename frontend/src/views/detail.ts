@@ -82,7 +82,7 @@ export class HmDetail extends ViewBase {
 
   protected willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has("memoryId") && changed.get("memoryId") !== undefined && this.ctx) {
+    if (changed.has("memoryId") && changed.get("memoryId") && this.ctx) {
       this.notice = "";
       void this.load(this.memoryId); // another memory of the chain was opened
     }

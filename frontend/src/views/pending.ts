@@ -23,7 +23,7 @@ export class HmPending extends ViewBase {
   private async decide(item: PendingItem, approve: boolean): Promise<void> {
     const api = this.ctx!.api;
     const id = item.memory.id;
-    const done = await this.run(() => (approve ? api.approve(id) : api.reject(id)));
+    const done = await this.run<unknown>(() => (approve ? api.approve(id) : api.reject(id)));
     if (done) {
       this.notice = this.ctx!.t(approve ? "pending.approved" : "pending.rejected");
       this.dispatchEvent(new CustomEvent("memory-changed", { bubbles: true, composed: true }));
