@@ -41,7 +41,9 @@ async def async_register_panel(hass: HomeAssistant) -> Callable[[], None]:
     version = hass.data.get(DATA_PANEL_VERSION)
     if version is None:
         version = await hass.async_add_executor_job(panel_version)
-        await hass.http.async_register_static_paths([StaticPathConfig(STATIC_URL, str(PANEL_FILE), cache_headers=True)])
+        await hass.http.async_register_static_paths(
+            [StaticPathConfig(STATIC_URL, str(PANEL_FILE), cache_headers=True)]
+        )
         hass.data[DATA_PANEL_VERSION] = version
     await panel_custom.async_register_panel(
         hass,

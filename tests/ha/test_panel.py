@@ -80,4 +80,3 @@ async def test_panel_removed_on_unload_and_back_on_reload(
     response = await client.get(STATIC_URL)
     assert response.status == 200
     assert await response.read() == PANEL_FILE.read_bytes()
-
