@@ -3,7 +3,7 @@
 // saved fact, that fact's current text is shown struck through.
 import { html, nothing, type TemplateResult } from "lit";
 import type { PendingItem } from "../api";
-import { renderMemory, ViewBase } from "../base";
+import { renderMemory, renderSaidBy, ViewBase } from "../base";
 import { define } from "../define";
 
 export class HmPending extends ViewBase {
@@ -42,6 +42,7 @@ export class HmPending extends ViewBase {
                 (r) =>
                   html`<li data-memory-id=${r.id}>
                     <del class="content" data-testid="replaced-value">${r.content}</del>
+                    ${renderSaidBy(ctx, r.said_by)}
                   </li>`,
               )}
             </ul>
