@@ -107,3 +107,17 @@ ensure_llm() {
   LOCAL_LLM_MODEL="$("$VENV/bin/python" "$ROOT/scripts/local_llm_model.py")"
   export LOCAL_LLM_MODEL
 }
+
+ensure_frontend() {
+  # The admin panel's build tools (frontend/node_modules, pinned by frontend/package-lock.json),
+  # for the panel's build and browser tests: Node.js from Debian when there is no npm, then
+  # `npm ci` whenever the lock file changed since the last install.
+  command -v npm >/dev/null || _need_debs nodejs npm
+  local stamp="$ROOT/frontend/node_modules/.package-lock.sha256" want
+  want="$(sha256sum "$ROOT/frontend/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "installing the panel's build tools (npm ci in frontend/)"
+    (cd "$ROOT/frontend" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    echo "$want" > "$stamp"
+  fi
+}

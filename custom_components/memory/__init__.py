@@ -41,6 +41,7 @@ from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
 from .health import StoreHealth
 from .judge import async_consolidate
+from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .runtime import (
     CONF_ANCHOR_KEY,
@@ -117,6 +118,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     entry.async_on_unload(async_track_purge(hass, entry))
     entry.async_on_unload(await async_start_job(hass, entry))  # learning from conversations
     entry.async_on_unload(_async_track_consolidation(hass, entry))
+    entry.async_on_unload(await async_register_panel(hass))  # the admin panel in the sidebar
 
     reembed = _Reembed(hass, entry)
     entry.runtime_data.reembed = reembed

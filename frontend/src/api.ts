@@ -1,0 +1,273 @@
+// The memory/* WebSocket API (docs/panel.md, custom_components/memory/websocket_api.py): the shapes
+// the panel reads and one typed call per command. Times are ISO-8601 UTC strings.
+
+export interface HassEntity {
+  entity_id: string;
+  state: string;
+  attributes: Record<string, unknown>;
+}
+
+/** What Home Assistant hands a custom panel as `hass` (only the parts used here). */
+export interface HomeAssistant {
+  language: string;
+  states: Record<string, HassEntity>;
+  user?: { id: string; name: string; is_admin: boolean };
+  callWS<T>(msg: Record<string, unknown>): Promise<T>;
+}
+
+export const KINDS = ["fact", "preference", "episode", "procedure", "note"] as const;
+export const SCOPES = ["private", "room", "shared", "system"] as const;
+export const EDITABLE_SCOPES = ["private", "room", "shared"] as const;
+export const PROVENANCES = ["confirmed", "observed", "extracted", "inferred"] as const;
+export const STATUSES = ["active", "pending", "superseded", "archived"] as const;
+
+export interface SaidBy {
+  person_id: string | null;
+  person_name: string | null;
+  area_id: string | null;
+  area_name: string | null;
+  at: string;
+}
+
+export interface MemoryView {
+  id: string;
+  content: string;
+  kind: string;
+  language: string;
+  provenance: string;
+  scope: string;
+  owner_id: string | null;
+  area_id: string | null;
+  status: string;
+  sensitive: boolean;
+  importance: number;
+  confidence: number;
+  subject: string | null;
+  predicate: string | null;
+  value: string | null;
+  created_at: string;
+  updated_at: string;
+  valid_from: string | null;
+  valid_to: string | null;
+  superseded_by: string | null;
+  source: string;
+  source_ref: string | null;
+  said_by: SaidBy;
+}
+
+export interface Overview {
+  counts: {
+    by_scope: Record<string, number>;
+    by_provenance: Record<string, number>;
+    by_status: Record<string, number>;
+    pending: number;
+    tombstones: number;
+  };
+  last_consolidation: string | null;
+  store: { kind: string; where: string };
+  encoder: { provider: string; model: string; dimension: number };
+}
+
+export interface ListFilters {
+  kind?: string;
+  scope?: string;
+  person?: string;
+  area?: string;
+  provenance?: string;
+  status?: string;
+  language?: string;
+  said_by?: string;
+}
+
+export interface MemoryPage {
+  memories: MemoryView[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+export interface SearchHit {
+  memory: MemoryView;
+  score: number;
+  similarity: number;
+  factors: Record<string, number>;
+  outdated_by: string | null;
+}
+
+export interface History {
+  memory: MemoryView;
+  older: MemoryView[];
+  newer: MemoryView[];
+}
+
+export interface MemoryEdit {
+  content?: string;
+  scope?: string;
+  owner?: string;
+  area?: string;
+  kind?: string;
+}
+
+export interface PendingItem {
+  memory: MemoryView;
+  replaces: MemoryView[];
+}
+
+export interface Tombstone {
+  id: string;
+  scope: string;
+  owner_id: string | null;
+  area_id: string | null;
+  created_at: string;
+  lifted_at: string | null;
+}
+
+/** A memory in a consolidation report: its id and text (null when it no longer exists). */
+export interface Brief {
+  id: string;
+  content: string | null;
+}
+
+/** What memory/consolidate returns: the counts, the conflicts left for a person and, for a dry
+ * run, what it would change (`changes`) and prune (`prune`: ids); after a real run `judged`. */
+export interface ConsolidationReport {
+  merged: number;
+  superseded: number;
+  pruned: number;
+  conflicts: { older: Brief; newer: Brief; similarity: number }[];
+  judged?: number;
+  dry_run?: boolean;
+  changes?: (Brief & { status: string; by: Brief })[];
+  prune?: string[];
+}
+
+export interface ImportReport {
+  created: number;
+  duplicates: number;
+  rejected: { index: number; reason: string }[];
+}
+
+export interface Settings {
+  learning: boolean;
+  learning_opt_out_areas: string[];
+  review_extracted: boolean;
+  cloud_personal: boolean;
+  transcript_retention_days: number;
+}
+
+export interface Area {
+  area_id: string;
+  name: string;
+}
+
+export interface Person {
+  id: string;
+  name: string;
+}
+
+/** An error the server sent (`code`: not_found, invalid_format, not_loaded, invalid_input, …). */
+export interface WsError {
+  code: string;
+  message: string;
+}
+
+/** Drops undefined and empty-string values, so optional filters are left out of the message. */
+function compact(obj: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined && v !== ""));
+}
+
+export class MemoryApi {
+  constructor(private readonly hass: HomeAssistant) {}
+
+  private call<T>(type: string, data: Record<string, unknown> = {}): Promise<T> {
+    return this.hass.callWS<T>({ type, ...compact(data) });
+  }
+
+  overview(): Promise<Overview> {
+    return this.call("memory/overview");
+  }
+
+  list(filters: ListFilters, offset: number, limit: number): Promise<MemoryPage> {
+    return this.call("memory/list", { ...filters, offset, limit });
+  }
+
+  search(query: string, person?: string, area?: string, language?: string, limit?: number): Promise<{ hits: SearchHit[] }> {
+    return this.call("memory/search", { query, person, area, language, limit });
+  }
+
+  get(memoryId: string): Promise<History> {
+    return this.call("memory/get", { memory_id: memoryId });
+  }
+
+  update(memoryId: string, edit: MemoryEdit): Promise<{ memory: MemoryView }> {
+    return this.call("memory/update", { memory_id: memoryId, ...edit });
+  }
+
+  pending(): Promise<{ pending: PendingItem[] }> {
+    return this.call("memory/pending");
+  }
+
+  approve(memoryId: string): Promise<{ memory: MemoryView; replaced: string[] }> {
+    return this.call("memory/approve", { memory_id: memoryId });
+  }
+
+  reject(memoryId: string): Promise<{ forgotten: string }> {
+    return this.call("memory/reject", { memory_id: memoryId });
+  }
+
+  forget(memoryId: string): Promise<{ forgotten: string }> {
+    return this.call("memory/forget", { memory_id: memoryId });
+  }
+
+  forgetPerson(person: string): Promise<{ forgotten: number }> {
+    return this.call("memory/forget_person", { person });
+  }
+
+  tombstones(offset: number, limit: number): Promise<{ tombstones: Tombstone[]; total: number }> {
+    return this.call("memory/tombstones", { offset, limit });
+  }
+
+  liftTombstone(tombstoneId: string): Promise<{ lifted: string }> {
+    return this.call("memory/lift_tombstone", { tombstone_id: tombstoneId });
+  }
+
+  consolidate(dryRun: boolean): Promise<ConsolidationReport> {
+    return this.call("memory/consolidate", { dry_run: dryRun });
+  }
+
+  exportAll(): Promise<Record<string, unknown>> {
+    return this.call("memory/export");
+  }
+
+  importAll(data: unknown): Promise<ImportReport> {
+    return this.call("memory/import", { data });
+  }
+
+  settings(): Promise<Settings> {
+    return this.call("memory/settings");
+  }
+
+  updateSettings(change: Partial<Settings>): Promise<Settings> {
+    return this.call("memory/settings/update", change);
+  }
+
+  areas(): Promise<Area[]> {
+    return this.call("config/area_registry/list");
+  }
+}
+
+/** The persons of the household, from the person.* states, sorted by name. */
+export function personsOf(hass: HomeAssistant): Person[] {
+  return Object.values(hass.states)
+    .filter((s) => s.entity_id.startsWith("person."))
+    .map((s) => ({ id: s.entity_id, name: String(s.attributes.friendly_name ?? s.entity_id) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The message of a failed call: the server's (translated) message, else the error as text. */
+export function errorMessage(err: unknown): string {
+  if (err && typeof err === "object" && "message" in err) {
+    return String((err as WsError).message);
+  }
+  return String(err);
+}
