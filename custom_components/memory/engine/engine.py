@@ -46,7 +46,7 @@ from .models import (
 )
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
-from .text import visible_text
+from .text import same_text, visible_text
 
 _LOGGER = logging.getLogger(__name__)
 REEMBED_BATCH = 256
@@ -443,21 +443,22 @@ class MemoryEngine:
         for index, draft in enumerate(drafts):
             with self._writes:
                 try:
-                    reason = self._import_refusal(draft)
-                    result = None if reason else self.remember(draft)
+                    outcome = self._import_one(draft)
                 except InvalidInput as err:
-                    reason, result = err.reason, None
-            if result is None:
-                rejected.append((index, reason or "invalid_input"))
-            elif result.action is WriteAction.CREATED:
+                    outcome = err.reason
+            if outcome is WriteAction.CREATED:
                 created += 1
-            else:
+            elif isinstance(outcome, WriteAction):
                 duplicates += 1
+            else:
+                rejected.append((index, outcome))
         return ImportReport(created, duplicates, tuple(rejected))
 
-    def _import_refusal(self, draft: MemoryDraft) -> str | None:
-        """Why `draft` may not be imported ("forgotten", "conflict"), None when it may;
-        InvalidInput for what remember refuses too."""
+    def _import_one(self, draft: MemoryDraft) -> WriteAction | str:
+        """Import one draft: what remember did, or why it may not be imported ("forgotten",
+        "conflict"); InvalidInput for what remember refuses. A pending draft whose wording waits
+        for review already in its bucket is that memory (MERGED, nothing written): remember
+        compares with current memories only."""
         text = writer.clean_content(draft.content)
         bucket = writer.resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
@@ -466,12 +467,17 @@ class MemoryEngine:
             area_id=bucket.area_id, text=text, anchor_key=self._anchor_key,
         ):  # fmt: skip
             return "forgotten"
+        if draft.status is Status.PENDING:
+            waiting = self._all(Speaker.administrator(), Status.PENDING)
+            if any(Bucket.of(m.scope, m.owner_id, m.area_id) == bucket and same_text(m.content, text)
+                   for m in waiting):  # fmt: skip
+                return WriteAction.MERGED
         subject, predicate = facts.fact_subject(draft.subject), facts.fact_predicate(draft.predicate)
         if draft.status is Status.ACTIVE and subject is not None and predicate is not None:
             held = self.store.current_by_key(bucket, subject, predicate, [Status.ACTIVE])
             if held and not any(facts.same_value(m, draft) for m in held):
                 return "conflict"
-        return None
+        return self.remember(draft).action
 
     # ------------------------------------------------------------------ voiceprints
     def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
