@@ -207,8 +207,8 @@ async def _settings_update(
     hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]
 ) -> dict[str, Any]:
     changes = {key: msg[key] for key in SETTINGS if key in msg}
-    for field in validate_options(hass, changes):  # the options flow's own checks
-        raise invalid("unknown_area", field)
+    if errors := validate_options(hass, changes):  # the options flow's own checks: areas exist
+        raise invalid("unknown_area", next(iter(errors)))
     hass.config_entries.async_update_entry(entry, options={**entry.options, **changes})
     entry.runtime_data.options = dict(entry.options)
     return current_settings(entry)
