@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
@@ -17,26 +17,12 @@ from custom_components.memory.engine.models import Kind, Memory, Provenance, Sco
 from custom_components.memory.engine.store.base import MemoryFilter, Visibility
 from custom_components.memory.engine.writer import embedding_text
 
-from .conftest import ANNA, HALL, JULIAN, KITCHEN
+from .conftest import ANNA, HALL, JULIAN, KITCHEN, Clock
 
 ADMIN = Speaker.administrator()
 JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
 ANNA_HALL = Speaker(person_id=ANNA, area_id=HALL)
-MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
-
-
-@dataclass
-class Clock:
-    now: datetime
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(MONDAY)
 
 
 @pytest.fixture

@@ -33,17 +33,7 @@ from .api import (
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
-from .models import (
-    Hit,
-    Memory,
-    Provenance,
-    Scope,
-    Speaker,
-    Status,
-    Tombstone,
-    TranscriptTurn,
-    Voiceprint,
-)
+from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
 from .text import same_text, visible_text
