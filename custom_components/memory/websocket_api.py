@@ -24,7 +24,13 @@ from typing import Any
 
 import voluptuous as vol
 from homeassistant.components import websocket_api
-from homeassistant.components.websocket_api import ActiveConnection
+from homeassistant.components.websocket_api.connection import ActiveConnection
+from homeassistant.components.websocket_api.const import ERR_HOME_ASSISTANT_ERROR, ERR_NOT_FOUND
+from homeassistant.components.websocket_api.decorators import (
+    async_response,
+    require_admin,
+    websocket_command,
+)
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import area_registry as ar
@@ -51,8 +57,8 @@ MAX_SEARCH_HITS = 20
 STATUS_ANY = "any"
 # strings.json exceptions keys answered with these codes (others: invalid_input / the engine's)
 CODES = {
-    "unknown_memory": websocket_api.ERR_NOT_FOUND,
-    "unknown_tombstone": websocket_api.ERR_NOT_FOUND,
+    "unknown_memory": ERR_NOT_FOUND,
+    "unknown_tombstone": ERR_NOT_FOUND,
     "not_loaded": "not_loaded",
     "store_unreachable": "store_unavailable",
 }
@@ -69,15 +75,15 @@ _PAGE: dict[vol.Marker, Any] = {
 _EDITABLE_SCOPES = [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
 
 
-def memory_command(name: str, schema: dict[vol.Marker, Any]) -> Callable[[Handler], Command]:
+def memory_command(name: str, schema: dict[Any, Any]) -> Callable[[Handler], Command]:
     """The WebSocket command `memory/<name>` around `handler(hass, entry, msg) -> result`: admin
     only, `schema` validated, answered for the loaded entry, every failure sent as an error
     (module docstring)."""
 
     def decorate(handler: Handler) -> Command:
-        @websocket_api.websocket_command({vol.Required("type"): f"{DOMAIN}/{name}", **schema})
-        @websocket_api.require_admin
-        @websocket_api.async_response
+        @websocket_command({vol.Required("type"): f"{DOMAIN}/{name}", **schema})
+        @require_admin
+        @async_response
         async def command(hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]) -> None:
             try:
                 entries = hass.config_entries.async_loaded_entries(DOMAIN)
@@ -113,7 +119,7 @@ async def async_send_error(
             message = message.format(**placeholders)
     connection.send_error(
         msg_id,
-        code or websocket_api.ERR_HOME_ASSISTANT_ERROR,
+        code or ERR_HOME_ASSISTANT_ERROR,
         message,
         translation_key=key,
         translation_domain=DOMAIN if key else None,
