@@ -10,11 +10,12 @@ forget it and no backend has a copy of the rule to drift.
 
 The store protocol is split by concern, each part a Protocol of its own (testable alone, see
 tests/engine/test_store_protocols.py):
-- MemoryRecords: memories — writes, reads under a Visibility, supersession chains, review,
+- MemoryRecords: memories — writes, reads under a Visibility (the admin panel's filtered
+  listing too: MemoryFilter, compiled by store/sql.py), supersession chains, review,
   consolidation's inputs and verdicts, pruning, access counts.
 - SearchLegs: what recall reads — semantic top-k, a bucket's nearest, vectors, similarities,
   languages, full-text phrases and terms, document frequencies, conversation neighbours.
-- TombstoneStore: forgetting (delete to tombstones, the tombstone check, lifting).
+- TombstoneStore: forgetting (delete to tombstones, the tombstone check, lifting, listing).
 - TranscriptStore: verbatim conversation turns.
 - VoiceprintStore: enrolled voices.
 - StoreTransfer: whole-table export/import for a move between stores (TRANSFER_TABLES).
