@@ -24,6 +24,7 @@ from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.requirements import RequirementsNotFound, async_process_requirements
 
+from . import websocket_api
 from .const import (
     CONF_ENCODER,
     CONF_VOICE,
@@ -72,8 +73,10 @@ CONSOLIDATE_INTERVAL = timedelta(days=1)  # "Consolidation daily (and on demand)
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
-    """Register the memory.* services once per HA instance (quality scale: action-setup)."""
+    """Register the memory.* services and the panel's memory/... WebSocket commands once per HA
+    instance (quality scale: action-setup)."""
     async_setup_services(hass)
+    websocket_api.async_setup(hass)
     return True
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import voluptuous as vol
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
-from homeassistant.components.person import DOMAIN as PERSON_DOMAIN
+from homeassistant.components.person.const import DOMAIN as PERSON_DOMAIN
 from homeassistant.components.stt import DOMAIN as STT_DOMAIN
 from homeassistant.components.stt import async_get_speech_to_text_entity
 from homeassistant.config_entries import (

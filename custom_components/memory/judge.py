@@ -22,6 +22,7 @@ from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
+from homeassistant.util import dt as dt_util
 
 from .cloud import async_is_cloud_domain
 from .const import (
@@ -184,5 +185,6 @@ async def async_consolidate(
         conflicts=tuple(c for c in report.conflicts if (c.older_id, c.newer_id) in left),
     )
     entry.runtime_data.possible_conflicts = len(report.conflicts)
+    entry.runtime_data.last_consolidation = dt_util.utcnow()
     hass.bus.async_fire(EVENT_MEMORY_CONSOLIDATED, {**report.counts(), "judged": len(judged.applied)})
     return report, judged

@@ -117,6 +117,7 @@ class MemoryRuntimeData:
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
+    last_consolidation: datetime | None = None  # when the last real consolidation run ended (this run of HA)
     recognizer: VoiceRecognizer | None = None
     health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
 

@@ -20,7 +20,6 @@ made only after every check passed). Responses are documented in docs/services.m
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -56,9 +55,8 @@ from .engine.api import (
     EngineError,
     InvalidInput,
     MemoryDraft,
-    StoreUnavailable,
 )
-from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .judge import async_consolidate
 from .recognition import (
@@ -73,9 +71,10 @@ from .recognition import (
     read_wav,
     satellite_key,
 )
-from .runtime import MemoryRuntimeData, async_recall, async_run
+from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
+from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -112,20 +111,6 @@ MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bo
 DEFAULT_FORGET_CANDIDATES = 3  # as many as a person can choose between when asked
 DEFAULT_PENDING_LIMIT = 50  # one review session's worth
 MAX_PENDING_LIMIT = 500  # a whole backlog of a chatty household, still a bounded response
-# A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
-LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
-
-# engine InvalidInput.reason -> strings.json exceptions key
-_REASON_KEYS = {
-    "empty": "empty_content",
-    "too_long": "content_too_long",
-    "scope_needs_person": "scope_needs_person",
-    "scope_needs_area": "scope_needs_area",
-    "unknown_memory": "unknown_memory",
-    "wider_scope": "replaces_wider_scope",
-    "unknown_speaker": "unknown_person",
-}
-
 # Empty strings count as "not given" (UI forms and blueprint inputs send them).
 _SPEAKER_FIELDS: dict[vol.Marker, Any] = {
     vol.Optional(ATTR_PERSON): vol.Any(None, cv.string),
@@ -174,12 +159,6 @@ FORGET_VOICE_SCHEMA = FORGET_PERSON_SCHEMA
 VOICE_STATUS_SCHEMA = vol.Schema({})
 
 
-def _invalid(key: str, field: str) -> ServiceValidationError:
-    return ServiceValidationError(
-        translation_domain=DOMAIN, translation_key=key, translation_placeholders={"field": field}
-    )
-
-
 def _runtime(hass: HomeAssistant) -> MemoryRuntimeData:
     """The loaded entry's runtime data (single_config_entry)."""
     if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
@@ -192,10 +171,10 @@ async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
     """Validate `person`/`area` and resolve the caller (module docstring)."""
     person = call.data.get(ATTR_PERSON) or None
     if person is not None and not is_person(hass, person):
-        raise _invalid("unknown_person", ATTR_PERSON)
+        raise invalid("unknown_person", ATTR_PERSON)
     area = call.data.get(ATTR_AREA) or None
     if area is not None and ar.async_get(hass).async_get_area(area) is None:
-        raise _invalid("unknown_area", ATTR_AREA)
+        raise invalid("unknown_area", ATTR_AREA)
     caller = person_for_user(hass, call.context.user_id)
     if person is not None:
         await _async_may_act_for(hass, call, person)
@@ -206,7 +185,7 @@ async def _async_may_act_for(hass: HomeAssistant, call: ServiceCall, person: str
     """person_not_allowed unless the caller is that person's user, an administrator, or no user
     (an automation)."""
     if person != person_for_user(hass, call.context.user_id) and not await _async_is_admin(hass, call):
-        raise _invalid("person_not_allowed", ATTR_PERSON)
+        raise invalid("person_not_allowed", ATTR_PERSON)
 
 
 async def _async_is_admin(hass: HomeAssistant, call: ServiceCall) -> bool:
@@ -222,12 +201,12 @@ def _text(call: ServiceCall, field: str, limit: int) -> str:
     (nothing visible: whitespace, zero-width and format characters only) or content_too_long."""
     raw = str(call.data[field])
     if not is_encodable(raw):
-        raise _invalid("invalid_text", field)
+        raise invalid("invalid_text", field)
     text = strip_invisible(raw)
     if not text:
-        raise _invalid("empty_content", field)
+        raise invalid("empty_content", field)
     if len(text) > limit:
-        raise _invalid("content_too_long", field)
+        raise invalid("content_too_long", field)
     return text
 
 
@@ -262,26 +241,10 @@ def _as_of(call: ServiceCall) -> datetime | None:
     except ValueError:
         moment = None
     if moment is None:
-        raise _invalid("invalid_datetime", ATTR_AS_OF)
+        raise invalid("invalid_datetime", ATTR_AS_OF)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt_util.get_default_time_zone())
     return dt_util.as_utc(moment)
-
-
-def _map_invalid(err: InvalidInput) -> ServiceValidationError:
-    return _invalid(_REASON_KEYS.get(err.reason, "invalid_input"), err.field)
-
-
-def _engine_failed(err: EngineError) -> HomeAssistantError:
-    """The translated error of a failed engine call; an unreachable store says so (and that
-    nothing was done: a write that raised was not committed)."""
-    if isinstance(err, StoreUnavailable):
-        return HomeAssistantError(translation_domain=DOMAIN, translation_key="store_unreachable")
-    return HomeAssistantError(
-        translation_domain=DOMAIN,
-        translation_key="engine_error",
-        translation_placeholders={"error": str(err)},
-    )
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:
@@ -340,12 +303,12 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
     speaker = await _async_speaker(hass, call)
     scope = Scope(call.data[ATTR_SCOPE])
     if scope is Scope.PRIVATE and not speaker.known:
-        raise _invalid("scope_needs_person", ATTR_PERSON)
+        raise invalid("scope_needs_person", ATTR_PERSON)
     if scope is Scope.ROOM and speaker.area_id is None:
-        raise _invalid("scope_needs_area", ATTR_AREA)
+        raise invalid("scope_needs_area", ATTR_AREA)
     language = call.data.get(ATTR_LANGUAGE) or hass.config.language
     if not LANGUAGE_TAG.match(language):
-        raise _invalid("invalid_language", ATTR_LANGUAGE)
+        raise invalid("invalid_language", ATTR_LANGUAGE)
     observed = call.data[ATTR_OBSERVED]
     try:
         result = await async_run(
@@ -364,9 +327,9 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
             ),
         )
     except InvalidInput as err:
-        raise _map_invalid(err) from err
+        raise map_invalid(err) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {
         "memory": memory_dict(result.memory),
         "action": result.action.value,
@@ -405,7 +368,7 @@ async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
     try:
         hits = await async_run(hass, data.engine.find_to_forget, query, speaker, limit)
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"candidates": [hit_dict(hit) for hit in hits]}
 
 
@@ -415,13 +378,13 @@ async def _async_forget(call: ServiceCall) -> ServiceResponse:
     speaker = await _async_speaker(hass, call)
     memory_id = call.data[ATTR_MEMORY_ID].strip()
     if not is_encodable(memory_id):
-        raise _invalid("invalid_text", ATTR_MEMORY_ID)
+        raise invalid("invalid_text", ATTR_MEMORY_ID)
     try:
         memory = await async_run(hass, data.engine.forget, memory_id, speaker)
     except InvalidInput as err:
-        raise _map_invalid(err) from err
+        raise map_invalid(err) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"forgotten": memory_dict(memory)}
 
 
@@ -430,11 +393,11 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
     data = _runtime(hass)
     speaker = await _async_speaker(hass, call)  # a non-admin user may only forget themselves
     if speaker.person_id is None:
-        raise _invalid("unknown_person", ATTR_PERSON)
+        raise invalid("unknown_person", ATTR_PERSON)
     try:
         count = await async_run(hass, data.engine.forget_person, speaker.person_id)
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"person": speaker.person_id, "forgotten": count}
 
 
@@ -443,7 +406,7 @@ async def _async_memory_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, S
     speaker = await _async_speaker(call.hass, call)
     memory_id = call.data[ATTR_MEMORY_ID].strip()
     if not is_encodable(memory_id):
-        raise _invalid("invalid_text", ATTR_MEMORY_ID)
+        raise invalid("invalid_text", ATTR_MEMORY_ID)
     return data, memory_id, speaker
 
 
@@ -452,23 +415,20 @@ async def _async_approve(call: ServiceCall) -> ServiceResponse:
     try:
         memory = await async_run(call.hass, data.engine.approve, memory_id, speaker)
     except InvalidInput as err:
-        raise _map_invalid(err) from err
+        raise map_invalid(err) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"approved": memory_dict(memory)}
 
 
 async def _async_reject(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_memory_id(call)
     try:
-        memory = await async_run(call.hass, data.engine.get, memory_id, speaker)
-        if memory is None or memory.status is not Status.PENDING:
-            raise InvalidInput(ATTR_MEMORY_ID, "unknown_memory")
-        forgotten = await async_run(call.hass, data.engine.forget, memory_id, speaker)
+        forgotten = await async_run(call.hass, data.engine.reject, memory_id, speaker)
     except InvalidInput as err:
-        raise _map_invalid(err) from err
+        raise map_invalid(err) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"rejected": memory_dict(forgotten)}
 
 
@@ -477,9 +437,9 @@ async def _async_history(call: ServiceCall) -> ServiceResponse:
     try:
         memories = await async_run(call.hass, data.engine.history, memory_id, speaker)
     except InvalidInput as err:
-        raise _map_invalid(err) from err
+        raise map_invalid(err) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"history": [history_dict(m) for m in memories]}
 
 
@@ -490,7 +450,7 @@ async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
     try:
         memories = await async_run(call.hass, data.engine.list_pending, speaker, limit=limit)
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {
         "memories": [
             {key: value for key, value in memory_dict(m).items() if key in PENDING_FIELDS} for m in memories
@@ -503,21 +463,32 @@ CONSOLIDATE_SCHEMA = vol.Schema({vol.Optional(ATTR_DRY_RUN, default=False): cv.b
 
 
 async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
-    """Consolidate now (judge.async_consolidate). The response: counts and the possible conflicts
-    left for a person (ids and texts: an administrator's call); with dry_run what it would merge,
-    supersede and prune, and nothing is done (docs/consolidation.md)."""
+    """Consolidate now (async_consolidation_report)."""
     entries = call.hass.config_entries.async_loaded_entries(DOMAIN)
     if not entries:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-    entry = entries[0]
-    dry_run = bool(call.data.get(ATTR_DRY_RUN, False))
     try:
-        report, judged = await async_consolidate(call.hass, entry, dry_run=dry_run)
-        ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
-        ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
-        memories = await async_run(call.hass, _memories, entry.runtime_data.engine, ids)
+        return await async_consolidation_report(
+            call.hass, entries[0], dry_run=bool(call.data.get(ATTR_DRY_RUN, False))
+        )
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
+
+
+async def async_consolidation_report(
+    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool
+) -> dict[str, Any]:
+    """Consolidate now (judge.async_consolidate) and describe it: merged, superseded, pruned and
+    the possible conflicts left for a person ({older, newer: {id, content}, similarity}: an
+    administrator's view); with dry_run (`dry_run: true`) also what it would merge and supersede
+    (`changes`: {id, content, status, by}) and prune (`prune`: ids of inferred guesses), and
+    nothing is done; otherwise `judged`: the verdicts the AI Task applied (docs/consolidation.md).
+    The same response for memory.consolidate and the panel's memory/consolidate. Raises
+    EngineError."""
+    report, judged = await async_consolidate(hass, entry, dry_run=dry_run)
+    ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
+    ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
+    memories = await async_run(hass, _memories, entry.runtime_data.engine, ids)
 
     def brief(memory_id: str) -> dict[str, Any]:
         memory = memories.get(memory_id)
@@ -628,7 +599,7 @@ def _satellite(hass: HomeAssistant, value: str) -> str:
     else:
         key = None
     if key is None:
-        raise _invalid("unknown_satellite", ATTR_SATELLITE)
+        raise invalid("unknown_satellite", ATTR_SATELLITE)
     return key
 
 
@@ -640,12 +611,12 @@ async def _async_enroll_clips(
     media_ids = [m.strip() for m in call.data.get(ATTR_CLIPS) or [] if m and m.strip()]
     satellite = (call.data.get(ATTR_SATELLITE) or "").strip()
     if bool(media_ids) == bool(satellite):
-        raise _invalid("enroll_needs_clips", ATTR_CLIPS)
+        raise invalid("enroll_needs_clips", ATTR_CLIPS)
     if media_ids:
         if len(media_ids) < MIN_ENROL_CLIPS:
             raise _too_few(ATTR_CLIPS, len(media_ids))
         if len(media_ids) > MAX_ENROL_CLIPS:
-            raise _invalid("too_many_clips", ATTR_CLIPS)
+            raise invalid("too_many_clips", ATTR_CLIPS)
         clips: list[tuple[str, bytes]] = []
         for media_id in media_ids:
             pcm = await _async_media_clip(hass, media_id)
@@ -654,7 +625,7 @@ async def _async_enroll_clips(
             clips.append((media_id, pcm))
         return ATTR_CLIPS, clips
     if not await _async_is_admin(hass, call):  # what a satellite heard may be anyone's voice
-        raise _invalid("satellite_enrolment_admin_only", ATTR_SATELLITE)
+        raise invalid("satellite_enrolment_admin_only", ATTR_SATELLITE)
     count = _utterances(call)
     heard = recognizer.recent(_satellite(hass, satellite))[-count:]
     if len(heard) < MIN_ENROL_CLIPS:
@@ -670,7 +641,7 @@ async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
     recognizer = _recognizer(data)
     person = str(call.data[ATTR_PERSON]).strip()
     if not is_person(hass, person):
-        raise _invalid("unknown_person", ATTR_PERSON)
+        raise invalid("unknown_person", ATTR_PERSON)
     await _async_may_act_for(hass, call, person)
     field, clips = await _async_enroll_clips(hass, call, recognizer)
     try:
@@ -678,9 +649,9 @@ async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
     except ClipProblem as err:
         raise _clip_error(f"clip_{err.reason}", field, err.clip) from err
     except VoiceTaken as err:  # these clips are someone else's enrolled voice
-        raise _invalid("voice_of_another_person", field) from err
+        raise invalid("voice_of_another_person", field) from err
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     except OSError as err:  # the speaker encoder's weights cannot be read
         raise HomeAssistantError(
             translation_domain=DOMAIN,
@@ -699,7 +670,7 @@ async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
     try:
         forgotten = await async_run(hass, data.engine.forget_voice, person)
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     return {"person": person, "forgotten": forgotten}
 
 
@@ -710,7 +681,7 @@ async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
     try:
         voices = await async_voice_status(call.hass, data.engine)
     except EngineError as err:
-        raise _engine_failed(err) from err
+        raise engine_failed(err) from err
     response: dict[str, Any] = {"recognition": data.recognizer is not None, "voices": voices}
     return response
 
@@ -732,17 +703,17 @@ async def _async_move_target(hass: HomeAssistant, call: ServiceCall) -> StoreSet
     (storage.async_validate_postgres: one translated key per reason, naming db_url)."""
     if call.data[CONF_STORAGE] == STORAGE_SQLITE:
         if not (path := str(call.data.get(CONF_DB_PATH) or "").strip()):
-            raise _invalid("missing_field", CONF_DB_PATH)
+            raise invalid("missing_field", CONF_DB_PATH)
         return StoreSettings(STORAGE_SQLITE, db_path=path)
     if not str(call.data.get(CONF_DB_URL) or "").strip():
-        raise _invalid("missing_field", CONF_DB_URL)
+        raise invalid("missing_field", CONF_DB_URL)
     household = str(call.data.get(CONF_HOUSEHOLD) or "").strip() or await async_default_household(hass)
     settings, errors = await async_validate_postgres(
         hass, {CONF_DB_URL: call.data[CONF_DB_URL], CONF_HOUSEHOLD: household}, None
     )
     if errors:
         field, reason = next(iter(errors.items()))
-        raise _invalid(f"server_{reason}", CONF_DB_URL if field == "base" else field)
+        raise invalid(f"server_{reason}", CONF_DB_URL if field == "base" else field)
     return settings
 
 
@@ -762,7 +733,7 @@ async def _async_move_store(call: ServiceCall) -> ServiceResponse:
     except EntryNotLoaded as err:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded") from err
     except TargetNotEmpty as err:
-        raise _invalid("target_not_empty", field) from err
+        raise invalid("target_not_empty", field) from err
     except EngineError as err:  # StoreUnavailable or MoveMismatch: the old store stays in use, intact
         raise HomeAssistantError(
             translation_domain=DOMAIN,

@@ -18,6 +18,7 @@ import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,25 @@ def add_verbatim(
     )  # fmt: skip
     engine.store.add(memory, engine.embedder.embed([embedding_text(text)])[0])
     return memory
+
+
+@dataclass
+class Clock:
+    """An engine's clock (MemoryEngine(clock=...)), moved by the test."""
+
+    now: datetime
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday morning the clocked tests start at
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """A clock standing at MONDAY."""
+    return Clock(MONDAY)
 
 
 JULIAN = "person.julian"

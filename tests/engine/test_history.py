@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -20,33 +19,17 @@ from custom_components.memory.engine.models import Kind, Memory, Provenance, Sco
 from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.writer import embedding_text
 
-from .conftest import ANNA, HALL, JULIAN, KITCHEN
+from .conftest import ANNA, HALL, JULIAN, KITCHEN, MONDAY, Clock
 
 JULIAN_KITCHEN = Speaker(person_id=JULIAN, area_id=KITCHEN)
 ANNA_HALL = Speaker(person_id=ANNA, area_id=HALL)
 GUEST = Speaker(area_id=HALL)
 ADMIN = Speaker.administrator()
-MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 
 # Julian's drink, changed twice: (text, value), one a day from MONDAY
 DRINKS = [("I drink coffee in the morning.", "coffee"), ("I drink tea in the morning now.", "tea"),
           ("I drink hot water in the morning now.", "hot water")]  # fmt: skip
-
-
-@dataclass
-class Clock:
-    """The engine's clock, moved by the test."""
-
-    now: datetime
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock(MONDAY)
 
 
 @pytest.fixture

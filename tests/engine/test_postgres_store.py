@@ -274,7 +274,9 @@ def test_households_sharing_a_database_see_nothing_of_each_other(pg_url: str) ->
                                                   text="hi", language="en", created_at=NOW)).turn == 0  # type: ignore[union-attr]  # fmt: skip
         holiday.delete_to_tombstones([kept.id], NOW)
         assert home.get(kept.id, ADMIN) is not None
-        assert home.counts() == {"memories": 2, "active": 2, "tombstones": 1, "stale": 0, "scope:shared": 2}
+        assert home.counts() == {"memories": 2, "active": 2, "tombstones": 1, "stale": 0, "scope:shared": 2,
+                                 "provenance:confirmed": 2, "status:active": 2,
+                                 "tombstone_scope:shared": 1}  # fmt: skip
         assert home.doc_count() == 2 and len(home.turns("conv")) == 1 and len(home.voiceprints()) == 1
         assert [t.id for t, _ in home.tombstones_near(probe, bucket, -1.0)] == [gone.id]
     finally:

@@ -8,7 +8,7 @@ the event loop. The engine is thread-safe (one writer at a time).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -25,9 +25,11 @@ from .models import (
     Source,
     Speaker,
     Status,
+    Tombstone,
     TranscriptTurn,
     Voiceprint,
 )
+from .store.base import MemoryFilter
 
 if TYPE_CHECKING:
     from .embedding.base import Vectors
@@ -200,6 +202,56 @@ class EngineStats:
     embedding: EmbeddingIdentity | None = None
     schema_version: int = 0
     stale_vectors: int = 0  # vectors of another embedding identity awaiting re-embed
+    by_provenance: dict[str, int] = field(default_factory=dict)  # active memories per provenance
+    by_status: dict[str, int] = field(default_factory=dict)  # memories per status (any)
+    tombstones_by_scope: dict[str, int] = field(default_factory=dict)  # unlifted, per scope
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryEdit:
+    """An administrator's correction of one memory (MemoryEngine.edit); None keeps a field.
+
+    content: new text (validated, flagged and re-embedded as remember does); owner_id counts for
+    PRIVATE, area_id for ROOM (the memory's own kept when not given)."""
+
+    content: str | None = None
+    kind: Kind | None = None
+    scope: Scope | None = None
+    owner_id: str | None = None
+    area_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """One memory and its place in its fact's history (MemoryEngine.lineage): `older` the values
+    it replaced (recursively), newest first; `newer` the memories that replaced it, the next one
+    first and the current one last. Every entry has valid_from (created_at when none was stored)."""
+
+    memory: Memory
+    older: tuple[Memory, ...] = ()
+    newer: tuple[Memory, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """Everything a person may read of the store (MemoryEngine.export): each ACTIVE memory with
+    the values it replaced (Lineage.older), the PENDING ones, and unlifted tombstones counted by
+    scope (a tombstone has no text)."""
+
+    current: tuple[Lineage, ...]
+    pending: tuple[Memory, ...]
+    tombstones_by_scope: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What MemoryEngine.import_memories did: new memories `created`, `duplicates` (a memory
+    saying the same was there: confirmed instead, remember's MERGED/CONFIRMED), and `rejected`
+    (index in the input, reason key) — written nowhere."""
+
+    created: int = 0
+    duplicates: int = 0
+    rejected: tuple[tuple[int, str], ...] = ()
 
 
 class MemoryEngineAPI(Protocol):
@@ -344,6 +396,67 @@ class MemoryEngineAPI(Protocol):
     def list_pending(self, speaker: Speaker, *, limit: int = 50) -> list[Memory]:
         """Visible PENDING memories (review mode: extracted, awaiting approve/reject), newest
         first, at most `limit`; InvalidInput("limit", "negative") if limit < 0."""
+        ...
+
+    def find(
+        self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
+    ) -> tuple[list[Memory], int]:
+        """Memories visible to speaker matching `where` (store.base.MemoryFilter; by default the
+        ACTIVE ones), newest first: the page [offset, offset + limit) and how many match in all.
+        InvalidInput("limit" | "offset", "negative")."""
+        ...
+
+    def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
+        """The memory (any status) with the values it replaced and the ones that replaced it,
+        as far as speaker sees; InvalidInput("memory_id", "unknown_memory") when not visible."""
+        ...
+
+    def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
+        """Correct a current (ACTIVE or PENDING) memory visible to speaker, committed; returns it
+        as stored (updated_at now). New content goes through remember's checks (writer.
+        clean_content: empty/too_long/invalid_text), is flagged sensitive by the same filter and
+        re-embedded; the fact's value is dropped with it (it was the old text's). A memory learned
+        automatically (extracted, inferred) may not be given sensitive content ("content",
+        "sensitive": invariant 7). The bucket is writer.resolve_bucket's: PRIVATE needs an owner
+        ("scope", "scope_needs_person"), ROOM an area ("scope_needs_area"). A memory that is not
+        visible: ("memory_id", "unknown_memory"); superseded or archived: ("memory_id",
+        "not_current"). Nothing is written when it raises."""
+        ...
+
+    def pending_review(self, speaker: Speaker, *, limit: int = 50) -> list[tuple[Memory, list[Memory]]]:
+        """The PENDING memories visible to speaker (newest first, at most `limit`), each with the
+        current memories approving it would supersede (facts.approving: another value of its
+        fact key)."""
+        ...
+
+    def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
+        """approve(), also returning the ids it superseded (another value of the fact key)."""
+        ...
+
+    def reject(self, memory_id: str, speaker: Speaker) -> Memory:
+        """Forget a PENDING memory visible to speaker (a tombstone, as forget); else
+        InvalidInput("memory_id", "unknown_memory"). Returns it as it was."""
+        ...
+
+    def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
+        """Every tombstone (lifted ones too), newest first: the page and the total."""
+        ...
+
+    def lift_tombstone(self, tombstone_id: str) -> Tombstone:
+        """Lift one unlifted tombstone (it blocks learning no more); InvalidInput("tombstone_id",
+        "unknown_tombstone") when there is none such. Returns it lifted."""
+        ...
+
+    def export(self) -> Export:
+        """Every current memory with its history, the pending ones and the tombstone counts."""
+        ...
+
+    def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
+        """Remember each draft in order by remember's own rules (dedup, restatements: counted
+        as duplicates), committed one by one. Rejected, nothing written for it: what remember
+        refuses (the InvalidInput reason), what a tombstone blocks ("forgotten": forgetting
+        stays until someone remembers it explicitly), and a fact whose key holds another value
+        now ("conflict": the household's current value is never superseded by an import)."""
         ...
 
     def record_turns(self, turns: list[TranscriptTurn]) -> None:

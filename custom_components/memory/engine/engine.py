@@ -19,21 +19,30 @@ from . import recall as recall_mod
 from .api import (
     ConsolidationReport,
     EngineStats,
+    Export,
+    ImportReport,
     InvalidInput,
+    Lineage,
     MemoryDraft,
+    MemoryEdit,
     RecallOptions,
     RememberResult,
     StoreUnavailable,
+    WriteAction,
 )
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
-from .models import Hit, Memory, Provenance, Scope, Speaker, Status, TranscriptTurn, Voiceprint
-from .store.base import Bucket, MemoryStore, Visibility
-from .text import visible_text
+from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
+from .sensitive import is_sensitive
+from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
+from .text import same_text, visible_text
 
 _LOGGER = logging.getLogger(__name__)
 REEMBED_BATCH = 256
+EXPORT_BATCH = 500  # memories read per page while exporting
+# learned automatically: never given secrets (invariant 7), also not by an edit
+LEARNED = frozenset({Provenance.EXTRACTED, Provenance.INFERRED})
 
 
 def utc_now() -> datetime:
@@ -225,20 +234,33 @@ class MemoryEngine:
         """The memory's chain of values visible to speaker, newest first, each with its validity
         window (api.MemoryEngineAPI.history); InvalidInput("memory_id", "unknown_memory") if not
         visible."""
+        chain = self.lineage(memory_id, speaker)
+        head = chain.newer[-1] if chain.newer else chain.memory
+        older = chain.older if head is chain.memory else self._older(head.id, Visibility.of(speaker))
+        return [head, *older]
+
+    def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
+        """The memory with what it replaced and what replaced it (api.MemoryEngineAPI.lineage)."""
         self._require_open()
         vis = Visibility.of(speaker)
         memory = self.store.get(memory_id, vis)
         if memory is None:
             raise InvalidInput("memory_id", "unknown_memory")
+        newer: list[Memory] = []
         seen = {memory.id}
-        while memory.superseded_by is not None and memory.superseded_by not in seen:
-            newer = self.store.get(memory.superseded_by, vis)
-            if newer is None:  # forgotten meanwhile, or (never by the writer) not visible
+        link = memory
+        while link.superseded_by is not None and link.superseded_by not in seen:
+            found = self.store.get(link.superseded_by, vis)
+            if found is None:  # forgotten meanwhile, or (never by the writer) not visible
                 break
-            memory = newer
-            seen.add(memory.id)
-        older = self.store.history(memory.id, vis)[::-1]  # the store gives them oldest first
-        return [replace(m, valid_from=m.valid_from or m.created_at) for m in (memory, *older)]
+            link = found
+            seen.add(link.id)
+            newer.append(_windowed(link))
+        return Lineage(_windowed(memory), self._older(memory.id, vis), tuple(newer))
+
+    def _older(self, memory_id: str, vis: Visibility) -> tuple[Memory, ...]:
+        """The values memory_id replaced, newest first, windowed (the store gives oldest first)."""
+        return tuple(_windowed(m) for m in self.store.history(memory_id, vis)[::-1])
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories) and,
@@ -247,24 +269,86 @@ class MemoryEngine:
 
         Raises InvalidInput("memory_id", "unknown_memory") when it is not visible or not pending.
         """
+        return self.approve_pending(memory_id, speaker)[0]
+
+    def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
+        """approve(), with the ids it superseded (api.MemoryEngineAPI.approve_pending)."""
         self._require_open()
         with self._writes:
-            return self._approve_locked(memory_id, speaker)
+            memory = self._pending(memory_id, speaker)
+            approved = replace(memory, status=Status.ACTIVE)
+            retired = facts.approving(approved, self._key_current(memory))
+            self.store.retire([(m.id, status) for m, status in retired], approved, self._clock())
+        return approved, tuple(m.id for m, status in retired if status is Status.SUPERSEDED)
 
-    def _approve_locked(self, memory_id: str, speaker: Speaker) -> Memory:
+    def _pending(self, memory_id: str, speaker: Speaker) -> Memory:
         memory = self.store.get(memory_id, Visibility.of(speaker))
         if memory is None or memory.status is not Status.PENDING:
             raise InvalidInput("memory_id", "unknown_memory")
-        approved = replace(memory, status=Status.ACTIVE)
-        others: list[Memory] = []
-        if memory.subject is not None and memory.predicate is not None:
-            bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
-            others = self.store.current_by_key(bucket, memory.subject, memory.predicate, [Status.ACTIVE])
-        retired = [
-            (m.id, Status.ARCHIVED if facts.same_value(m, approved) else Status.SUPERSEDED) for m in others
-        ]
-        self.store.retire(retired, approved, self._clock())
-        return approved
+        return memory
+
+    def _key_current(self, memory: Memory) -> list[Memory]:
+        """The ACTIVE memories of memory's fact key (none without a key)."""
+        if memory.subject is None or memory.predicate is None:
+            return []
+        bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
+        return self.store.current_by_key(bucket, memory.subject, memory.predicate, [Status.ACTIVE])
+
+    def pending_review(self, speaker: Speaker, *, limit: int = 50) -> list[tuple[Memory, list[Memory]]]:
+        """Pending memories with what approving each would supersede (api.MemoryEngineAPI)."""
+        out = []
+        for memory in self.list_pending(speaker, limit=limit):
+            retired = facts.approving(memory, self._key_current(memory))
+            out.append((memory, [m for m, status in retired if status is Status.SUPERSEDED]))
+        return out
+
+    def reject(self, memory_id: str, speaker: Speaker) -> Memory:
+        """Forget a PENDING memory visible to speaker (api.MemoryEngineAPI.reject)."""
+        self._require_open()
+        with self._writes:
+            self._pending(memory_id, speaker)
+            return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
+
+    def find(
+        self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
+    ) -> tuple[list[Memory], int]:
+        """Visible memories matching `where`, newest first, and how many (api.MemoryEngineAPI.find)."""
+        self._require_open()
+        if limit < 0 or offset < 0:
+            raise InvalidInput("limit" if limit < 0 else "offset", "negative")
+        return self.store.find_memories(Visibility.of(speaker), where, limit=limit, offset=offset)
+
+    def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
+        """Correct one current memory (api.MemoryEngineAPI.edit); committed."""
+        self._require_open()
+        with self._writes:
+            memory = self.store.get(memory_id, Visibility.of(speaker))
+            if memory is None:
+                raise InvalidInput("memory_id", "unknown_memory")
+            if memory.status not in (Status.ACTIVE, Status.PENDING):
+                raise InvalidInput("memory_id", "not_current")
+            scope = Scope(change.scope or memory.scope)
+            bucket = writer.resolve_bucket(
+                scope, Speaker(), change.owner_id or memory.owner_id, change.area_id or memory.area_id
+            )
+            edited = replace(
+                memory,
+                kind=change.kind or memory.kind,
+                scope=scope,
+                owner_id=bucket.owner_id,
+                area_id=bucket.area_id,
+                updated_at=self._clock(),
+            )
+            vector = None
+            if change.content is not None and change.content != memory.content:
+                text = writer.clean_content(change.content)
+                sensitive = is_sensitive(text)
+                if sensitive and memory.provenance in LEARNED:
+                    raise InvalidInput("content", "sensitive")
+                edited = replace(edited, content=text, sensitive=sensitive, value=None)
+                vector = self.embedder.embed([writer.embedding_text(text)])[0]
+            self.store.update(edited, vector)
+        return edited
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
@@ -300,6 +384,90 @@ class MemoryEngine:
                 return forgetting.forget_person(self.store, person_id, self._clock(), self._anchor_key)
             finally:
                 self._voice_generation += 1  # the voiceprint went with the person
+
+    def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
+        """Every tombstone, newest first: the page and the total (api.MemoryEngineAPI)."""
+        self._require_open()
+        if limit < 0 or offset < 0:
+            raise InvalidInput("limit" if limit < 0 else "offset", "negative")
+        return self.store.list_tombstones(limit=limit, offset=offset)
+
+    def lift_tombstone(self, tombstone_id: str) -> Tombstone:
+        """Lift one unlifted tombstone (api.MemoryEngineAPI.lift_tombstone)."""
+        self._require_open()
+        with self._writes:
+            tombstone = self.store.get_tombstone(tombstone_id)
+            if tombstone is None or tombstone.lifted_at is not None:
+                raise InvalidInput("tombstone_id", "unknown_tombstone")
+            now = self._clock()
+            self.store.lift_tombstones([tombstone.id], now)
+        return replace(tombstone, lifted_at=now)
+
+    # ------------------------------------------------------------------ export and import
+    def export(self) -> Export:
+        """Every current memory with its history, the pending ones, tombstone counts."""
+        self._require_open()
+        admin = Speaker.administrator()
+        vis = Visibility.of(admin)
+        current = [Lineage(_windowed(m), self._older(m.id, vis)) for m in self._all(admin, Status.ACTIVE)]
+        return Export(
+            current=tuple(current),
+            pending=tuple(self._all(admin, Status.PENDING)),
+            tombstones_by_scope=_tallied(self.store.counts(), "tombstone_scope"),
+        )
+
+    def _all(self, speaker: Speaker, status: Status) -> list[Memory]:
+        """Every memory of `status` visible to speaker, newest first, read page by page."""
+        out: list[Memory] = []
+        while True:
+            page, total = self.find(speaker, MemoryFilter(status=status), limit=EXPORT_BATCH, offset=len(out))
+            out += page
+            if not page or len(out) >= total:
+                return out
+
+    def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
+        """Remember each draft unless refused (api.MemoryEngineAPI.import_memories)."""
+        self._require_open()
+        created = duplicates = 0
+        rejected: list[tuple[int, str]] = []
+        for index, draft in enumerate(drafts):
+            with self._writes:
+                try:
+                    outcome = self._import_one(draft)
+                except InvalidInput as err:
+                    outcome = err.reason
+            if outcome is WriteAction.CREATED:
+                created += 1
+            elif isinstance(outcome, WriteAction):
+                duplicates += 1
+            else:
+                rejected.append((index, outcome))
+        return ImportReport(created, duplicates, tuple(rejected))
+
+    def _import_one(self, draft: MemoryDraft) -> WriteAction | str:
+        """Import one draft: what remember did, or why it may not be imported ("forgotten",
+        "conflict"); InvalidInput for what remember refuses. A pending draft whose wording waits
+        for review already in its bucket is that memory (MERGED, nothing written): remember
+        compares with current memories only."""
+        text = writer.clean_content(draft.content)
+        bucket = writer.resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
+        vector = self.embedder.embed([writer.embedding_text(text)])[0]
+        if forgetting.is_tombstoned(
+            self.store, self.embedder, vector, scope=bucket.scope, owner_id=bucket.owner_id,
+            area_id=bucket.area_id, text=text, anchor_key=self._anchor_key,
+        ):  # fmt: skip
+            return "forgotten"
+        if draft.status is Status.PENDING:
+            waiting = self._all(Speaker.administrator(), Status.PENDING)
+            if any(Bucket.of(m.scope, m.owner_id, m.area_id) == bucket and same_text(m.content, text)
+                   for m in waiting):  # fmt: skip
+                return WriteAction.MERGED
+        subject, predicate = facts.fact_subject(draft.subject), facts.fact_predicate(draft.predicate)
+        if draft.status is Status.ACTIVE and subject is not None and predicate is not None:
+            held = self.store.current_by_key(bucket, subject, predicate, [Status.ACTIVE])
+            if held and not any(facts.same_value(m, draft) for m in held):
+                return "conflict"
+        return self.remember(draft).action
 
     # ------------------------------------------------------------------ voiceprints
     def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
@@ -438,10 +606,13 @@ class MemoryEngine:
             memories=counts["memories"],
             active=counts["active"],
             tombstones=counts["tombstones"],
-            by_scope={k.split(":", 1)[1]: v for k, v in counts.items() if k.startswith("scope:")},
+            by_scope=_tallied(counts, "scope"),
             embedding=self.embedder.identity,
             schema_version=self.store.schema_version(),
             stale_vectors=counts["stale"],
+            by_provenance=_tallied(counts, "provenance"),
+            by_status=_tallied(counts, "status"),
+            tombstones_by_scope=_tallied(counts, "tombstone_scope"),
         )
 
     def reembed_pending(self, batch: int = REEMBED_BATCH) -> int:
@@ -458,3 +629,13 @@ class MemoryEngine:
         for (mid, _), vector in zip(stale, vectors, strict=True):
             self.store.set_vector(mid, vector)
         return len(stale)
+
+
+def _windowed(memory: Memory) -> Memory:
+    """The memory with its validity window's start: valid_from, else created_at."""
+    return memory if memory.valid_from is not None else replace(memory, valid_from=memory.created_at)
+
+
+def _tallied(counts: Mapping[str, int], prefix: str) -> dict[str, int]:
+    """The "<prefix>:<name>" entries of store counts as {name: n}."""
+    return {k.split(":", 1)[1]: v for k, v in counts.items() if k.split(":", 1)[0] == prefix}

@@ -190,6 +190,13 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
     )
 
 
+def approving(pending: Memory, current: Sequence[Memory]) -> list[tuple[Memory, Status]]:
+    """What approving `pending` does to `current` (the ACTIVE memories of its fact key, as
+    approval is "said now"): each becomes ARCHIVED when it says the same value, else SUPERSEDED.
+    Without a fact key `current` is empty and nothing is retired."""
+    return [(m, Status.ARCHIVED if same_value(m, pending) else Status.SUPERSEDED) for m in current]
+
+
 _REACH = {Scope.PRIVATE: 0, Scope.ROOM: 1, Scope.SHARED: 2, Scope.SYSTEM: 3}
 
 

@@ -10,11 +10,12 @@ forget it and no backend has a copy of the rule to drift.
 
 The store protocol is split by concern, each part a Protocol of its own (testable alone, see
 tests/engine/test_store_protocols.py):
-- MemoryRecords: memories — writes, reads under a Visibility, supersession chains, review,
+- MemoryRecords: memories — writes, reads under a Visibility (the admin panel's filtered
+  listing too: MemoryFilter, compiled by store/sql.py), supersession chains, review,
   consolidation's inputs and verdicts, pruning, access counts.
 - SearchLegs: what recall reads — semantic top-k, a bucket's nearest, vectors, similarities,
   languages, full-text phrases and terms, document frequencies, conversation neighbours.
-- TombstoneStore: forgetting (delete to tombstones, the tombstone check, lifting).
+- TombstoneStore: forgetting (delete to tombstones, the tombstone check, lifting, listing).
 - TranscriptStore: verbatim conversation turns.
 - VoiceprintStore: enrolled voices.
 - StoreTransfer: whole-table export/import for a move between stores (TRANSFER_TABLES).
@@ -33,7 +34,9 @@ from typing import Protocol
 from ..embedding.base import Vectors
 from ..models import (
     EmbeddingIdentity,
+    Kind,
     Memory,
+    Provenance,
     Scope,
     Speaker,
     Status,
@@ -138,6 +141,26 @@ class Bucket:
             owner_id=owner_id if scope is Scope.PRIVATE else None,
             area_id=area_id if scope is Scope.ROOM else None,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Which memories a listing returns (find_memories; the admin panel's filters). Each field
+    None matches any value; the set ones must all hold.
+
+    person: owner_id OR speaker_id is this person (their own memories and what they told);
+    area: area_id; said_by: speaker_id; status: default ACTIVE, None for every status;
+    language: the memory's language tag, exactly.
+    """
+
+    kind: Kind | None = None
+    scope: Scope | None = None
+    person: str | None = None
+    area: str | None = None
+    provenance: Provenance | None = None
+    status: Status | None = Status.ACTIVE
+    language: str | None = None
+    said_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +271,14 @@ class MemoryRecords(Protocol):
     ) -> list[Memory]:
         """Memories of `status` that vis allows, newest first (created_at desc, then id), the
         page [offset, offset + limit). vis.as_of ignored."""
+        ...
+
+    def find_memories(
+        self, vis: Visibility, where: MemoryFilter, *, limit: int, offset: int
+    ) -> tuple[list[Memory], int]:
+        """The memories vis allows that match `where` (any status unless where.status), newest
+        first (created_at desc, then id): the page [offset, offset + limit) and how many match
+        in all. vis.as_of ignored."""
         ...
 
     def history_ids(self, memory_id: str, vis: Visibility) -> list[str]:
@@ -404,6 +435,15 @@ class TombstoneStore(Protocol):
         """Mark the listed tombstones lifted at `at` (an explicit remember); they block nothing."""
         ...
 
+    def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
+        """Every tombstone, lifted ones too (lifted_at set), newest first (created_at desc, then
+        id): the page [offset, offset + limit) and how many there are in all."""
+        ...
+
+    def get_tombstone(self, tombstone_id: str) -> Tombstone | None:
+        """One tombstone (lifted or not), else None."""
+        ...
+
 
 class TranscriptStore(Protocol):
     """Verbatim conversation turns, independent of memories and forgetting, purged by age.
@@ -465,6 +505,8 @@ class MemoryStore(
         ...
 
     def counts(self) -> dict[str, int]:
-        """Diagnostics, no text: memories, active, tombstones (unlifted), stale, and
-        "scope:<scope>" -> active memories of that scope."""
+        """Diagnostics, no text: memories, active, tombstones (unlifted), stale,
+        "scope:<scope>" and "provenance:<provenance>" -> active memories of that scope or
+        provenance, "status:<status>" -> memories of that status, "tombstone_scope:<scope>" ->
+        unlifted tombstones of that scope (keys with no rows left out)."""
         ...

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..models import Status
-from .base import Visibility
+from .base import MemoryFilter, Visibility
 
 # The columns of a memory row as every SQL backend reads and writes them (models.Memory's fields,
 # in this order): rows.py of each backend maps them to and from Memory.
@@ -80,6 +80,24 @@ def visibility_sql(
     return "(" + " OR ".join(parts) + ")", params
 
 
+def filter_sql(where: MemoryFilter, *, alias: str = "m", mark: str = "?") -> tuple[str, list[Any]]:
+    """A listing's filter (MemoryFilter) as a SQL condition on `alias` and its parameters, for
+    every SQL backend: each set field one equality, `person` as owner OR teller."""
+    parts, params = ["TRUE"], []
+    for column, value in (
+        ("kind", where.kind), ("scope", where.scope), ("provenance", where.provenance),
+        ("status", where.status), ("area_id", where.area), ("language", where.language),
+        ("speaker_id", where.said_by),
+    ):  # fmt: skip
+        if value is not None:
+            parts.append(f"{alias}.{column} = {mark}")
+            params.append(str(value))
+    if where.person is not None:
+        parts.append(f"({alias}.owner_id = {mark} OR {alias}.speaker_id = {mark})")
+        params += [where.person, where.person]
+    return " AND ".join(parts), params
+
+
 def current_sql(
     vis: Visibility,
     *,
@@ -101,3 +119,24 @@ def current_sql(
         f"<= {mark} AND ({alias}.valid_to IS NULL OR {alias}.valid_to > {mark})",
         [at, at],
     )
+
+
+def tally(rows: list[Any]) -> dict[str, int]:
+    """MemoryStore.counts' memory keys from (scope, status, provenance, n) groups, for every SQL
+    backend: memories, active, and scope:/provenance: (active) and status: counts."""
+    out: dict[str, int] = {"memories": 0, "active": 0}
+    for scope, status, provenance, n in rows:
+        out["memories"] += n
+        out[f"status:{status}"] = out.get(f"status:{status}", 0) + n
+        if status == Status.ACTIVE.value:
+            out["active"] += n
+            for key in (f"scope:{scope}", f"provenance:{provenance}"):
+                out[key] = out.get(key, 0) + n
+    return out
+
+
+def tally_tombstones(rows: list[Any]) -> dict[str, int]:
+    """MemoryStore.counts' tombstone keys from (scope, n) groups of unlifted tombstones."""
+    out = {"tombstones": sum(n for _, n in rows)}
+    out.update({f"tombstone_scope:{scope}": n for scope, n in rows})
+    return out

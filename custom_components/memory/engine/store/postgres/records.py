@@ -12,8 +12,8 @@ from psycopg import AsyncConnection
 
 from ...embedding.base import Vectors
 from ...models import Kind, Memory, Provenance, Scope, Status
-from ..base import Bucket, Visibility
-from ..sql import current_sql, visibility_sql
+from ..base import Bucket, MemoryFilter, Visibility
+from ..sql import current_sql, filter_sql, visibility_sql
 from .connection import PostgresConnection
 from .fulltext import TEXT_COLUMNS, fulltext_columns
 from .rows import ACTIVE, ROW_COLUMNS, SELECT_MEMORY, as_vector, memory_values, mine, to_memory
@@ -99,6 +99,20 @@ class PostgresRecords(PostgresConnection):
             [status.value, *params, limit, offset],
         )
         return [to_memory(r) for r in rows]
+
+    def find_memories(
+        self, vis: Visibility, where: MemoryFilter, *, limit: int, offset: int
+    ) -> tuple[list[Memory], int]:
+        """The page of memories `vis` allows matching `where`, newest first, and how many match."""
+        visible, params = visibility_sql(vis, mark="%s")
+        matching, more = filter_sql(where, mark="%s")
+        condition = f"{mine('m')} AND {matching} AND {visible}"
+        total = self._read(f"SELECT count(*) FROM memories m WHERE {condition}", [*more, *params])[0][0]
+        rows = self._read(
+            f"{SELECT_MEMORY} WHERE {condition} ORDER BY m.created_at DESC, m.id LIMIT %s OFFSET %s",
+            [*more, *params, limit, offset],
+        )
+        return [to_memory(r) for r in rows], int(total)
 
     def ids_owned(self, person_id: str) -> list[str]:
         """Ids of every PRIVATE memory owned by person_id (any status)."""

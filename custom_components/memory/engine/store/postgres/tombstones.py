@@ -111,8 +111,26 @@ class PostgresTombstones(PostgresConnection):
 
         self._write(work)
 
+    def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
+        """Every tombstone of this household (lifted ones too), newest first, the page and the total."""
+        total = self._read(f"SELECT count(*) FROM tombstones WHERE {mine()}")[0][0]
+        rows = self._read(
+            f"{_SELECT_TOMBSTONE} WHERE {mine()} ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
+            (limit, offset),
+        )
+        return [_tombstone(r, lifted=True) for r in rows], int(total)
 
-def _tombstone(row: Sequence[Any]) -> Tombstone:
-    """A tombstone from (id, scope, owner_id, area_id, created_at, ...)."""
+    def get_tombstone(self, tombstone_id: str) -> Tombstone | None:
+        """One tombstone (lifted or not), else None."""
+        rows = self._read(f"{_SELECT_TOMBSTONE} WHERE {mine()} AND id = %s", (tombstone_id,))
+        return _tombstone(rows[0], lifted=True) if rows else None
+
+
+_SELECT_TOMBSTONE = "SELECT id, scope, owner_id, area_id, created_at, lifted_at FROM tombstones"
+
+
+def _tombstone(row: Sequence[Any], *, lifted: bool = False) -> Tombstone:
+    """A tombstone from (id, scope, owner_id, area_id, created_at, ...); lifted: row[5] is lifted_at."""
+    lifted_at = row[5].astimezone(UTC) if lifted and row[5] is not None else None
     return Tombstone(id=row[0], scope=Scope(row[1]), owner_id=row[2], area_id=row[3],
-                     created_at=row[4].astimezone(UTC))  # fmt: skip
+                     created_at=row[4].astimezone(UTC), lifted_at=lifted_at)  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 from psycopg import AsyncConnection
 
 from ...embedding.base import Vectors
-from ...models import Status
+from ..sql import tally, tally_tombstones
 from .connection import PostgresConnection
 from .rows import as_vector, mine
 
@@ -38,27 +38,21 @@ class PostgresUpkeep(PostgresConnection):
         self._write(work)
 
     def counts(self) -> dict[str, int]:
-        """memories, active, tombstones, stale, and scope:<name> counts (no text)."""
+        """memories, active, tombstones, stale, and scope:/provenance:/status:/tombstone_scope:
+        counts (no text; base.MemoryStore.counts), in one round trip."""
         provider, model, dim = self._identity_values()
-        out: dict[str, int] = {"memories": 0, "active": 0}
         rows = self._read(
-            f"SELECT 'm', scope, status, count(*) FROM memories WHERE {mine()} GROUP BY scope, status "
-            f"UNION ALL SELECT 't', NULL, NULL, count(*) FROM tombstones WHERE {mine()} "
-            "AND lifted_at IS NULL "
-            f"UNION ALL SELECT 's', NULL, NULL, count(*) FROM memories WHERE {mine()} "
+            f"SELECT 'm', scope, status, provenance, count(*) FROM memories WHERE {mine()} "
+            "GROUP BY scope, status, provenance "
+            f"UNION ALL SELECT 't', scope, NULL, NULL, count(*) FROM tombstones WHERE {mine()} "
+            "AND lifted_at IS NULL GROUP BY scope "
+            f"UNION ALL SELECT 's', NULL, NULL, NULL, count(*) FROM memories WHERE {mine()} "
             "AND (embedding IS NULL "
             "OR emb_provider IS DISTINCT FROM %s OR emb_model IS DISTINCT FROM %s "
             "OR emb_dimension IS DISTINCT FROM %s)",
             (provider, model, dim),
         )  # fmt: skip
-        for kind, scope, status, n in rows:
-            if kind == "t":
-                out["tombstones"] = n
-            elif kind == "s":
-                out["stale"] = n
-            else:
-                out["memories"] += n
-                if status == Status.ACTIVE.value:
-                    out["active"] += n
-                    out[f"scope:{scope}"] = out.get(f"scope:{scope}", 0) + n
+        out = tally([r[1:] for r in rows if r[0] == "m"])
+        out |= tally_tombstones([(r[1], r[4]) for r in rows if r[0] == "t"])
+        out["stale"] = next(r[4] for r in rows if r[0] == "s")
         return out

@@ -10,8 +10,8 @@ from datetime import datetime
 
 from ...embedding.base import Vectors, to_blob
 from ...models import Kind, Memory, Provenance, Scope, Status
-from ..base import Bucket, Visibility
-from ..sql import MEMORY_COLUMNS, SELECT_MEMORY
+from ..base import Bucket, MemoryFilter, Visibility
+from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, filter_sql
 from .connection import SqliteConnection
 from .fulltext import fts_drop, fts_put
 from .index import index_memory, index_status
@@ -197,6 +197,21 @@ class SqliteRecords(SqliteConnection):
             [status.value, *params, limit, offset],
         )
         return [memory_of(r) for r in rows]
+
+    def find_memories(
+        self, vis: Visibility, where: MemoryFilter, *, limit: int, offset: int
+    ) -> tuple[list[Memory], int]:
+        """The page of memories `vis` allows matching `where`, newest first, and how many match."""
+        visible, params = where_visible(vis)
+        matching, more = filter_sql(where)
+        condition = f"{matching} AND {visible}"
+        with self._lock:  # the page and the count of one state
+            total = self._read(f"SELECT count(*) FROM memories m WHERE {condition}", [*more, *params])[0][0]
+            rows = self._read(
+                f"{SELECT_MEMORY} WHERE {condition} ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
+                [*more, *params, limit, offset],
+            )
+        return [memory_of(r) for r in rows], int(total)
 
     def ids_owned(self, person_id: str) -> list[str]:
         """Ids of every PRIVATE memory owned by person_id (any status)."""

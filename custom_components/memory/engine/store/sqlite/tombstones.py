@@ -106,9 +106,28 @@ class SqliteTombstones(SqliteConnection):
         with self._tx() as conn:
             conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(ts(at), i) for i in ids])
 
+    def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
+        """Every tombstone (lifted ones too), newest first: the page and the total."""
+        with self._lock:
+            total = self._read("SELECT count(*) FROM tombstones", ())[0][0]
+            rows = self._read(
+                f"{_SELECT_TOMBSTONE} ORDER BY created_at DESC, id LIMIT ? OFFSET ?", (limit, offset)
+            )
+        return [_tombstone(r, lifted=True) for r in rows], int(total)
 
-def _tombstone(row: Any) -> Tombstone:
-    """A tombstone from (id, scope, owner_id, area_id, created_at ISO text, ...)."""
+    def get_tombstone(self, tombstone_id: str) -> Tombstone | None:
+        """One tombstone (lifted or not), else None."""
+        rows = self._read(f"{_SELECT_TOMBSTONE} WHERE id = ?", (tombstone_id,))
+        return _tombstone(rows[0], lifted=True) if rows else None
+
+
+_SELECT_TOMBSTONE = "SELECT id, scope, owner_id, area_id, created_at, lifted_at FROM tombstones"
+
+
+def _tombstone(row: Any, *, lifted: bool = False) -> Tombstone:
+    """A tombstone from (id, scope, owner_id, area_id, created_at ISO text, ...); lifted: row[5]
+    is lifted_at."""
     created = dt(row[4])
     assert created is not None
-    return Tombstone(id=row[0], scope=Scope(row[1]), owner_id=row[2], area_id=row[3], created_at=created)
+    return Tombstone(id=row[0], scope=Scope(row[1]), owner_id=row[2], area_id=row[3], created_at=created,
+                     lifted_at=dt(row[5]) if lifted else None)  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...embedding.base import Vectors, to_blob
 from ...models import Scope, Status
+from ..sql import tally, tally_tombstones
 from .connection import SqliteConnection
 
 
@@ -47,17 +48,16 @@ class SqliteUpkeep(SqliteConnection):
                     "dims": int(index.vectors.shape[1])}  # fmt: skip
 
     def counts(self) -> dict[str, int]:
-        """memories, active, tombstones, stale, and scope:<name> counts (no text)."""
+        """memories, active, tombstones, stale, and scope:/provenance:/status:/tombstone_scope:
+        counts (no text; base.MemoryStore.counts)."""
         provider, model, dim = self._identity_values()
-        out: dict[str, int] = {"memories": 0, "active": 0}
-        for scope, status, n in self._read(
-            "SELECT scope, status, count(*) FROM memories GROUP BY scope, status", ()
-        ):
-            out["memories"] += n
-            if status == Status.ACTIVE.value:
-                out["active"] += n
-                out[f"scope:{scope}"] = out.get(f"scope:{scope}", 0) + n
-        out["tombstones"] = self._read("SELECT count(*) FROM tombstones WHERE lifted_at IS NULL", ())[0][0]
+        rows = self._read(
+            "SELECT scope, status, provenance, count(*) FROM memories GROUP BY scope, status, provenance", ()
+        )
+        out = tally(rows)
+        out |= tally_tombstones(
+            self._read("SELECT scope, count(*) FROM tombstones WHERE lifted_at IS NULL GROUP BY scope", ())
+        )
         out["stale"] = self._read(
             "SELECT count(*) FROM memories WHERE embedding IS NULL OR emb_provider IS NOT ? "
             "OR emb_model IS NOT ? OR emb_dimension IS NOT ?",

@@ -1,0 +1,60 @@
+"""Validation and error translation shared by every door that takes an administrator's or an
+automation's input: the memory.* services (services.py) and the panel's WebSocket commands
+(websocket_api.py).
+
+Bad input is a ServiceValidationError with a translation key from strings.json "exceptions" and
+the offending field as the `field` placeholder; an engine InvalidInput maps to one by its reason
+(REASON_KEYS); a failed engine call to a translated HomeAssistantError (engine_failed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
+
+from .const import DOMAIN
+from .engine.api import EngineError, InvalidInput, StoreUnavailable
+
+# A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
+LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
+
+# engine InvalidInput.reason -> strings.json exceptions key
+REASON_KEYS = {
+    "empty": "empty_content",
+    "too_long": "content_too_long",
+    "invalid_text": "invalid_text",
+    "scope_needs_person": "scope_needs_person",
+    "scope_needs_area": "scope_needs_area",
+    "unknown_memory": "unknown_memory",
+    "wider_scope": "replaces_wider_scope",
+    "unknown_speaker": "unknown_person",
+    "sensitive": "sensitive_content",
+    "not_current": "memory_not_current",
+    "unknown_tombstone": "unknown_tombstone",
+}
+
+
+def invalid(key: str, field: str) -> ServiceValidationError:
+    """The translated error `key` (strings.json "exceptions") naming `field`."""
+    return ServiceValidationError(
+        translation_domain=DOMAIN, translation_key=key, translation_placeholders={"field": field}
+    )
+
+
+def map_invalid(err: InvalidInput, field: str | None = None) -> ServiceValidationError:
+    """The engine's InvalidInput as a translated error (REASON_KEYS; "invalid_input" for an
+    unlisted reason), naming `field` (default: the engine's field name)."""
+    return invalid(REASON_KEYS.get(err.reason, "invalid_input"), field or err.field)
+
+
+def engine_failed(err: EngineError) -> HomeAssistantError:
+    """The translated error of a failed engine call; an unreachable store says so (and that
+    nothing was done: a write that raised was not committed)."""
+    if isinstance(err, StoreUnavailable):
+        return HomeAssistantError(translation_domain=DOMAIN, translation_key="store_unreachable")
+    return HomeAssistantError(
+        translation_domain=DOMAIN,
+        translation_key="engine_error",
+        translation_placeholders={"error": str(err)},
+    )

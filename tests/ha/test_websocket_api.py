@@ -1,0 +1,501 @@
+"""The admin panel's WebSocket API (memory/...), through HA's test WebSocket client with the real
+integration and engine: each command's happy path, a schema error, a non-admin user rejected."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, WebSocketGenerator
+
+from custom_components.memory.const import CONF_LEARNING, CONF_LEARNING_OPT_OUT_AREAS
+from custom_components.memory.engine.api import MemoryDraft
+from custom_components.memory.engine.models import (
+    Kind,
+    Provenance,
+    Role,
+    Scope,
+    Source,
+    Speaker,
+    Status,
+    TranscriptTurn,
+)
+from tests.conftest import Resident, Room, async_call, setup_memory
+from tests.engine.conftest import add_verbatim
+
+type Call = Callable[..., Awaitable[Any]]
+
+# every command with a valid payload and one its schema refuses
+COMMANDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "overview": ({}, {"extra": 1}),
+    "list": ({}, {"limit": 0}),
+    "search": ({"query": "spare key"}, {}),
+    "get": ({"memory_id": "x"}, {}),
+    "update": ({"memory_id": "x"}, {"memory_id": "x", "scope": "system"}),
+    "pending": ({}, {"limit": 5}),
+    "approve": ({"memory_id": "x"}, {}),
+    "reject": ({"memory_id": "x"}, {"memory": "x"}),
+    "forget": ({"memory_id": "x"}, {}),
+    "forget_person": ({"person": "person.x"}, {}),
+    "tombstones": ({}, {"limit": 201}),
+    "lift_tombstone": ({"tombstone_id": "x"}, {}),
+    "consolidate": ({"dry_run": True}, {}),
+    "export": ({}, {"memories": []}),
+    "import": ({"data": {}}, {"data": "a file"}),
+    "settings": ({}, {"learning": True}),
+    "settings/update": ({}, {"transcript_retention_days": 0}),
+}
+SPARE_KEY = "The spare key for the cellar is in the blue tin in the hall."
+
+
+async def _send(client: MockHAClientWebSocket, command: str, data: dict[str, Any]) -> dict[str, Any]:
+    await client.send_json_auto_id({"type": f"memory/{command}", **data})
+    response: dict[str, Any] = await client.receive_json()
+    return response
+
+
+@pytest.fixture
+async def client(household: HomeAssistant, memory_entry: Any, hass_ws_client: WebSocketGenerator) -> Any:
+    return await hass_ws_client(household)
+
+
+@pytest.fixture
+def ws(client: MockHAClientWebSocket) -> Call:
+    """ws(command, **data) -> the result; fails the test on an error."""
+
+    async def call(command: str, **data: Any) -> Any:
+        response = await _send(client, command, data)
+        assert response["success"], response
+        return response["result"]
+
+    return call
+
+
+@pytest.fixture
+def ws_error(client: MockHAClientWebSocket) -> Call:
+    """ws_error(command, **data) -> the error ({code, message, translation_*})."""
+
+    async def call(command: str, **data: Any) -> Any:
+        response = await _send(client, command, data)
+        assert not response["success"], response
+        return response["error"]
+
+    return call
+
+
+async def run(hass: HomeAssistant, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
+
+
+async def remember(hass: HomeAssistant, content: str, **data: Any) -> dict[str, Any]:
+    memory: dict[str, Any] = (await async_call(hass, "remember", {"content": content, **data}))["memory"]
+    return memory
+
+
+async def recalled(hass: HomeAssistant, query: str, **data: Any) -> list[str]:
+    return [m["content"] for m in (await async_call(hass, "recall", {"query": query, **data}))["memories"]]
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+async def test_a_schema_error_is_invalid_format(ws_error: Call, command: str) -> None:
+    error = await ws_error(command, **COMMANDS[command][1])
+    assert error["code"] == "invalid_format"
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+async def test_a_non_admin_is_refused(
+    household: HomeAssistant,
+    memory_entry: Any,
+    hass_ws_client: WebSocketGenerator,
+    hass_read_only_access_token: str,
+    command: str,
+) -> None:
+    client = await hass_ws_client(household, hass_read_only_access_token)
+    response = await _send(client, command, COMMANDS[command][0])
+    assert not response["success"]
+    assert response["error"]["code"] == "unauthorized"
+
+
+async def test_without_a_loaded_entry(household: HomeAssistant, memory_entry: Any, ws_error: Call) -> None:
+    await household.config_entries.async_unload(memory_entry.entry_id)
+    error = await ws_error("overview")
+    assert error["code"] == "not_loaded"
+    assert error["translation_key"] == "not_loaded"
+
+
+async def test_overview_counts_store_and_encoder(
+    household: HomeAssistant, memory_entry: Any, engine: Any, ws: Call, julian: Resident
+) -> None:
+    await remember(household, SPARE_KEY)
+    await remember(household, "I keep my passport in the desk.", person=julian.person_id, scope="private")
+    await remember(household, "The boiler was serviced.", observed=True)
+    bins = await remember(household, "The bins go out on Thursday evening.")
+    await ws("forget", memory_id=bins["id"])
+    await run(household, engine.remember, MemoryDraft(
+        "The plumber comes on Friday.", speaker=Speaker(), scope=Scope.SHARED,
+        provenance=Provenance.EXTRACTED, status=Status.PENDING,
+    ))  # fmt: skip
+    overview = await ws("overview")
+    assert overview["counts"] == {
+        "by_scope": {"shared": 2, "private": 1},
+        "by_provenance": {"confirmed": 2, "observed": 1},
+        "by_status": {"active": 3, "pending": 1},
+        "pending": 1,
+        "tombstones": 1,
+    }
+    assert overview["last_consolidation"] is None
+    assert overview["store"] == {"kind": "sqlite", "where": "household_memory_test.db"}
+    identity = engine.embedder.identity
+    assert overview["encoder"] == {
+        "provider": identity.provider,
+        "model": identity.model,
+        "dimension": identity.dimension,
+    }
+
+
+async def test_list_filters_pages_and_says_who_said_it(
+    household: HomeAssistant, ws: Call, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    key = await remember(household, SPARE_KEY)
+    tea = await remember(household, "Tea bags are in the left cupboard.", person=julian.person_id,
+                         scope="room", area=kitchen.area_id)  # fmt: skip
+    diary = await remember(
+        household, "My diary is in my desk drawer.", person=anna.person_id, scope="private"
+    )
+    everything = await ws("list")
+    assert [m["id"] for m in everything["memories"]] == [diary["id"], tea["id"], key["id"]]
+    assert (everything["total"], everything["offset"], everything["limit"]) == (3, 0, 50)
+    view = everything["memories"][1]
+    assert view["said_by"] | {"at": None} == {
+        "person_id": julian.person_id, "person_name": "Julian", "area_id": kitchen.area_id,
+        "area_name": "Kitchen", "at": None,
+    }  # fmt: skip
+    assert view["said_by"]["at"] == view["created_at"]
+    assert {k: view[k] for k in ("content", "kind", "scope", "area_id", "status", "provenance")} == {
+        "content": "Tea bags are in the left cupboard.", "kind": "fact", "scope": "room",
+        "area_id": kitchen.area_id, "status": "active", "provenance": "confirmed",
+    }  # fmt: skip
+    assert [m["id"] for m in (await ws("list", person=anna.person_id))["memories"]] == [diary["id"]]
+    assert [m["id"] for m in (await ws("list", scope="room", said_by=julian.person_id))["memories"]] == [
+        tea["id"]
+    ]
+    page = await ws("list", limit=1, offset=1)
+    assert ([m["id"] for m in page["memories"]], page["total"]) == ([tea["id"]], 3)
+    assert (await ws("list", status="pending"))["total"] == 0
+    assert (await ws("list", status="any", area=kitchen.area_id))["total"] == 1
+
+
+async def test_a_learned_memory_is_said_in_its_conversations_room(
+    household: HomeAssistant, engine: Any, ws: Call, julian: Resident, kitchen: Room
+) -> None:
+    await run(household, engine.append_turn, TranscriptTurn(
+        "conv-1", 0, Role.USER, "My sister visits on Sundays.", "en", datetime.now(UTC),
+        speaker_id=julian.person_id, area_id=kitchen.area_id,
+    ))  # fmt: skip
+    learned = await run(household, engine.remember, MemoryDraft(
+        "Julian's sister visits on Sundays.", speaker=Speaker(person_id=julian.person_id),
+        scope=Scope.SHARED, provenance=Provenance.EXTRACTED, source=Source.EXTRACTION,
+        source_ref="conv-1",
+    ))  # fmt: skip
+    (view,) = (await ws("list"))["memories"]
+    assert (view["id"], view["area_id"], view["source_ref"]) == (learned.memory.id, None, "conv-1")
+    assert (view["said_by"]["person_name"], view["said_by"]["area_name"]) == ("Julian", "Kitchen")
+
+
+async def test_search_is_the_recall_a_speaker_gets(
+    household: HomeAssistant, ws: Call, ws_error: Call, *, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    passport = await remember(household, "My passport is in the top desk drawer.", person=julian.person_id,
+                              scope="private")  # fmt: skip
+    asked = "Where is my passport?"
+    as_julian = await ws("search", query=asked, person=julian.person_id, area=kitchen.area_id)
+    (hit, *_) = as_julian["hits"]
+    assert hit["memory"]["id"] == passport["id"]
+    assert hit["score"] == pytest.approx(sum(hit["factors"].values()), abs=1e-3)
+    assert hit["factors"]["similarity"] > 0 and 0 < hit["similarity"] <= 1
+    assert hit["outdated_by"] is None
+    for other in ({"person": anna.person_id}, {}, {"person": None, "area": kitchen.area_id}):
+        assert passport["id"] not in [
+            h["memory"]["id"] for h in (await ws("search", query=asked, **other))["hits"]
+        ]
+    error = await ws_error("search", query=asked, person="person.nobody")
+    assert (error["code"], error["translation_key"]) == ("invalid_input", "unknown_person")
+    assert error["translation_placeholders"] == {"field": "person"}
+    assert error["message"] == '"person" is not a known person.'
+    assert (await ws_error("search", query=asked, area="attic"))["translation_key"] == "unknown_area"
+
+
+async def test_get_shows_the_chain_around_a_memory(
+    household: HomeAssistant, engine: Any, ws: Call, ws_error: Call, julian: Resident
+) -> None:
+    said = []
+    for value in ("coffee", "tea", "hot water"):
+        said.append((await run(household, engine.remember, MemoryDraft(
+            f"I drink {value} in the morning.", speaker=Speaker(person_id=julian.person_id),
+            scope=Scope.PRIVATE, kind=Kind.PREFERENCE, subject="me", predicate="drinks", value=value,
+        ))).memory)  # fmt: skip
+    coffee, tea, water = said
+    got = await ws("get", memory_id=tea.id)
+    assert (got["memory"]["id"], got["memory"]["status"], got["memory"]["superseded_by"]) == (
+        tea.id, "superseded", water.id,
+    )  # fmt: skip
+    assert [(m["id"], m["valid_to"]) for m in got["older"]] == [(coffee.id, tea.created_at.isoformat())]
+    assert [(m["id"], m["valid_to"]) for m in got["newer"]] == [(water.id, None)]
+    assert got["memory"]["valid_from"] == tea.created_at.isoformat()
+    assert (await ws_error("get", memory_id="no-such-id"))["code"] == "not_found"
+
+
+async def test_update_is_recalled_and_the_old_text_is_not(household: HomeAssistant, ws: Call) -> None:
+    key = await remember(household, "The spare key is under the doormat.")
+    updated = await ws(
+        "update", memory_id=key["id"], content="The spare key is in the blue tin.", kind="note"
+    )
+    assert (updated["memory"]["content"], updated["memory"]["kind"]) == (
+        "The spare key is in the blue tin.",
+        "note",
+    )
+    assert await recalled(household, "Where is the spare key?") == ["The spare key is in the blue tin."]
+    assert (await ws("list", kind="note"))["total"] == 1
+
+
+async def test_update_cannot_smuggle_a_secret_into_a_learned_memory(
+    household: HomeAssistant, engine: Any, ws: Call, ws_error: Call
+) -> None:
+    learned = (await run(household, engine.remember, MemoryDraft(
+        "The garage has a keypad.", speaker=Speaker(), scope=Scope.SHARED,
+        provenance=Provenance.EXTRACTED, source=Source.EXTRACTION, status=Status.PENDING,
+    ))).memory  # fmt: skip
+    error = await ws_error("update", memory_id=learned.id, content="The garage code is 4711.")
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "sensitive_content", {"field": "content"},
+    )  # fmt: skip
+    assert await run(household, engine.get, learned.id, Speaker.administrator()) == learned
+    confirmed = await remember(household, "The shed has a keypad.")
+    updated = await ws("update", memory_id=confirmed["id"], content="The shed code is 1234.")
+    assert updated["memory"]["sensitive"] is True  # flagged, as memory.remember flags it
+
+
+async def test_update_checks_scope_owner_and_area(
+    household: HomeAssistant, ws: Call, ws_error: Call, anna: Resident, hall: Room
+) -> None:
+    bins = await remember(household, "The bins go out on Thursday evening.")
+    for data, key, field in (
+        ({"scope": "private"}, "scope_needs_person", "owner"),
+        ({"scope": "room"}, "scope_needs_area", "area"),
+        ({"scope": "private", "owner": "person.nobody"}, "unknown_person", "owner"),
+        ({"scope": "room", "area": "attic"}, "unknown_area", "area"),
+        ({"content": " "}, "empty_content", "content"),
+    ):
+        error = await ws_error("update", memory_id=bins["id"], **data)
+        assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+            "invalid_input", key, {"field": field},
+        )  # fmt: skip
+    moved = await ws("update", memory_id=bins["id"], scope="private", owner=anna.person_id)
+    assert (moved["memory"]["scope"], moved["memory"]["owner_id"]) == ("private", anna.person_id)
+    assert await recalled(household, "When do the bins go out?") == []  # an unknown speaker
+    roomed = await ws("update", memory_id=bins["id"], scope="room", area=hall.area_id)
+    assert (roomed["memory"]["owner_id"], roomed["memory"]["area_id"]) == (None, hall.area_id)
+    assert (await ws_error("update", memory_id="no-such-id", kind="note"))["code"] == "not_found"
+
+
+async def test_pending_approve_and_reject(
+    household: HomeAssistant, engine: Any, ws: Call, ws_error: Call, julian: Resident
+) -> None:
+    def drink(value: str, **draft: Any) -> MemoryDraft:
+        return MemoryDraft(
+            f"I drink {value} in the morning.", speaker=Speaker(person_id=julian.person_id),
+            scope=Scope.PRIVATE, kind=Kind.PREFERENCE, subject="me", predicate="drinks", value=value, **draft,
+        )  # fmt: skip
+
+    coffee = (await run(household, engine.remember, drink("coffee"))).memory
+    tea = (await run(household, engine.remember, drink(
+        "tea", provenance=Provenance.EXTRACTED, status=Status.PENDING
+    ))).memory  # fmt: skip
+    plumber = (await run(household, engine.remember, MemoryDraft(
+        "The plumber comes on Friday.", speaker=Speaker(), scope=Scope.SHARED,
+        provenance=Provenance.EXTRACTED, status=Status.PENDING,
+    ))).memory  # fmt: skip
+    pending = {
+        p["memory"]["id"]: [r["value"] for r in p["replaces"]] for p in (await ws("pending"))["pending"]
+    }
+    assert pending == {tea.id: ["coffee"], plumber.id: []}
+
+    approved = await ws("approve", memory_id=tea.id)
+    assert (approved["memory"]["status"], approved["replaced"]) == ("active", [coffee.id])
+    assert (await ws("get", memory_id=coffee.id))["memory"]["status"] == "superseded"
+    assert (await ws_error("approve", memory_id=tea.id))["code"] == "not_found"  # not pending any more
+
+    assert await ws("reject", memory_id=plumber.id) == {"forgotten": plumber.id}
+    assert (await ws("pending"))["pending"] == []
+    assert [t["id"] for t in (await ws("tombstones"))["tombstones"]] == [plumber.id]
+    assert (await ws_error("reject", memory_id=tea.id))["code"] == "not_found"  # active, not pending
+
+
+async def test_forget_leaves_only_a_tombstone(household: HomeAssistant, ws: Call, ws_error: Call) -> None:
+    key = await remember(household, SPARE_KEY)
+    assert await recalled(household, "Where is the spare key for the cellar?") == [SPARE_KEY]
+    assert await ws("forget", memory_id=key["id"]) == {"forgotten": key["id"]}
+    assert await recalled(household, "Where is the spare key for the cellar?") == []
+    tombstones = await ws("tombstones")
+    assert tombstones["total"] == 1
+    (tomb,) = tombstones["tombstones"]
+    assert tomb | {"created_at": None} == {
+        "id": key["id"], "scope": "shared", "owner_id": None, "area_id": None, "created_at": None,
+        "lifted_at": None,
+    }  # fmt: skip
+    assert "content" not in tomb
+    assert (await ws_error("forget", memory_id=key["id"]))["code"] == "not_found"
+
+
+async def test_forget_person(
+    household: HomeAssistant, ws: Call, ws_error: Call, julian: Resident, anna: Resident
+) -> None:
+    await remember(household, "My passport is in the desk.", person=julian.person_id, scope="private")
+    await remember(household, "My bike is blue.", person=julian.person_id, scope="private")
+    await remember(household, "My diary is in the drawer.", person=anna.person_id, scope="private")
+    assert await ws("forget_person", person=julian.person_id) == {"forgotten": 2}
+    assert [m["owner_id"] for m in (await ws("list"))["memories"]] == [anna.person_id]
+    error = await ws_error("forget_person", person="person.nobody")
+    assert (error["code"], error["translation_key"]) == ("invalid_input", "unknown_person")
+
+
+async def test_lift_tombstone_unblocks_learning(
+    household: HomeAssistant, engine: Any, ws: Call, ws_error: Call
+) -> None:
+    code = await remember(household, "The gate code is 4711.")
+    await ws("forget", memory_id=code["id"])
+    assert await run(household, engine.is_tombstoned, "The gate code is 4711.", scope=Scope.SHARED)
+    assert await ws("lift_tombstone", tombstone_id=code["id"]) == {"lifted": code["id"]}
+    assert not await run(household, engine.is_tombstoned, "The gate code is 4711.", scope=Scope.SHARED)
+    (tomb,) = (await ws("tombstones"))["tombstones"]
+    assert tomb["lifted_at"] is not None
+    error = await ws_error("lift_tombstone", tombstone_id=code["id"])  # lifted already
+    assert (error["code"], error["translation_key"]) == ("not_found", "unknown_tombstone")
+
+
+async def test_consolidate_dry_run_then_for_real(household: HomeAssistant, engine: Any, ws: Call) -> None:
+    for _ in range(2):  # one fact twice, as two doors at once could leave it
+        await run(household, add_verbatim, engine, "The bins go out on Thursday evening.")
+    plan = await ws("consolidate", dry_run=True)
+    assert (plan["dry_run"], plan["merged"], len(plan["changes"])) == (True, 1, 1)
+    assert (await ws("list"))["total"] == 2  # nothing done
+    assert (await ws("overview"))["last_consolidation"] is None
+    done = await ws("consolidate", dry_run=False)
+    assert (done["merged"], done["judged"]) == (1, 0)
+    assert (await ws("list"))["total"] == 1
+    assert (await ws("overview"))["last_consolidation"] is not None
+
+
+async def test_export_then_import_into_a_fresh_entry(
+    household: HomeAssistant,
+    memory_entry: Any,
+    *,
+    engine: Any,
+    hass_ws_client: WebSocketGenerator,
+    ws: Call,
+    julian: Resident,
+    kitchen: Room,
+) -> None:
+    await remember(household, SPARE_KEY)
+    await remember(household, "My passport is in the desk.", person=julian.person_id, scope="private")
+    await remember(household, "Tea bags are in the left cupboard.", scope="room", area=kitchen.area_id,
+                   observed=True)  # fmt: skip
+    code = await remember(household, "The gate code is 4711.")
+    await ws("forget", memory_id=code["id"])
+    for value in ("coffee", "tea"):
+        await run(household, engine.remember, MemoryDraft(
+            f"I drink {value} in the morning.", speaker=Speaker(person_id=julian.person_id),
+            scope=Scope.PRIVATE, kind=Kind.PREFERENCE, subject="me", predicate="drinks", value=value,
+        ))  # fmt: skip
+    await run(household, engine.remember, MemoryDraft(
+        "The plumber comes on Friday.", speaker=Speaker(), scope=Scope.SHARED,
+        provenance=Provenance.EXTRACTED, status=Status.PENDING,
+    ))  # fmt: skip
+    export = await ws("export")
+    assert (export["format"], export["version"]) == ("household-memory/export", 1)
+    assert export["tombstones"] == {"count": 1, "by_scope": {"shared": 1}}
+    assert "4711" not in str(export) and "embedding" not in str(export)
+    drinks = next(m for m in export["memories"] if m["predicate"] == "drinks")
+    assert (drinks["value"], [h["value"] for h in drinks["history"]]) == ("tea", ["coffee"])
+    assert [m["content"] for m in export["pending"]] == ["The plumber comes on Friday."]
+
+    await household.config_entries.async_remove(memory_entry.entry_id)
+    await setup_memory(household, db_path="fresh.db")
+    fresh = await hass_ws_client(household)
+    await fresh.send_json_auto_id({"type": "memory/import", "data": export})
+    report = (await fresh.receive_json())["result"]
+    assert report == {"created": 5, "duplicates": 0, "rejected": []}
+
+    def kept(view: dict[str, Any]) -> tuple[Any, ...]:
+        said = view["said_by"]["person_id"]
+        return view["content"], view["scope"], view["owner_id"], view["area_id"], view["provenance"], said
+
+    await fresh.send_json_auto_id({"type": "memory/list", "status": "any"})
+    recreated = (await fresh.receive_json())["result"]["memories"]
+    assert sorted(map(kept, recreated)) == sorted(map(kept, [*export["memories"], *export["pending"]]))
+    await fresh.send_json_auto_id({"type": "memory/import", "data": export})
+    assert (await fresh.receive_json())["result"] == {"created": 0, "duplicates": 5, "rejected": []}
+
+
+async def test_import_reports_what_it_rejects(household: HomeAssistant, ws: Call, ws_error: Call) -> None:
+    tea = await remember(household, "Tea bags are in the left cupboard.")
+    data = {
+        "format": "household-memory/export",
+        "version": 1,
+        "memories": [
+            {"content": "The bins go out on Thursday evening.", "scope": "shared", "language": "en"},
+            {"content": "My diary is in the drawer.", "scope": "private", "owner_id": "person.nobody"},
+            {"content": "The plant needs water.", "scope": "room", "area_id": "attic"},
+            {"content": "", "scope": "shared"},
+            {"scope": "shared"},
+            {"content": "Tea bags are in the left cupboard.", "scope": "shared", "provenance": "told"},
+            {**tea, "said_by": None},
+        ],
+    }
+    report = await ws("import", data=data)
+    assert report == {
+        "created": 1,
+        "duplicates": 1,
+        "rejected": [
+            {"index": 1, "reason": "unknown_person"},
+            {"index": 2, "reason": "unknown_area"},
+            {"index": 3, "reason": "empty_content"},
+            {"index": 4, "reason": "invalid_input"},
+            {"index": 5, "reason": "invalid_input"},
+        ],
+    }
+    error = await ws_error("import", data={"format": "something else", "memories": []})
+    assert (error["code"], error["translation_key"]) == ("invalid_input", "invalid_export")
+
+
+async def test_settings_are_the_entry_options(
+    household: HomeAssistant, memory_entry: Any, ws: Call, ws_error: Call, kitchen: Room
+) -> None:
+    assert await ws("settings") == {
+        "learning": False,
+        "learning_opt_out_areas": [],
+        "review_extracted": False,
+        "cloud_personal": False,
+        "transcript_retention_days": 365,
+    }
+    changed = await ws("settings/update", learning=True, learning_opt_out_areas=[kitchen.area_id],
+                       transcript_retention_days=30)  # fmt: skip
+    assert changed == {
+        "learning": True,
+        "learning_opt_out_areas": [kitchen.area_id],
+        "review_extracted": False,
+        "cloud_personal": False,
+        "transcript_retention_days": 30,
+    }
+    assert memory_entry.options[CONF_LEARNING] is True
+    assert memory_entry.options[CONF_LEARNING_OPT_OUT_AREAS] == [kitchen.area_id]
+    assert memory_entry.runtime_data.options[CONF_LEARNING] is True  # the running entry follows
+    assert await ws("settings") == changed
+    error = await ws_error("settings/update", learning_opt_out_areas=["attic"])
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "unknown_area", {"field": "learning_opt_out_areas"},
+    )  # fmt: skip
+    assert memory_entry.options[CONF_LEARNING_OPT_OUT_AREAS] == [kitchen.area_id]
