@@ -50,14 +50,21 @@ REVIEW_FACT = "I drink coffee in the morning."  # Julian's, a fact key (me, drin
 REVIEW_PENDING = "I drink tea in the morning."  # pending: approving it supersedes REVIEW_FACT
 # name -> memory.remember fields (person: who said it / the owner of a private memory)
 REMEMBERED: dict[str, dict[str, Any]] = {
-    "spare_key": {"content": "The spare key for the cellar is in the blue tin in the hall.", "person": "person.julian"},
+    "spare_key": {
+        "content": "The spare key for the cellar is in the blue tin in the hall.",
+        "person": "person.julian",
+    },
     "window": {
         "content": "The kitchen window sticks in wet weather.",
         "scope": "room",
         "area": "kitchen",
         "person": "person.anna",
     },
-    "passport": {"content": "My passport is in the desk drawer.", "scope": "private", "person": "person.anna"},
+    "passport": {
+        "content": "My passport is in the desk drawer.",
+        "scope": "private",
+        "person": "person.anna",
+    },
     "pump_old": {"content": "The bike pump is in the garage.", "person": "person.julian"},
 }
 PUMP_NEW = "The bike pump is in the cellar now."  # remembered with replaces=[pump_old]
@@ -167,4 +174,3 @@ async def browser(_loopback: None) -> AsyncGenerator[Any]:
             yield chromium
         finally:
             await chromium.close()
-
