@@ -142,7 +142,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Generator[Site]:
     site = Site(base_url=hass.base_url, hass=hass)
     hass.start()
     try:
-        asyncio.run(_start(site))
+        # a loop of its own, never made current (asyncio.run would unset the current loop,
+        # which HA's test plugin reads before every test)
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(_start(site))
+        finally:
+            loop.close()
         yield site
     finally:
         hass.stop()
