@@ -175,6 +175,9 @@ async def test_search_as_a_speaker_in_a_room(site: Site, browser: Any, owner_ws:
     assert "similarity" in names, names
     assert names == set(hits[ids.index(site.ids["coffee"])]["factors"])
     await expect(coffee.locator("[data-testid=said-by]")).to_contain_text("Julian")
+    for row in await page.locator("[data-testid=factor]").all():  # every factor has its label
+        label = (await row.locator("th").inner_text()).strip()
+        assert label and label != await row.get_attribute("data-factor"), label
 
     hits = await _search(page, owner_ws, query, "person.anna", site.areas["hall"])
     assert site.ids["coffee"] not in [h["memory"]["id"] for h in hits]  # private to Julian
