@@ -28,7 +28,7 @@ import pytest
 import pytest_socket
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.append(str(ROOT / "scripts"))  # demo_lib
 
 from demo_lib.client import HAClient  # noqa: E402
 from demo_lib.household import login, provision  # noqa: E402
