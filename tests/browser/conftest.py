@@ -138,7 +138,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Generator[Site]:
     config_dir = tmp_path_factory.mktemp("hass") / "config"
     port = free_port()
     write_config(config_dir, ROOT, port, fresh=True, ui=True)
-    hass = HassProcess(Path(sys.executable).parent.parent, config_dir, port)
+    hass = HassProcess(Path(sys.prefix), config_dir, port)  # this venv's `hass`
     site = Site(base_url=hass.base_url, hass=hass)
     hass.start()
     try:
