@@ -97,10 +97,10 @@ async def test_screenshots(
     name, theme, viewport, view = shot
     page = await open_panel(browser, site, viewport=viewport, color_scheme=theme)
     await ready(page)
-    background = await page.evaluate(
-        "getComputedStyle(document.querySelector('home-assistant')).getPropertyValue('--primary-background-color')"
-    )
-    assert background.strip(), "HA's theme variables are not applied"
+    # the panel paints itself with HA's theme variables: dark in the dark theme, light otherwise
+    rgb = await page.locator("household-memory-panel").evaluate("e => getComputedStyle(e).backgroundColor")
+    channels = [int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    assert (sum(channels) < 3 * 128) == (theme == "dark"), (theme, rgb)
     if view == "search":
         await _search(page, owner_ws, "Where is the bike pump?", "person.julian", site.areas["kitchen"])
     elif view == "memory":
