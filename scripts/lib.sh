@@ -121,3 +121,9 @@ ensure_frontend() {
     echo "$want" > "$stamp"
   fi
 }
+
+ensure_browser() {
+  # The panel's browser tests (tests/browser/) drive Debian's Chromium (/usr/bin/chromium) with
+  # Playwright for Python (requirements/dev.txt); Playwright never downloads a browser here.
+  [ -x /usr/bin/chromium ] || _need_debs chromium
+}

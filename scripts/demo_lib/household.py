@@ -64,7 +64,7 @@ async def _token_from_code(session: aiohttp.ClientSession, base_url: str, code: 
         return body["access_token"]
 
 
-async def _login(session: aiohttp.ClientSession, base_url: str, username: str) -> str:
+async def login(session: aiohttp.ClientSession, base_url: str, username: str) -> str:
     """The normal login flow (what the frontend's login page does) -> access token."""
     cid = _client_id(base_url)
     async with session.post(
@@ -118,7 +118,7 @@ async def add_user(session: aiohttp.ClientSession, household: Household, key: st
     await owner.ws(
         "config/auth_provider/homeassistant/create", user_id=user["id"], username=key, password=PASSWORD
     )
-    client = HAClient(session, household.base_url, await _login(session, household.base_url, key), name)
+    client = HAClient(session, household.base_url, await login(session, household.base_url, key), name)
     await client.connect()
     household.clients[key] = client
     return user["id"]

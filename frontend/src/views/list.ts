@@ -1,6 +1,9 @@
 // <hm-list>: every memory, newest first, filtered by kind, scope, person, area, provenance,
-// status, language and who said it, a page at a time.
+// status, language and who said it, a page at a time. Cards are keyed by memory id (lit's repeat,
+// as in search and review): a card clicked while the list reloads opens its own memory, never the
+// one re-rendered into its place.
 import { html, nothing } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { KINDS, PROVENANCES, SCOPES, STATUSES, type ListFilters, type MemoryPage } from "../api";
 import { areaOptions, enumOptions, personOptions, renderMemory, renderPager, selectField, ViewBase } from "../base";
 import { define } from "../define";
@@ -103,7 +106,7 @@ export class HmList extends ViewBase {
             ${this.page.memories.length === 0
               ? html`<p class="muted" data-testid="list-empty">${t("list.empty")}</p>`
               : html`<ul class="plain" data-testid="memory-list">
-                  ${this.page.memories.map((m) => renderMemory(ctx, this, m))}
+                  ${repeat(this.page.memories, (m) => m.id, (m) => renderMemory(ctx, this, m))}
                 </ul>`}
             ${this.page.total > this.page.limit
               ? renderPager(ctx, "list-bottom", this.page.offset, this.page.limit, this.page.total, (o) => this.load(o))

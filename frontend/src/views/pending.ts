@@ -2,6 +2,7 @@
 // (forgotten, with a tombstone so it is not learned again). When approving would supersede a
 // saved fact, that fact's current text is shown struck through.
 import { html, nothing, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import type { PendingItem } from "../api";
 import { renderMemory, renderSaidBy, ViewBase } from "../base";
 import { define } from "../define";
@@ -76,7 +77,7 @@ export class HmPending extends ViewBase {
         : this.items.length === 0
           ? html`<p class="muted" data-testid="pending-empty">${t("pending.empty")}</p>`
           : html`<ul class="plain" data-testid="pending-list">
-              ${this.items.map((i) => this.renderItem(i))}
+              ${repeat(this.items, (i) => i.memory.id, (i) => this.renderItem(i))}
             </ul>`}`;
   }
 }

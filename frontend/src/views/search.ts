@@ -1,6 +1,7 @@
 // <hm-search>: "what would Anna hear in the kitchen?" — the recall the assistant runs for that
 // speaker in that room, each hit with the factors that made it surface.
 import { css, html, nothing, type TemplateResult } from "lit";
+import { repeat } from "lit/directives/repeat.js";
 import { styleMap } from "lit/directives/style-map.js";
 import type { SearchHit } from "../api";
 import { areaOptions, openMemory, personOptions, renderMemory, selectField, ViewBase } from "../base";
@@ -176,7 +177,7 @@ export class HmSearch extends ViewBase {
         : this.hits.length === 0
           ? html`<p class="muted" data-testid="search-empty">${t("search.empty")}</p>`
           : html`<ul class="plain" data-testid="search-hits">
-              ${this.hits.map((h) => this.renderHit(h))}
+              ${repeat(this.hits, (h) => h.memory.id, (h) => this.renderHit(h))}
             </ul>`}`;
   }
 }

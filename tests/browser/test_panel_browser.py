@@ -1,0 +1,339 @@
+"""The Memory panel in a real headless Chromium (Debian's, driven by Playwright) against a real
+`hass` process with the integration (tests/browser/conftest.py: the demo household and its
+seeded memories). Each test logs in through Home Assistant's own login form, opens /memory,
+acts through the panel and then checks through the memory/* WebSocket API what it did.
+
+Screenshots of the main views (light and dark, desktop and phone width) are taken by
+test_screenshots; with MEMORY_SCREENSHOTS=1 they are written to docs/images/panel-*.png (the
+pictures in docs/panel.md), else into the test's temporary folder.
+
+Every wait is on a condition (Playwright's auto-waiting locators and expect, generous
+timeouts); a hang fails by pytest-timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page, expect
+
+from tests.browser.conftest import PUMP_NEW, REMEMBERED, REVIEW_FACT, REVIEW_PENDING, ROOT, Site
+
+from demo_lib.client import HAClient, HAError  # isort: skip  (scripts/ is on sys.path by the conftest)
+from demo_lib.household import PASSWORD  # isort: skip
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+WAIT = 60_000  # ms: a busy two-core machine; a real hang still fails (pytest-timeout)
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}  # a phone: HA's sidebar collapses, the panel is `narrow`
+IMAGES = ROOT / "docs" / "images"
+
+expect.set_options(timeout=WAIT)
+
+
+async def open_panel(
+    browser: Any, site: Site, user: str = "owner", *, path: str = "/memory", **context: Any
+) -> Page:
+    """A new browser context logged in as `user` through HA's login form, at `path`."""
+    ctx = await browser.new_context(viewport=context.pop("viewport", DESKTOP), locale="en-US", **context)
+    ctx.set_default_timeout(WAIT)
+    page = await ctx.new_page()
+    await page.goto(site.base_url + path)
+    await page.wait_for_url("**/auth/authorize**")
+    await page.locator("input[name=username]").fill(user)
+    await page.locator("input[name=password]").fill(PASSWORD)
+    await page.get_by_role("button", name="Log in").click()
+    await page.wait_for_url(f"{site.base_url}{path}")
+    return page
+
+
+async def ready(page: Page) -> None:
+    """The panel has rendered its overview (its first view)."""
+    await expect(page.locator("[data-testid=overview-pending]")).to_be_visible()
+
+
+async def tab(page: Page, name: str) -> None:
+    await page.locator(f"[data-testid=tab-{name}]").click()
+    await expect(page.locator(f"[data-testid=view-{name}]")).to_be_visible()
+
+
+async def open_memory(page: Page, memory_id: str) -> None:
+    """From the Memories tab (status any), open one memory's page."""
+    await tab(page, "list")
+    await page.locator("[data-testid=filter-status]").select_option("any")
+    card = page.locator(f"[data-testid=memory-item][data-memory-id='{memory_id}']")
+    await card.locator("[data-testid=open-memory]").click()
+    await expect(page.locator(f"[data-testid=detail][data-memory-id='{memory_id}']")).to_be_visible()
+
+
+def count_of(text: str) -> int:
+    return int(text.split(maxsplit=1)[0])
+
+
+SHOTS = (
+    # (file name, theme, viewport, view)
+    ("panel-overview-light.png", "light", DESKTOP, "overview"),
+    ("panel-overview-dark.png", "dark", DESKTOP, "overview"),
+    ("panel-search-light.png", "light", DESKTOP, "search"),
+    ("panel-memory-dark.png", "dark", DESKTOP, "memory"),
+    ("panel-review-light.png", "light", DESKTOP, "pending"),
+    ("panel-list-phone-light.png", "light", PHONE, "list"),
+    ("panel-search-phone-dark.png", "dark", PHONE, "search"),
+    ("panel-memory-phone-dark.png", "dark", PHONE, "memory"),
+)
+
+
+@pytest.mark.parametrize("shot", SHOTS, ids=[s[0][6:-4] for s in SHOTS])
+async def test_screenshots(
+    site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path, shot: tuple[str, str, dict[str, int], str]
+) -> None:
+    """The main views in light and dark, desktop and phone width: HA's default theme follows the
+    browser's colour scheme."""
+    name, theme, viewport, view = shot
+    page = await open_panel(browser, site, viewport=viewport, color_scheme=theme)
+    await ready(page)
+    # the panel paints itself with HA's theme variables: dark in the dark theme, light otherwise
+    rgb = await page.locator("household-memory-panel").evaluate("e => getComputedStyle(e).backgroundColor")
+    channels = [int(c) for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    assert (sum(channels) < 3 * 128) == (theme == "dark"), (theme, rgb)
+    if view == "search":
+        await _search(page, owner_ws, "Where is the bike pump?", "person.julian", site.areas["kitchen"])
+    elif view == "memory":
+        await open_memory(page, site.ids["pump_new"])
+        await expect(page.locator("[data-testid=history-item]")).to_have_count(2)
+    elif view != "overview":
+        await tab(page, view)
+        await expect(
+            page.locator(
+                "[data-testid=memory-item], [data-testid=pending-item], [data-testid=pending-empty]"
+            ).first
+        ).to_be_visible()
+    folder = IMAGES if os.environ.get("MEMORY_SCREENSHOTS") == "1" else tmp_path
+    await page.screenshot(path=folder / name, full_page=viewport is DESKTOP and view != "search")
+    assert (folder / name).stat().st_size > 0
+    await page.context.close()
+
+
+async def test_panel_loads_with_the_store_counts(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    page = await open_panel(browser, site)
+    await ready(page)
+    overview = await owner_ws.ws("memory/overview")
+    counts = overview["counts"]
+    assert (
+        count_of(await page.locator("[data-testid=overview-pending]").inner_text()) == counts["pending"] == 1
+    )
+    assert (
+        count_of(await page.locator("[data-testid=overview-tombstones]").inner_text()) == counts["tombstones"]
+    )
+    for group in ("scope", "provenance", "status"):
+        for key, n in counts[f"by_{group}"].items():
+            shown = await page.locator(f"[data-testid=overview-{group}-{key}]").inner_text()
+            assert count_of(shown) == n, (group, key, shown)
+    assert counts["by_status"]["superseded"] == 1
+    await expect(page.locator("[data-testid=overview-store]")).to_contain_text("SQLite")
+    await expect(page.locator("[data-testid=overview-encoder]")).to_contain_text(
+        str(overview["encoder"]["dimension"])
+    )
+    await page.context.close()
+
+
+async def _search(page: Page, api: HAClient, query: str, person: str, area: str) -> list[dict[str, Any]]:
+    """Search in the panel as `person` in `area` (ids; "" = unknown speaker / no room) and wait
+    until the panel shows exactly the hits memory/search gives for the same speaker and room;
+    returns those hits."""
+    hits = (await api.ws("memory/search", query=query, person=person or None, area=area or None))["hits"]
+    await tab(page, "search")
+    await page.locator("[data-testid=search-query]").fill(query)
+    await page.locator("[data-testid=search-person]").select_option(person)
+    await page.locator("[data-testid=search-area]").select_option(area)
+    await page.locator("[data-testid=search-submit]").click()
+    shown = page.locator("[data-testid=search-hit]")
+    if not hits:
+        await expect(page.locator("[data-testid=search-empty]")).to_be_visible()
+    for index, hit in enumerate(hits):  # expect retries until the new answer is rendered
+        await expect(shown.nth(index)).to_have_attribute("data-memory-id", hit["memory"]["id"])
+    await expect(shown).to_have_count(len(hits))
+    return list(hits)
+
+
+async def test_search_as_a_speaker_in_a_room(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    page = await open_panel(browser, site)
+    await ready(page)
+    query = "What do I drink in the morning?"
+    hits = await _search(page, owner_ws, query, "person.julian", site.areas["kitchen"])
+    ids = [h["memory"]["id"] for h in hits]
+    assert site.ids["coffee"] in ids  # Julian's own private memory
+    coffee = page.locator(f"[data-testid=search-hit][data-memory-id='{site.ids['coffee']}']")
+    factors = coffee.locator("[data-testid=factor]")
+    await expect(factors.first).to_be_visible()
+    names = {await f.get_attribute("data-factor") for f in await factors.all()}
+    assert "similarity" in names, names
+    assert names == set(hits[ids.index(site.ids["coffee"])]["factors"])
+    await expect(coffee.locator("[data-testid=said-by]")).to_contain_text("Julian")
+    for row in await page.locator("[data-testid=factor]").all():  # every factor has its label
+        label = (await row.locator("th").inner_text()).strip()
+        assert label and label != await row.get_attribute("data-factor"), label
+
+    hits = await _search(page, owner_ws, query, "person.anna", site.areas["hall"])
+    assert site.ids["coffee"] not in [h["memory"]["id"] for h in hits]  # private to Julian
+
+    window = "Does the window stick?"  # names no room (a question naming one reaches its room notes)
+    hits = await _search(page, owner_ws, window, "", site.areas["kitchen"])
+    assert site.ids["window"] in [h["memory"]["id"] for h in hits]  # a room memory, in its room
+    hits = await _search(page, owner_ws, window, "", site.areas["hall"])
+    assert site.ids["window"] not in [h["memory"]["id"] for h in hits]
+    await page.context.close()
+
+
+async def test_history_chain(site: Site, browser: Any) -> None:
+    page = await open_panel(browser, site)
+    await ready(page)
+    await open_memory(page, site.ids["pump_new"])
+    chain = page.locator("[data-testid=history-item]")
+    await expect(chain).to_have_count(2)
+    this = page.locator(f"[data-testid=history-item][data-memory-id='{site.ids['pump_new']}']")
+    older = page.locator(f"[data-testid=history-item][data-memory-id='{site.ids['pump_old']}']")
+    await expect(this).to_have_attribute("data-relation", "this")
+    await expect(older).to_have_attribute("data-relation", "older")
+    await expect(older).to_contain_text(REMEMBERED["pump_old"]["content"])
+    await expect(older.locator("[data-testid=history-window]")).to_contain_text("Replaced")
+    await older.locator("[data-testid=history-open]").click()
+    await expect(
+        page.locator(f"[data-testid=detail][data-memory-id='{site.ids['pump_old']}']")
+    ).to_be_visible()
+    newer = page.locator(f"[data-testid=history-item][data-memory-id='{site.ids['pump_new']}']")
+    await expect(newer).to_have_attribute("data-relation", "newer")
+    await expect(newer).to_contain_text(PUMP_NEW)
+    await page.context.close()
+
+
+async def test_edit_then_recalled_with_the_new_text(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    page = await open_panel(browser, site)
+    await ready(page)
+    memory_id = site.ids["window"]
+    await open_memory(page, memory_id)
+    await page.locator("[data-testid=detail-edit]").click()
+    new_text = "The kitchen window sticks when it rains; lift the handle firmly."
+    await page.locator("[data-testid=edit-content]").fill(new_text)
+    await page.locator("[data-testid=edit-save]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text("Saved.")
+    await expect(page.locator("[data-testid=detail-content]")).to_have_text(new_text)
+
+    assert (await owner_ws.ws("memory/get", memory_id=memory_id))["memory"]["content"] == new_text
+    hits = await owner_ws.ws(
+        "memory/search", query="Does the kitchen window stick when it rains?", area=site.areas["kitchen"]
+    )
+    assert new_text in [h["memory"]["content"] for h in hits["hits"]]
+    assert REMEMBERED["window"]["content"] not in json.dumps(hits)
+    await page.context.close()
+
+
+async def test_approve_a_pending_memory(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    page = await open_panel(browser, site)
+    await ready(page)
+    await page.locator("[data-testid=overview-review]").click()
+    item = page.locator(f"[data-testid=pending-item][data-memory-id='{site.ids['tea']}']")
+    await expect(item.locator("[data-testid=memory-content]")).to_have_text(REVIEW_PENDING)
+    struck = item.locator("[data-testid=pending-replaces] del[data-testid=replaced-value]")
+    await expect(struck).to_have_text(REVIEW_FACT)  # <del>: shown struck through
+    assert await struck.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+    await item.locator("[data-testid=pending-approve]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text("Approved.")
+    await expect(page.locator("[data-testid=pending-empty]")).to_be_visible()
+
+    assert (await owner_ws.ws("memory/get", memory_id=site.ids["tea"]))["memory"]["status"] == "active"
+    coffee = await owner_ws.ws("memory/get", memory_id=site.ids["coffee"])
+    assert (coffee["memory"]["status"], [m["id"] for m in coffee["newer"]]) == (
+        "superseded",
+        [site.ids["tea"]],
+    )
+    assert (await owner_ws.ws("memory/pending"))["pending"] == []
+    await page.context.close()
+
+
+async def test_forget_with_confirmation(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    memory_id = site.ids["spare_key"]
+    query = "Where is the spare key for the cellar?"
+    assert memory_id in [h["memory"]["id"] for h in (await owner_ws.ws("memory/search", query=query))["hits"]]
+    stones = (await owner_ws.ws("memory/tombstones"))["total"]
+    page = await open_panel(browser, site)
+    await ready(page)
+    await open_memory(page, memory_id)
+    dialog = page.locator("[data-testid=confirm-dialog]")
+    await page.locator("[data-testid=detail-forget]").click()
+    await expect(dialog).to_be_visible()
+    await expect(page.locator("[data-testid=confirm-text]")).to_contain_text(
+        REMEMBERED["spare_key"]["content"]
+    )
+    await page.locator("[data-testid=confirm-cancel]").click()  # cancelled: nothing happens
+    await expect(dialog).to_be_hidden()
+    assert (await owner_ws.ws("memory/get", memory_id=memory_id))["memory"]["status"] == "active"
+
+    await page.locator("[data-testid=detail-forget]").click()
+    await page.locator("[data-testid=confirm-ok]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text("Forgotten.")
+    await expect(page.locator("[data-testid=detail]")).to_have_count(0)
+
+    with pytest.raises(HAError, match="not_found"):
+        await owner_ws.ws("memory/get", memory_id=memory_id)
+    hits = (await owner_ws.ws("memory/search", query=query))["hits"]
+    assert memory_id not in [h["memory"]["id"] for h in hits]
+    tombstones = await owner_ws.ws("memory/tombstones")
+    assert tombstones["total"] == stones + 1
+    assert memory_id in [t["id"] for t in tombstones["tombstones"]]
+    assert "spare key" not in json.dumps(tombstones)
+    await page.context.close()
+
+
+async def test_export_then_import_reports_duplicates(
+    site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path
+) -> None:
+    before = (await owner_ws.ws("memory/list", status="any"))["total"]
+    page = await open_panel(browser, site, accept_downloads=True)
+    await ready(page)
+    await tab(page, "transfer")
+    async with page.expect_download() as download_info:
+        await page.locator("[data-testid=export-download]").click()
+    download = await download_info.value
+    assert download.suggested_filename.startswith("household-memory-")
+    file = tmp_path / download.suggested_filename
+    await download.save_as(file)
+    exported = json.loads(file.read_text(encoding="utf-8"))
+    assert (exported["format"], exported["version"]) == ("household-memory/export", 1)
+    total = len(exported["memories"]) + len(exported["pending"])
+    assert total >= 4
+    await expect(page.locator("[data-testid=export-done]")).to_contain_text(str(len(exported["memories"])))
+
+    await page.locator("[data-testid=import-file]").set_input_files(file)
+    await expect(page.locator("[data-testid=import-report]")).to_be_visible()
+    await expect(page.locator("[data-testid=import-created]")).to_have_text("Imported: 0")
+    await expect(page.locator("[data-testid=import-duplicates]")).to_have_text(f"Already known: {total}")
+    await expect(page.locator("[data-testid=import-rejected]")).to_have_text("Refused: 0")
+    assert (await owner_ws.ws("memory/list", status="any"))["total"] == before
+    await page.context.close()
+
+
+async def test_non_admin_gets_no_memory_panel(site: Site, browser: Any) -> None:
+    page = await open_panel(browser, site, "anna", path="/history")
+    sidebar = page.locator("ha-sidebar")
+    await expect(sidebar.locator("a[href='/history']")).to_be_visible()  # the sidebar is there
+    await expect(sidebar.locator("a[href='/memory']")).to_have_count(0)
+    panels = await page.evaluate("document.querySelector('home-assistant').hass.panels")
+    assert "memory" not in panels and "history" in panels
+    await page.goto(site.base_url + "/memory")
+    # HA's frontend has no such panel for her: it goes to her default dashboard, the panel
+    # element never appears
+    await page.wait_for_url(lambda url: not url.endswith("/memory"))
+    await expect(page.locator("household-memory-panel")).to_have_count(0)
+    # and the API refuses her
+    error = await page.evaluate(
+        "document.querySelector('home-assistant').hass.callWS({type: 'memory/overview'})"
+        ".then(() => null, (err) => err.code)"
+    )
+    assert error == "unauthorized"
+    await page.context.close()
