@@ -40,12 +40,13 @@ from homeassistant.helpers.translation import async_get_translations
 from .answers import base_language
 from .const import DOMAIN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput, MemoryEdit
-from .engine.models import Kind, Provenance, Scope, Speaker, Status
+from .engine.models import Hit, Kind, Provenance, Scope, Speaker, Status
 from .engine.store.base import MemoryFilter
 from .runtime import MemoryConfigEntry, async_recall, async_run
 from .services import MAX_PENDING_LIMIT, async_consolidation_report
 from .speaker import is_person
 from .storage import StoreSettings
+from .turn import tellable
 from .validation import engine_failed, invalid, map_invalid
 from .views import async_renderer
 
@@ -228,19 +229,19 @@ async def _search(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     language = base_language(msg.get("language") or hass.config.language)
     data = entry.runtime_data
     hits = await async_recall(hass, data, msg["query"], speaker, language=language, limit=msg["limit"])
+    told, kept = tellable(hits, speaker, data.options)  # what the assistant would tell them (turn.py)
     view = await async_renderer(hass, data.engine, [h.memory for h in hits])
-    return {
-        "hits": [
-            {
-                "memory": view(h.memory),
-                "score": round(h.score, 4),
-                "similarity": round(h.similarity, 4),
-                "factors": {name: round(value, 4) for name, value in h.factors.items()},
-                "outdated_by": h.outdated_by,
-            }
-            for h in hits
-        ]
-    }
+
+    def shown(h: Hit) -> dict[str, Any]:
+        return {
+            "memory": view(h.memory),
+            "score": round(h.score, 4),
+            "similarity": round(h.similarity, 4),
+            "factors": {name: round(value, 4) for name, value in h.factors.items()},
+            "outdated_by": h.outdated_by,
+        }
+
+    return {"hits": [shown(h) for h in told], "withheld": [shown(h) for h in kept]}
 
 
 @memory_command("get", {vol.Required("memory_id"): _ID})

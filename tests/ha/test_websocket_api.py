@@ -221,6 +221,14 @@ async def test_search_is_the_recall_a_speaker_gets(
         assert passport["id"] not in [
             h["memory"]["id"] for h in (await ws("search", query=asked, **other))["hits"]
         ]
+    # what an unknown speaker would hear: a sensitive memory is withheld from them, as in a turn
+    code = await remember(household, "The alarm code is 4711.")
+    alarm = "What is the alarm code?"
+    unknown = await ws("search", query=alarm, area=kitchen.area_id)
+    assert code["id"] not in [h["memory"]["id"] for h in unknown["hits"]]
+    assert code["id"] in [h["memory"]["id"] for h in unknown["withheld"]]
+    known = await ws("search", query=alarm, person=julian.person_id, area=kitchen.area_id)
+    assert known["hits"][0]["memory"]["id"] == code["id"] and known["withheld"] == []
     error = await ws_error("search", query=asked, person="person.nobody")
     assert (error["code"], error["translation_key"]) == ("invalid_input", "unknown_person")
     assert error["translation_placeholders"] == {"field": "person"}
