@@ -119,7 +119,7 @@ class PostgresConnection:
         self._secret: str | None = None  # the URL's password: redacted from every message
         self._lock = threading.Lock()  # guards the caches and the pending touches
         self._pending_touch: dict[str, tuple[int, datetime]] = {}
-        self._df_cache: dict[tuple[str, int], int] = {}
+        self._df_cache: dict[str, tuple[int, int]] = {}  # fulltext.py: term -> (count, cap)
         self._doc_count: int | None = None
         self._cached_at = 0.0
         self._candidates: dict[str, tuple[str, Any]] = {}  # vector_search.py: semantic's last rows

@@ -198,8 +198,8 @@ class PostgresFulltext(PostgresConnection):
         recall has just asked for every rare word it searches (lexical.query_anchors)."""
         with self._lock:
             self._cache_fresh()
-            known = [df for (term, cap), df in self._df_cache.items() if term == phrase and df < cap]
-        return float(known[0]) if known else None
+            cached = self._df_cache.get(phrase)
+        return float(cached[0]) if cached is not None and cached[0] < cached[1] else None
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """Conversation context: for each given memory with a source_ref, the current, visible,
@@ -246,9 +246,10 @@ class PostgresFulltext(PostgresConnection):
         the same ones."""
         with self._lock:
             self._cache_fresh()
-            cached = self._df_cache.get((term, cap))
-            if cached is not None:
-                return cached
+            cached = self._df_cache.get(term)  # (count, the cap it was counted up to)
+            # a count below its cap is exact, a capped one serves every cap up to its own
+            if cached is not None and (cached[0] < cached[1] or cap <= cached[1]):
+                return min(cached[0], cap)
         tokens = fts_tokens(term)
         if not tokens:
             return 0
@@ -261,5 +262,5 @@ class PostgresFulltext(PostgresConnection):
         with self._lock:
             if len(self._df_cache) >= DF_CACHE_MAX:
                 self._df_cache.clear()
-            self._df_cache[(term, cap)] = df
+            self._df_cache[term] = (df, cap)
         return df
