@@ -90,6 +90,10 @@ def _versions(url: str) -> list[tuple[int, datetime]]:
 def _back_to(url: str, version: int) -> None:
     """Make a database of the latest version look as `version` left it (the later steps undone)."""
     with psycopg.connect(url, autocommit=True) as conn:
+        if version < 6:
+            conn.execute("ALTER TABLE memories ALTER COLUMN embedding SET STORAGE EXTENDED")
+            conn.execute("UPDATE memories SET embedding = subvector(embedding, 1, vector_dims(embedding)) "
+                         "WHERE embedding IS NOT NULL")  # fmt: skip
         if version < 5:
             conn.execute("ALTER TABLE memories ADD COLUMN access_count integer NOT NULL DEFAULT 0, "
                          "ADD COLUMN last_accessed_at timestamptz")  # fmt: skip
@@ -209,6 +213,41 @@ def test_access_counts_live_apart_and_a_version_4_database_keeps_them(pg_url: st
         assert store.prune_inferred(NOW, dry_run=True) == [old_inferred[2].id]
         exported = [r for batch in store.export_records("memories") for r in batch]
         assert sorted(r["access_count"] for r in exported) == [0, 1, 2]
+    finally:
+        store.close()
+
+
+def _out_of_line(url: str) -> list[str]:
+    """Ids of the memories whose vector is stored in the TOAST table, not in the row."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT id FROM memories WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL")
+        return sorted(r[0] for r in rows)
+
+
+def test_vectors_live_in_the_row_and_a_version_5_database_moves_them_there(pg_url: str) -> None:
+    """Migration v6: a 512-d vector (2 KB, over the TOAST threshold) is kept in its memories row;
+    a database of version 5 has its vectors moved there, bit for bit, and still searched."""
+    rng = np.random.default_rng(14)
+    dim, n = 512, 12
+    vectors = [unit(rng, dim) for _ in range(n)]
+    store = opened(pg_url, dim=dim)
+    store.import_records(
+        "memories", [_record(f"m{i:03d}", f"memory {i}", None, vectors[i], dim) for i in range(n)]
+    )
+    store.add(memory("The boiler ticket is HX-4471."), unit(rng, dim))
+    store.close()
+    assert _out_of_line(pg_url) == []
+    _back_to(pg_url, 5)
+    assert len(_out_of_line(pg_url)) == n + 1  # version 5 kept them out of line
+    store = opened(pg_url, dim=dim)
+    try:
+        assert store.schema_version() == postgres_migrations.SCHEMA_VERSION
+        assert _out_of_line(pg_url) == []
+        ids, got = store.vectors([f"m{i:03d}" for i in range(n)])
+        assert len(ids) == n
+        assert np.array_equal(got, np.stack(vectors).astype(np.float32))
+        top, _ = store.semantic(vectors[7], ADMIN, 1)
+        assert top[0][0] == "m007"
     finally:
         store.close()
 

@@ -282,6 +282,11 @@ async def _v3_room_for_access_counts(conn: AsyncConnection) -> None:
 async def _v4_denser_vector_graphs(conn: AsyncConnection) -> None:
     """Drop the HNSW indexes built with pgvector's default ef_construction (64): open() builds
     them again with HNSW_EF_CONSTRUCTION (ensure_vector_index)."""
+    await _drop_vector_graphs(conn)
+
+
+async def _drop_vector_graphs(conn: AsyncConnection) -> None:
+    """Drop every HNSW index of memories (open() builds the active dimension's again)."""
     cur = await conn.execute(
         "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'memories' "
         "AND indexname LIKE 'memories\\_embedding\\_%'"
@@ -315,12 +320,27 @@ async def _v5_access_counts_apart(conn: AsyncConnection) -> None:
     await conn.execute("ALTER TABLE memories RESET (fillfactor)")
 
 
+async def _v6_vectors_in_the_row(conn: AsyncConnection) -> None:
+    """Embeddings are kept in the memories row (STORAGE MAIN), not out of line in the TOAST
+    table: a 512-d vector is 2 KB, above PostgreSQL's 2 KB TOAST threshold, so every vector a
+    search returned was a second index lookup and read (semantic's 200 rows at 10k: 20 → 15 ms
+    p50, docs/postgresql.md). Existing vectors are written again (subvector: the same values) with
+    the HNSW indexes dropped first, so the rewrite does not walk the graph; open() builds them."""
+    await _drop_vector_graphs(conn)
+    await conn.execute("ALTER TABLE memories ALTER COLUMN embedding SET STORAGE MAIN")
+    await conn.execute(
+        "UPDATE memories SET embedding = subvector(embedding, 1, vector_dims(embedding)) "
+        "WHERE embedding IS NOT NULL"
+    )
+
+
 MIGRATIONS: list[Step] = [
     _v1_initial,
     _v2_term_postings,
     _v3_room_for_access_counts,
     _v4_denser_vector_graphs,
     _v5_access_counts_apart,
+    _v6_vectors_in_the_row,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
