@@ -26,6 +26,7 @@ from homeassistant.requirements import RequirementsNotFound, async_process_requi
 
 from . import websocket_api
 from .const import (
+    CONF_ANCHOR_KEY,
     CONF_ENCODER,
     CONF_VOICE,
     CONF_VOICE_RECOGNITION,
@@ -45,7 +46,6 @@ from .judge import async_consolidate
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .runtime import (
-    CONF_ANCHOR_KEY,
     MemoryConfigEntry,
     MemoryRuntimeData,
     anchor_key,
@@ -58,6 +58,7 @@ from .storage import StoreSettings
 from .transcripts import async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
+ISSUE_ANCHOR_KEY = "anchor_key_mismatch"
 
 PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.STT]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -101,6 +102,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
             translation_placeholders={"path": settings.describe(), "error": str(err)},
         ) from err
 
+    _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
     entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
     entry.async_on_unload(health.stop)
@@ -166,6 +168,26 @@ async def _async_build_engine(  # type: ignore[no-untyped-def]
             return engine
     return await async_run(
         hass, build_engine, encoder=ENCODER_BUNDLED, cache_dir=_cache_dir(hass), anchor_key=key, **store
+    )
+
+
+@callback
+def _async_check_anchor_key(hass: HomeAssistant, matches: bool, store: str) -> None:
+    """A repair issue while the store's tombstones were made with another anchor key (another
+    installation's sharing the household, or an entry made anew over an old file): forgotten
+    identifiers are then recognised by meaning only. Cleared once the keys match."""
+    if matches:
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_ANCHOR_KEY)
+        return
+    _LOGGER.warning("The memory store %s was claimed with another anchor key", store)
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        ISSUE_ANCHOR_KEY,
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=ISSUE_ANCHOR_KEY,
+        translation_placeholders={"store": store},
     )
 
 

@@ -31,6 +31,7 @@ from homeassistant.helpers import selector
 from .const import (
     AGENT_NAME,
     CONF_AGENT,
+    CONF_ANCHOR_KEY,
     CONF_ANSWER_SIMILARITY,
     CONF_CLOUD_PERSONAL,
     CONF_DB_PATH,
@@ -84,7 +85,7 @@ from .const import (
     WHISPER_LANGUAGE_AUTO,
     WHISPER_LANGUAGE_PIPELINE,
 )
-from .runtime import CONF_ANCHOR_KEY, new_anchor_key
+from .runtime import new_anchor_key
 from .speaker import is_person
 from .storage import StoreSettings, async_default_household, async_validate_postgres, mask_password
 from .whisper import LANGUAGES as WHISPER_LANGUAGES
@@ -175,16 +176,24 @@ async def _async_validate_store(hass: HomeAssistant, user_input: dict[str, Any])
     return {}
 
 
-def _postgres_schema(db_url: str | None, household: str) -> vol.Schema:
-    """The PostgreSQL fields. A stored URL is shown with its password masked (storage.py)."""
-    return vol.Schema(
-        {
-            vol.Required(
-                CONF_DB_URL, description={"suggested_value": mask_password(db_url)} if db_url else None
-            ): (selector.TextSelector(selector.TextSelectorConfig(type=selector.TextSelectorType.URL))),
-            vol.Required(CONF_HOUSEHOLD, default=household): selector.TextSelector(),
-        }
-    )
+def _postgres_schema(
+    db_url: str | None, household: str, key: str | None = None, *, key_field: bool = True
+) -> vol.Schema:
+    """The PostgreSQL fields. A stored URL is shown with its password masked (storage.py). The
+    anchor key (forgetting key) field, unless key_field is False (a move keeps the entry's key),
+    offers the entry's key (`key`) in a password field, to copy to a second installation that is
+    to share the household; empty on a new entry: a new key unless one is typed."""
+    fields: dict[Any, Any] = {
+        vol.Required(
+            CONF_DB_URL, description={"suggested_value": mask_password(db_url)} if db_url else None
+        ): (selector.TextSelector(selector.TextSelectorConfig(type=selector.TextSelectorType.URL))),
+        vol.Required(CONF_HOUSEHOLD, default=household): selector.TextSelector(),
+    }
+    if key_field:
+        fields[vol.Optional(CONF_ANCHOR_KEY, description={"suggested_value": key} if key else None)] = (
+            selector.TextSelector(selector.TextSelectorConfig(type=selector.TextSelectorType.PASSWORD))
+        )
+    return vol.Schema(fields)
 
 
 class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
@@ -212,9 +221,11 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
         errors: dict[str, str] = {}
         household = await async_default_household(self.hass)
         if user_input is not None:
-            settings, errors = await async_validate_postgres(self.hass, user_input, None)
+            settings, errors, key = await async_validate_postgres(
+                self.hass, user_input, None, new_anchor_key()
+            )
             if not errors:
-                data = settings.entry_data({**self._base, CONF_ANCHOR_KEY: new_anchor_key()})
+                data = settings.entry_data({**self._base, CONF_ANCHOR_KEY: key})
                 return self.async_create_entry(title="Household Memory", data=data)
             household = settings.household or household
         return self.async_show_form(
@@ -249,16 +260,18 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
         household = current.household or await async_default_household(self.hass)
         errors: dict[str, str] = {}
         if user_input is not None:
-            settings, errors = await async_validate_postgres(self.hass, user_input, current.db_url)
+            settings, errors, key = await async_validate_postgres(
+                self.hass, user_input, current.db_url, entry.data[CONF_ANCHOR_KEY]
+            )
             if not errors:
                 base = {k: v for k, v in self._base.items() if k != CONF_DB_PATH}
                 return self.async_update_reload_and_abort(
-                    entry, data=settings.entry_data({**entry.data, **base})
+                    entry, data=settings.entry_data({**entry.data, **base, CONF_ANCHOR_KEY: key})
                 )
             household = settings.household or household
         return self.async_show_form(
             step_id="reconfigure_postgresql",
-            data_schema=_postgres_schema(current.db_url, household),
+            data_schema=_postgres_schema(current.db_url, household, entry.data[CONF_ANCHOR_KEY]),
             errors=errors,
         )
 
@@ -272,8 +285,10 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
         errors: dict[str, str] = {}
         household = await async_default_household(self.hass)
         if user_input is not None:
-            if to_postgres:
-                target, errors = await async_validate_postgres(self.hass, user_input, None)
+            if to_postgres:  # the memories keep this entry's key: their tombstones were made with it
+                target, errors, _ = await async_validate_postgres(
+                    self.hass, {**user_input, CONF_ANCHOR_KEY: None}, None, entry.data[CONF_ANCHOR_KEY]
+                )
                 household = target.household or household
             else:
                 target = StoreSettings(STORAGE_SQLITE, db_path=str(user_input.get(CONF_DB_PATH, "")).strip())
@@ -284,7 +299,7 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
                 if not errors:
                     return self.async_abort(reason="move_successful", description_placeholders=placeholders)
         schema = (
-            _postgres_schema(None, household)
+            _postgres_schema(None, household, key_field=False)
             if to_postgres
             else vol.Schema({vol.Required(CONF_DB_PATH, default=DEFAULT_DB_PATH): selector.TextSelector()})
         )

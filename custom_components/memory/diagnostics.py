@@ -9,10 +9,10 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from .const import CONF_DB_URL, CONF_DEVICE_PERSONS
+from .const import CONF_ANCHOR_KEY, CONF_DB_URL, CONF_DEVICE_PERSONS
 from .engine.api import EngineError
 from .recognition import async_voice_status
-from .runtime import CONF_ANCHOR_KEY, MemoryConfigEntry, async_run
+from .runtime import MemoryConfigEntry, async_run
 from .storage import redact_url
 
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key

@@ -16,6 +16,7 @@ from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 
 from .const import (
     AGENT_NAME,
+    CONF_ANCHOR_KEY,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_TOP_K,
@@ -33,9 +34,8 @@ if TYPE_CHECKING:
     from .health import StoreHealth
     from .recognition import VoiceRecognizer
 
-# entry.data key of the per-installation secret (hex) for the identifier digests tombstones keep
-# (engine/forgetting.py): outside the database file, so the file alone cannot brute-force them.
-CONF_ANCHOR_KEY = "anchor_key"
+# The per-installation secret (entry.data[CONF_ANCHOR_KEY], hex) for the identifier digests
+# tombstones keep (engine/forgetting.py): outside the database, so it alone cannot brute-force them.
 ANCHOR_KEY_BYTES = 32
 # "Forget that" refers to the last memory stored within this long: HA's own chat session ends
 # five minutes after its last turn (homeassistant.helpers.chat_session.CONVERSATION_TIMEOUT).

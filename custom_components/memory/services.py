@@ -41,6 +41,7 @@ from homeassistant.util import dt as dt_util
 
 from .answers import base_language
 from .const import (
+    CONF_ANCHOR_KEY,
     CONF_DB_PATH,
     CONF_DB_URL,
     CONF_HOUSEHOLD,
@@ -697,10 +698,12 @@ MOVE_STORE_SCHEMA = vol.Schema(
 )
 
 
-async def _async_move_target(hass: HomeAssistant, call: ServiceCall) -> StoreSettings:
+async def _async_move_target(hass: HomeAssistant, call: ServiceCall, key: str) -> StoreSettings:
     """The target store of memory.move_store, checked: missing_field for an empty db_path/db_url
     (household defaults to this installation's key), the server's problem for a PostgreSQL URL
-    (storage.async_validate_postgres: one translated key per reason, naming db_url)."""
+    (storage.async_validate_postgres: one translated key per reason, naming db_url), a household
+    claimed with another anchor key than `key` (the entry's: the moved tombstones were made with
+    it) naming household."""
     if call.data[CONF_STORAGE] == STORAGE_SQLITE:
         if not (path := str(call.data.get(CONF_DB_PATH) or "").strip()):
             raise invalid("missing_field", CONF_DB_PATH)
@@ -708,11 +711,13 @@ async def _async_move_target(hass: HomeAssistant, call: ServiceCall) -> StoreSet
     if not str(call.data.get(CONF_DB_URL) or "").strip():
         raise invalid("missing_field", CONF_DB_URL)
     household = str(call.data.get(CONF_HOUSEHOLD) or "").strip() or await async_default_household(hass)
-    settings, errors = await async_validate_postgres(
-        hass, {CONF_DB_URL: call.data[CONF_DB_URL], CONF_HOUSEHOLD: household}, None
+    settings, errors, _ = await async_validate_postgres(
+        hass, {CONF_DB_URL: call.data[CONF_DB_URL], CONF_HOUSEHOLD: household}, None, key
     )
     if errors:
         field, reason = next(iter(errors.items()))
+        if field == CONF_ANCHOR_KEY:
+            raise invalid(reason, CONF_HOUSEHOLD)
         raise invalid(f"server_{reason}", CONF_DB_URL if field == "base" else field)
     return settings
 
@@ -726,7 +731,7 @@ async def _async_move_store(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
     if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-    target = await _async_move_target(hass, call)
+    target = await _async_move_target(hass, call, entries[0].data[CONF_ANCHOR_KEY])
     field = CONF_DB_URL if target.storage == STORAGE_POSTGRESQL else CONF_DB_PATH
     try:
         report = await async_move_store(hass, entries[0], target)

@@ -20,6 +20,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import instance_id
 
 from .const import (
+    CONF_ANCHOR_KEY,
     CONF_DB_PATH,
     CONF_DB_URL,
     CONF_HOUSEHOLD,
@@ -138,37 +139,57 @@ class StoreSettings:
 SERVER_PROBLEM_FIELDS = {"invalid_url": CONF_DB_URL, "invalid_auth": CONF_DB_URL}
 
 
-def _check_server(db_url: str) -> str | None:
-    """check_server (blocking, in the executor): None when usable, else the reason."""
+def _check_server(db_url: str, household: str) -> tuple[str | None, str | None]:
+    """check_server (blocking, in the executor): (None, the household's claimed anchor-key check
+    or None) when usable, else (the reason, None)."""
     from .engine.store.postgres.check import ServerProblem, check_server  # noqa: PLC0415 - psycopg on demand
 
     try:
-        check_server(db_url)
+        return None, check_server(db_url, household)
     except ServerProblem as err:
-        return err.reason
-    return None
+        return err.reason, None
+
+
+def _anchor_key_problem(key: str, claimed: str | None) -> str | None:
+    """anchor_key_invalid for a key that is not ANCHOR_KEY_BYTES in hex, anchor_key_mismatch when
+    the household was claimed with another key (forgetting.anchor_check), else None."""
+    from .engine.forgetting import anchor_check  # noqa: PLC0415 - the engine loads on demand
+    from .runtime import ANCHOR_KEY_BYTES, anchor_key  # noqa: PLC0415 - the HA runtime loads after this
+
+    raw = anchor_key({CONF_ANCHOR_KEY: key})
+    if raw is None or len(raw) != ANCHOR_KEY_BYTES:
+        return "anchor_key_invalid"
+    return "anchor_key_mismatch" if claimed is not None and claimed != anchor_check(raw) else None
 
 
 async def async_validate_postgres(
-    hass: HomeAssistant, user_input: dict[str, Any], previous_url: str | None
-) -> tuple[StoreSettings, dict[str, str]]:
-    """The PostgreSQL settings of a submitted form and its errors ({} when the server is usable).
+    hass: HomeAssistant, user_input: dict[str, Any], previous_url: str | None, anchor_key: str
+) -> tuple[StoreSettings, dict[str, str], str]:
+    """The PostgreSQL settings of a submitted form, its errors ({} when the server is usable)
+    and the anchor key the entry is to keep: the form's `anchor_key` field when filled (another
+    installation's key, to share its household), else `anchor_key` (this entry's, or a new one;
+    hex). A household already claimed with another key is refused (anchor_key_mismatch): its
+    forgotten identifiers could not be recognised here (docs/postgresql.md).
 
     A masked password is replaced by `previous_url`'s (storage.restore_password). The URL is
     never logged whole: only redact_url's form."""
     url = restore_password(str(user_input.get(CONF_DB_URL) or "").strip(), previous_url)
     household = str(user_input.get(CONF_HOUSEHOLD) or "").strip()
+    key = str(user_input.get(CONF_ANCHOR_KEY) or "").strip().lower() or anchor_key
     settings = StoreSettings(STORAGE_POSTGRESQL, db_url=url, household=household)
     if not household:
-        return settings, {CONF_HOUSEHOLD: "household_empty"}
+        return settings, {CONF_HOUSEHOLD: "household_empty"}, key
     if not url.startswith(("postgresql://", "postgres://")):
-        return settings, {CONF_DB_URL: "invalid_url"}
+        return settings, {CONF_DB_URL: "invalid_url"}, key
+    if _anchor_key_problem(key, None) is not None:
+        return settings, {CONF_ANCHOR_KEY: "anchor_key_invalid"}, key
     try:
-        reason = await hass.async_add_executor_job(_check_server, url)
+        reason, claimed = await hass.async_add_executor_job(_check_server, url, household)
     except Exception as err:
         _LOGGER.warning("Checking PostgreSQL at %s failed: %s", redact_url(url), type(err).__name__)
-        reason = "cannot_connect"
+        reason, claimed = "cannot_connect", None
     if reason is None:
-        return settings, {}
+        problem = _anchor_key_problem(key, claimed)
+        return settings, ({CONF_ANCHOR_KEY: problem} if problem else {}), key
     _LOGGER.debug("PostgreSQL at %s is not usable: %s", redact_url(url), reason)
-    return settings, {SERVER_PROBLEM_FIELDS.get(reason, "base"): reason}
+    return settings, {SERVER_PROBLEM_FIELDS.get(reason, "base"): reason}, key

@@ -14,7 +14,7 @@ from custom_components.memory.engine.embedding.base import to_blob
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import Candidate
-from custom_components.memory.engine.forgetting import anchor_digests
+from custom_components.memory.engine.forgetting import anchor_check, anchor_digests
 from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker, Status
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.base import Visibility
@@ -215,6 +215,28 @@ def test_anchor_digests_are_keyed_and_not_in_clear(sqlite_keyed: MemoryEngine) -
     assert anchor_digests("4711", bytes(32)) != anchor_digests("4711", ANCHOR_KEY)  # another home
 
 
+def test_a_store_opened_with_another_anchor_key_says_so(make_engine: Callable[..., MemoryEngine]) -> None:
+    """The first keyed engine claims the store (the household on PostgreSQL) for its key; one
+    with another key — a second installation, or a config entry made anew over an old file —
+    learns it does not hold the key the tombstones were made with (and cannot match their
+    digests), one with the same key or with none is fine."""
+    first = make_engine("shared.db", anchor_key=ANCHOR_KEY)
+    assert first.anchor_key_matches
+    _forget_gate(first, "en")
+    first.close()
+    other = make_engine("shared.db", anchor_key=bytes(32))
+    assert not other.anchor_key_matches
+    assert not other.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)  # digests of another key
+    other.close()
+    again = make_engine("shared.db", anchor_key=ANCHOR_KEY)
+    assert again.anchor_key_matches  # the claim stays the first key's
+    assert again.is_tombstoned(GATE_PARAPHRASE["en"], scope=Scope.SHARED)
+    again.close()
+    assert make_engine("shared.db").anchor_key_matches  # no key: nothing to compare
+    assert anchor_check(ANCHOR_KEY) != anchor_check(bytes(32))
+    assert anchor_check(ANCHOR_KEY) == anchor_check(bytes(range(32)))
+
+
 def test_without_a_key_tombstones_keep_no_anchors(sqlite_engine: MemoryEngine) -> None:
     engine = sqlite_engine
     _forget_gate(engine, "en")
@@ -263,7 +285,7 @@ def test_v4_tombstones_survive_the_v5_upgrade(tmp_path: Path, encoder: BundledEm
     engine = MemoryEngine(SqliteStore(path), encoder, anchor_key=ANCHOR_KEY)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 9
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
         assert engine.stats().tombstones == 1
         assert engine.is_tombstoned(GATE["en"], scope=Scope.SHARED)
         # its text was gone before digests existed: only similarity can block for it

@@ -90,6 +90,8 @@ def _versions(url: str) -> list[tuple[int, datetime]]:
 def _back_to(url: str, version: int) -> None:
     """Make a database of the latest version look as `version` left it (the later steps undone)."""
     with psycopg.connect(url, autocommit=True) as conn:
+        if version < 7:
+            conn.execute("DROP TABLE anchor_checks")
         if version < 6:
             conn.execute("ALTER TABLE memories ALTER COLUMN embedding SET STORAGE EXTENDED")
             conn.execute("UPDATE memories SET embedding = subvector(embedding, 1, vector_dims(embedding)) "

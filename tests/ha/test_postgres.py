@@ -29,6 +29,7 @@ from pytest_homeassistant_custom_component.components.diagnostics import get_dia
 from custom_components.memory import health
 from custom_components.memory.answers import reply
 from custom_components.memory.const import (
+    CONF_ANCHOR_KEY,
     CONF_DB_PATH,
     CONF_DB_URL,
     CONF_ENCODER,
@@ -99,7 +100,7 @@ async def test_each_server_problem_is_a_translated_form_error(
         assert result["errors"] == errors, redact_url(url)
     from custom_components.memory.engine.store.postgres import check as pg_store  # noqa: PLC0415
 
-    def too_old(url: str) -> None:  # no PostgreSQL this old is at hand: the reason is given
+    def too_old(url: str, household: str | None = None) -> None:  # no server this old at hand
         raise pg_store.ServerProblem("server_too_old")
 
     with patch.object(pg_store, "check_server", too_old):
@@ -187,6 +188,108 @@ async def test_postgres_entry_diagnostics_and_reconfigure(
     recalled = await async_call(household, "recall", {"query": "Where is the spare key?"})
     assert recalled["memories"][0]["content"] == "The spare key is in the blue tin."
     _no_secret(caplog)
+
+
+def _claim(url: str, household: str, key: str) -> None:
+    """What another installation's first start does: claim `household` for its anchor key."""
+    from custom_components.memory.engine.embedding.bundled import BUNDLED_IDENTITY  # noqa: PLC0415
+    from custom_components.memory.engine.forgetting import anchor_check  # noqa: PLC0415
+    from custom_components.memory.engine.store.postgres import PostgresStore  # noqa: PLC0415
+
+    store = PostgresStore(url, household=household)
+    store.open(BUNDLED_IDENTITY)
+    try:
+        store.claim_anchor_check(anchor_check(bytes.fromhex(key)))
+    finally:
+        store.close()
+
+
+async def test_sharing_a_household_takes_its_forgetting_key(
+    household: HomeAssistant, pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A household another installation set up (claimed for its anchor key) is joined only with
+    that installation's forgetting key: without it, or with a malformed one, the form says so
+    and saves nothing; with it the entry keeps that key and no repair issue appears; an entry
+    whose key does not match the store raises the repair issue until reconfigured with it."""
+    theirs = "ab" * 32
+    await household.async_add_executor_job(_claim, pg_url, "shared", theirs)
+    url = with_password(pg_url)
+    result = await _flow_to_postgres(household)
+    for given, errors in (
+        ({}, {CONF_ANCHOR_KEY: "anchor_key_mismatch"}),
+        ({CONF_ANCHOR_KEY: "not-hex"}, {CONF_ANCHOR_KEY: "anchor_key_invalid"}),
+        ({CONF_ANCHOR_KEY: "cd" * 32}, {CONF_ANCHOR_KEY: "anchor_key_mismatch"}),
+    ):
+        result = await household.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_DB_URL: url, CONF_HOUSEHOLD: "shared", **given}
+        )
+        assert result["type"] is FlowResultType.FORM and result["errors"] == errors, given
+    assert not household.config_entries.async_entries(DOMAIN)
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_DB_URL: url, CONF_HOUSEHOLD: "shared", CONF_ANCHOR_KEY: theirs.upper()}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    await household.async_block_till_done()
+    entry = result["result"]
+    assert entry.data[CONF_ANCHOR_KEY] == theirs and entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.engine.anchor_key_matches
+    issues = ir.async_get(household)
+    assert issues.async_get_issue(DOMAIN, "anchor_key_mismatch") is None
+
+    # an entry holding another key (e.g. made anew): the repair issue, until reconfigured with theirs
+    household.config_entries.async_update_entry(entry, data={**entry.data, CONF_ANCHOR_KEY: "ef" * 32})
+    await household.config_entries.async_reload(entry.entry_id)
+    await household.async_block_till_done()
+    assert entry.state is ConfigEntryState.LOADED  # memory keeps working meanwhile
+    assert issues.async_get_issue(DOMAIN, "anchor_key_mismatch") is not None
+    result = await household.config_entries.flow.async_init(
+        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    )
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "reconfigure_store"}
+    )
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "postgresql", CONF_DB_PATH: TEST_DB, CONF_ENCODER: "bundled"}
+    )
+    shown = {str(k): k for k in result["data_schema"].schema}[CONF_ANCHOR_KEY].description["suggested_value"]
+    assert shown == "ef" * 32  # the entry's own key, to copy to another installation
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_DB_URL: url, CONF_HOUSEHOLD: "shared"}
+    )
+    assert result["errors"] == {CONF_ANCHOR_KEY: "anchor_key_mismatch"}
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_DB_URL: url, CONF_HOUSEHOLD: "shared", CONF_ANCHOR_KEY: theirs}
+    )
+    assert result["type"] is FlowResultType.ABORT and result["reason"] == "reconfigure_successful"
+    await household.async_block_till_done()
+    assert entry.data[CONF_ANCHOR_KEY] == theirs
+    assert issues.async_get_issue(DOMAIN, "anchor_key_mismatch") is None
+    texts = await household.async_add_executor_job(_translations)
+    for name, translated in texts.items():
+        for reason in ("anchor_key_invalid", "anchor_key_mismatch"):
+            assert translated["config"]["error"][reason], (name, reason)
+        assert translated["issues"]["anchor_key_mismatch"]["description"], name
+        assert translated["exceptions"]["anchor_key_mismatch"]["message"], name
+    assert theirs not in caplog.text and "ef" * 32 not in caplog.text
+
+
+async def test_moving_into_a_household_of_another_forgetting_key_is_refused(
+    household: HomeAssistant, pg_url: str
+) -> None:
+    """The moved tombstones were made with this entry's key: a household claimed with another
+    one is refused before anything is copied (naming the household)."""
+    entry = await setup_memory(household)
+    await async_call(household, "remember", {"content": "The spare key is in the blue tin."})
+    await household.async_add_executor_job(_claim, pg_url, "theirs", "ab" * 32)
+    with pytest.raises(ServiceValidationError) as err:
+        await async_call(
+            household,
+            "move_store",
+            {CONF_STORAGE: "postgresql", CONF_DB_URL: pg_url, CONF_HOUSEHOLD: "theirs"},
+        )
+    assert err.value.translation_key == "anchor_key_mismatch"
+    assert err.value.translation_placeholders == {"field": CONF_HOUSEHOLD}
+    assert entry.state is ConfigEntryState.LOADED and entry.data[CONF_STORAGE] == "sqlite"
 
 
 async def _fill(hass: HomeAssistant, julian: Any) -> None:

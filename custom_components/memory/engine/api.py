@@ -257,6 +257,11 @@ class ImportReport:
 class MemoryEngineAPI(Protocol):
     """What the HA side may call. Every method but recall() may raise EngineError."""
 
+    anchor_key_matches: bool
+    """After open(): False when the store's tombstone digests were made with another anchor key
+    (another installation's, or a config entry made anew over an old file): forgotten
+    identifiers are then recognised by meaning only (forgetting.anchor_check). True without a key."""
+
     def open(self) -> None:
         """Open the store, run schema migrations, load vectors. Raises StoreUnavailable."""
 

@@ -73,6 +73,7 @@ class MemoryEngine:
         # calls, and two concurrent changes of one fact must not both supersede the old value.
         self._writes = threading.RLock()
         self._voice_generation = 0  # bumped by every voiceprint change (voice_generation)
+        self.anchor_key_matches = True  # set by open() (api.MemoryEngineAPI.anchor_key_matches)
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> None:
@@ -82,6 +83,9 @@ class MemoryEngine:
         """
         self.store.open(self.embedder.identity)
         try:
+            if self._anchor_key:
+                check = forgetting.anchor_check(self._anchor_key)
+                self.anchor_key_matches = self.store.claim_anchor_check(check) == check
             self._hubness.warm()  # loads the model and embeds the calibration background once
         except BaseException:
             self.store.close()

@@ -49,6 +49,7 @@ from .writer import TOMBSTONE_SIMILARITY, embedding_text
 # ≥ ~0.74 and the raw 0.40 would block any sentence carrying the number.
 TOMBSTONE_ANCHOR_SIMILARITY = 0.40
 ANCHOR_DIGEST_BYTES = 16  # HMAC-SHA256 truncated: 128 bits, no collisions among a home's codes
+ANCHOR_CHECK_LABEL = b"household-memory/anchor-key-check"  # never an identity anchor (no digits)
 
 
 def anchor_digests(text: str, key: bytes | None) -> frozenset[str]:
@@ -63,6 +64,13 @@ def anchor_digests(text: str, key: bytes | None) -> frozenset[str]:
         hmac.new(key, anchor.encode(), hashlib.sha256).digest()[:ANCHOR_DIGEST_BYTES].hex()
         for anchor in identity_anchors(text)
     )
+
+
+def anchor_check(key: bytes) -> str:
+    """Hex HMAC-SHA256(key, ANCHOR_CHECK_LABEL): equal for equal anchor keys, so a store can
+    tell whether an installation holds the key its tombstone digests were made with, without
+    keeping the key (a random ANCHOR_KEY_BYTES key is not found from it)."""
+    return hmac.new(key, ANCHOR_CHECK_LABEL, hashlib.sha256).hexdigest()
 
 
 def find_to_forget(

@@ -435,6 +435,13 @@ class TombstoneStore(Protocol):
         """Mark the listed tombstones lifted at `at` (an explicit remember); they block nothing."""
         ...
 
+    def claim_anchor_check(self, check: str) -> str:
+        """The anchor-key check of this store (of its household, on a shared database): `check`
+        is stored when there is none yet — the first installation to open the store claims it —
+        and the stored one is returned. A different value means the tombstones' digests here are
+        keyed by another installation's anchor key (forgetting.anchor_check). Committed."""
+        ...
+
     def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
         """Every tombstone, lifted ones too (lifted_at set), newest first (created_at desc, then
         id): the page [offset, offset + limit) and how many there are in all."""

@@ -169,6 +169,12 @@ def _v9_voice(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE transcript_turns ADD COLUMN speaker_source TEXT")
 
 
+def _v10_anchor_check(conn: sqlite3.Connection) -> None:
+    """The check value of the anchor key that keys this file's tombstone digests (one row;
+    forgetting.anchor_check), so an installation opening the file with another key knows."""
+    conn.execute("CREATE TABLE anchor_check (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -179,6 +185,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v7_speaker,
     _v8_pair_verdicts,
     _v9_voice,
+    _v10_anchor_check,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

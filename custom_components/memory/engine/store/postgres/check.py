@@ -1,8 +1,9 @@
 """Is this PostgreSQL server fit for the memory store? The config flow's check before it saves a URL.
 
-check_server(url) connects once, blocking (run it in an executor), and raises ServerProblem with
-one reason the config flow translates; it never leaves anything behind (the extension test is
-rolled back). No message holds the URL or its password.
+check_server(url, household) connects once, blocking (run it in an executor), and raises
+ServerProblem with one reason the config flow translates; it never leaves anything behind (the
+extension test is rolled back). It returns the household's anchor-key check when an installation
+has claimed it (store/base.py claim_anchor_check). No message holds the URL or its password.
 """
 
 from __future__ import annotations
@@ -54,8 +55,19 @@ def _vector_version(conn: psycopg.Connection[Any]) -> str | None:
     return None if row is None else str(row[0])
 
 
-def check_server(url: str) -> None:
+def _anchor_check(conn: psycopg.Connection[Any], household: str | None) -> str | None:
+    """The household's claimed anchor-key check (schema v7's anchor_checks); None when unclaimed."""
+    if household is None:
+        return None
+    if conn.execute("SELECT to_regclass('anchor_checks')").fetchone() in (None, (None,)):
+        return None
+    row = conn.execute("SELECT value FROM anchor_checks WHERE household = %s", (household,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def check_server(url: str, household: str | None = None) -> str | None:
     """Connect to `url` (a postgresql:// or postgres:// URL) and check the server; blocking.
+    Returns `household`'s anchor-key check when an installation has claimed it, else None.
 
     Raises ServerProblem("invalid_url") for anything else, "cannot_connect" when the server does
     not answer (or the database does not exist), "invalid_auth" when it refuses the credentials,
@@ -82,9 +94,11 @@ def check_server(url: str) -> None:
             if _server_version(conn) < MIN_SERVER:
                 raise ServerProblem("server_too_old")
             vector = _vector_version(conn)
+            claimed = _anchor_check(conn, household)
         except psycopg.Error:
             raise ServerProblem("cannot_connect") from None
     if vector is None:
         raise ServerProblem("extension_missing")
     if _version(vector) < MIN_VECTOR:
         raise ServerProblem("server_too_old")
+    return claimed

@@ -334,6 +334,19 @@ async def _v6_vectors_in_the_row(conn: AsyncConnection) -> None:
     )
 
 
+async def _v7_anchor_checks(conn: AsyncConnection) -> None:
+    """Per household, the check value of the anchor key that keys its tombstone digests
+    (forgetting.anchor_check): the first installation to open a household claims it; another
+    one sharing the household learns whether it holds the same key (never the key itself)."""
+    await conn.execute(
+        f"""CREATE TABLE anchor_checks (
+            {_HOUSEHOLD} PRIMARY KEY,
+            value {_TEXT} NOT NULL,
+            claimed_at timestamptz NOT NULL DEFAULT now()
+        )"""
+    )
+
+
 MIGRATIONS: list[Step] = [
     _v1_initial,
     _v2_term_postings,
@@ -341,6 +354,7 @@ MIGRATIONS: list[Step] = [
     _v4_denser_vector_graphs,
     _v5_access_counts_apart,
     _v6_vectors_in_the_row,
+    _v7_anchor_checks,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

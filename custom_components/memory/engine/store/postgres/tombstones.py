@@ -111,6 +111,19 @@ class PostgresTombstones(PostgresConnection):
 
         self._write(work)
 
+    def claim_anchor_check(self, check: str) -> str:
+        """The household's anchor-key check, `check` when it had none (store/base.py); committed."""
+
+        async def work(conn: AsyncConnection) -> str:
+            await conn.execute(
+                "INSERT INTO anchor_checks (value) VALUES (%s) ON CONFLICT DO NOTHING", (check,)
+            )
+            cur = await conn.execute(f"SELECT value FROM anchor_checks WHERE {mine()}")
+            row = await cur.fetchone()
+            return str(row[0]) if row else check
+
+        return self._write(work, memories=False)
+
     def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
         """Every tombstone of this household (lifted ones too), newest first, the page and the total."""
         total = self._read(f"SELECT count(*) FROM tombstones WHERE {mine()}")[0][0]

@@ -106,6 +106,12 @@ class SqliteTombstones(SqliteConnection):
         with self._tx() as conn:
             conn.executemany("UPDATE tombstones SET lifted_at = ? WHERE id = ?", [(ts(at), i) for i in ids])
 
+    def claim_anchor_check(self, check: str) -> str:
+        """The file's anchor-key check, `check` when it had none (store/base.py); committed."""
+        with self._tx() as conn:
+            conn.execute("INSERT OR IGNORE INTO anchor_check (id, value) VALUES (1, ?)", (check,))
+            return str(conn.execute("SELECT value FROM anchor_check WHERE id = 1").fetchone()[0])
+
     def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
         """Every tombstone (lifted ones too), newest first: the page and the total."""
         with self._lock:
