@@ -74,3 +74,17 @@ C23: dict[str, tuple[str, str, str, str, str]] = {
         "sótano",
     ),
 }
+
+# Secrets an admin might type into an edit (the panel) or say to memory.remember: (language,
+# harmless text it replaces, the text with the secret). The sensitive filter flags each; a memory
+# learned automatically may not hold one (engine/writer.checked_content).
+SECRET_EDITS: list[tuple[str, str, str]] = [
+    ("en", "The front door has a keypad.", "The front door code is 4711."),
+    ("en", "The wifi router is in the hall.", "The wifi password is sunflower22."),
+    ("en", "My bank card is in the desk.", "My PIN is 1234."),
+    ("en", "We pay the rent by transfer.", "Our IBAN is DE89 3704 0044 0532 0130 00."),
+    ("de", "Die Haustür hat ein Tastenfeld.", "Der Türcode ist 4711."),
+    ("de", "Der WLAN-Router steht im Flur.", "Das WLAN-Passwort ist Sonnenblume22."),
+    ("de", "Meine Bankkarte liegt im Schreibtisch.", "Meine PIN ist 1234."),
+    ("de", "Die Miete zahlen wir per Überweisung.", "Unsere IBAN lautet DE89 3704 0044 0532 0130 00."),
+]

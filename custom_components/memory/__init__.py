@@ -42,7 +42,7 @@ from .engine.api import EncoderUnavailable, EngineError, StoreUnavailable
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
 from .health import StoreHealth
-from .judge import async_consolidate
+from .judge import async_consolidate, async_load_consolidation, consolidation_store
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .runtime import (
@@ -104,6 +104,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
 
     _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
+    await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
     entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
     entry.async_on_unload(health.stop)
     if (entry.options.get(CONF_VOICE) or {}).get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
@@ -143,6 +144,12 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
         await job.async_stop()
     await async_run(hass, data.engine.close)
     return True
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
+    """The entry is deleted: its record of the last consolidation goes with it (the memory store
+    itself stays until deleted by hand: README, "Remove")."""
+    await consolidation_store(hass, entry.entry_id).async_remove()
 
 
 async def _async_build_engine(  # type: ignore[no-untyped-def]

@@ -16,12 +16,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
 
 import voluptuous as vol
 from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
+from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 
 from .cloud import async_is_cloud_domain
@@ -29,6 +32,7 @@ from .const import (
     CONF_CLOUD_PERSONAL,
     CONF_EXTRACTION_ENTITY,
     DEFAULT_CLOUD_PERSONAL,
+    DOMAIN,
     EVENT_MEMORY_CONSOLIDATED,
 )
 from .engine.api import ConsolidationReport, EngineError
@@ -38,6 +42,9 @@ from .runtime import MemoryConfigEntry, async_run
 
 _LOGGER = logging.getLogger(__name__)
 
+# What the last real consolidation run left, kept over restarts in HA's storage
+# (.storage/memory.<entry id>.consolidation): when it ended and the possible conflicts it left.
+CONSOLIDATION_STORE_VERSION = 1
 MAX_JUDGED_PER_RUN = 10  # AI Task calls per consolidation run or conversation: bounded cost and time
 TASK_NAME = "Household Memory: judge two memories"
 ADMIN = Speaker.administrator()
@@ -184,7 +191,40 @@ async def async_consolidate(
         superseded=report.superseded + judged.count(Status.SUPERSEDED),
         conflicts=tuple(c for c in report.conflicts if (c.older_id, c.newer_id) in left),
     )
-    entry.runtime_data.possible_conflicts = len(report.conflicts)
-    entry.runtime_data.last_consolidation = dt_util.utcnow()
+    await async_note_consolidation(entry, dt_util.utcnow(), len(report.conflicts))
     hass.bus.async_fire(EVENT_MEMORY_CONSOLIDATED, {**report.counts(), "judged": len(judged.applied)})
     return report, judged
+
+
+def consolidation_store(hass: HomeAssistant, entry_id: str) -> Store[dict[str, Any]]:
+    """The entry's record of its last consolidation run in HA's storage."""
+    return Store(hass, CONSOLIDATION_STORE_VERSION, f"{DOMAIN}.{entry_id}.consolidation")
+
+
+async def async_load_consolidation(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
+    """At set-up: the runtime's `consolidation_store`, and `last_consolidation` and
+    `possible_conflicts` as the last run (of any earlier start) left them; nothing when none ran
+    or the record cannot be read."""
+    data = entry.runtime_data
+    data.consolidation_store = store = consolidation_store(hass, entry.entry_id)
+    record = await store.async_load()
+    if not isinstance(record, dict):
+        return
+    last = dt_util.parse_datetime(str(record.get("last_consolidation") or ""))
+    conflicts = record.get("possible_conflicts")
+    if last is None or last.tzinfo is None:
+        return
+    data.last_consolidation = last
+    data.possible_conflicts = conflicts if isinstance(conflicts, int) and conflicts >= 0 else None
+
+
+async def async_note_consolidation(entry: MemoryConfigEntry, ended: datetime, conflicts: int) -> None:
+    """The one place that records a real consolidation run: `ended` (aware UTC) and the possible
+    conflicts it left, in the runtime (memory/overview, diagnostics) and in HA's storage."""
+    data = entry.runtime_data
+    data.last_consolidation = ended
+    data.possible_conflicts = conflicts
+    if data.consolidation_store is not None:
+        await data.consolidation_store.async_save(
+            {"last_consolidation": ended.isoformat(), "possible_conflicts": conflicts}
+        )

@@ -13,6 +13,7 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
+from homeassistant.helpers.storage import Store
 
 from .const import (
     AGENT_NAME,
@@ -117,7 +118,9 @@ class MemoryRuntimeData:
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
-    last_consolidation: datetime | None = None  # when the last real consolidation run ended (this run of HA)
+    last_consolidation: datetime | None = None  # when the last real consolidation run ended (any start)
+    # judge.py: both above, kept over restarts in HA's storage (loaded at set-up, saved by each run)
+    consolidation_store: Store[dict[str, Any]] | None = None
     recognizer: VoiceRecognizer | None = None
     health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
 

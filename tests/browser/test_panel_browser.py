@@ -85,7 +85,19 @@ SHOTS = (
     ("panel-list-phone-light.png", "light", PHONE, "list"),
     ("panel-search-phone-dark.png", "dark", PHONE, "search"),
     ("panel-memory-phone-dark.png", "dark", PHONE, "memory"),
+    ("panel-settings-light.png", "light", DESKTOP, "settings"),
+    ("panel-forget-phone-dark.png", "dark", PHONE, "forget"),
 )
+# and panel-consolidate-light.png, by test_consolidation_dry_run_then_run_now (a plan to show)
+VIEW_SHOWN = {  # what a view shows once it has loaded
+    "settings": "[data-testid=settings-form]",
+    "forget": "[data-testid=tombstone-list], [data-testid=tombstones-empty]",
+}
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: docs/images/ with MEMORY_SCREENSHOTS=1, else the test's folder."""
+    return IMAGES if os.environ.get("MEMORY_SCREENSHOTS") == "1" else tmp_path
 
 
 @pytest.mark.parametrize("shot", SHOTS, ids=[s[0][6:-4] for s in SHOTS])
@@ -108,12 +120,11 @@ async def test_screenshots(
         await expect(page.locator("[data-testid=history-item]")).to_have_count(2)
     elif view != "overview":
         await tab(page, view)
-        await expect(
-            page.locator(
-                "[data-testid=memory-item], [data-testid=pending-item], [data-testid=pending-empty]"
-            ).first
-        ).to_be_visible()
-    folder = IMAGES if os.environ.get("MEMORY_SCREENSHOTS") == "1" else tmp_path
+        shown = VIEW_SHOWN.get(
+            view, "[data-testid=memory-item], [data-testid=pending-item], [data-testid=pending-empty]"
+        )
+        await expect(page.locator(shown).first).to_be_visible()
+    folder = shots(tmp_path)
     await page.screenshot(path=folder / name, full_page=viewport is DESKTOP and view != "search")
     assert (folder / name).stat().st_size > 0
     await page.context.close()
@@ -336,4 +347,226 @@ async def test_non_admin_gets_no_memory_panel(site: Site, browser: Any) -> None:
         ".then(() => null, (err) => err.code)"
     )
     assert error == "unauthorized"
+    await page.context.close()
+
+
+async def remember(api: HAClient, content: str, **fields: Any) -> str:
+    """memory.remember over REST (the public door), returning the memory's id."""
+    reply = await api.rest(
+        "POST", "/api/services/memory/remember?return_response", {"content": content, **fields}
+    )
+    return str(reply["service_response"]["memory"]["id"])
+
+
+async def statuses(api: HAClient) -> dict[str, str]:
+    """Every memory's status by id (any status; the store at this moment)."""
+    found = await api.ws("memory/list", status="any", limit=200)
+    assert found["total"] <= 200, found["total"]
+    return {m["id"]: m["status"] for m in found["memories"]}
+
+
+BINS = "The bins are emptied on Tuesdays."
+BIN_DAY = "Bin day is Tuesday."  # a restatement of BINS: consolidation merges them
+
+
+async def test_consolidation_dry_run_then_run_now(
+    site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path
+) -> None:
+    # Two current memories saying one thing: an edit is not read against the others (remembering
+    # BIN_DAY would have confirmed BINS instead), so only consolidation settles them.
+    bins = await remember(owner_ws, BINS)
+    bin_day = await remember(owner_ws, "The recycling box is in the garage.")
+    await owner_ws.ws("memory/update", memory_id=bin_day, content=BIN_DAY)
+    store = await statuses(owner_ws)
+    assert (store[bins], store[bin_day]) == ("active", "active")
+    last = (await owner_ws.ws("memory/overview"))["last_consolidation"]
+    planned = await owner_ws.ws("memory/consolidate", dry_run=True)  # a dry run changes nothing
+    assert planned["merged"] >= 1
+
+    page = await open_panel(browser, site)
+    await ready(page)
+    await tab(page, "consolidate")
+    await page.locator("[data-testid=consolidate-dry-run]").click()
+    plan = page.locator("[data-testid=consolidate-plan]")
+    await expect(plan.locator("[data-testid=consolidate-merged] .n")).to_have_text(str(planned["merged"]))
+    change = plan.locator(
+        f"[data-testid=consolidate-changes] li[data-memory-id='{bins}'],"
+        f" [data-testid=consolidate-changes] li[data-memory-id='{bin_day}']"
+    )
+    await expect(change).to_have_count(1)  # one of them merged into the other
+    await expect(change).to_contain_text("Merge")
+    await expect(change).to_contain_text(BINS)
+    await expect(change).to_contain_text(BIN_DAY)
+    assert await statuses(owner_ws) == store  # the dry run changed nothing
+    await page.screenshot(path=shots(tmp_path) / "panel-consolidate-light.png", full_page=True)
+    assert (await owner_ws.ws("memory/overview"))["last_consolidation"] == last
+
+    await page.locator("[data-testid=consolidate-run]").click()
+    done = page.locator("[data-testid=consolidate-done]")
+    await expect(done.locator("[data-testid=consolidate-merged] .n")).to_have_text(str(planned["merged"]))
+    await expect(plan).to_have_count(0)
+    after = await statuses(owner_ws)
+    assert sorted((after[bins], after[bin_day])) == ["active", "archived"]
+    merged = bins if after[bins] == "archived" else bin_day
+    assert (await owner_ws.ws("memory/get", memory_id=merged))["memory"]["superseded_by"] in {bins, bin_day}
+    ran = (await owner_ws.ws("memory/overview"))["last_consolidation"]
+    assert ran is not None and ran != last
+    await tab(page, "overview")
+    await expect(page.locator("[data-testid=overview-last-consolidation]")).not_to_have_text("Never")
+    await page.context.close()
+
+
+async def options_flow_values(api: HAClient) -> dict[str, Any]:
+    """The values the integration's options flow (Settings → Devices & services → Configure)
+    offers, i.e. the config entry's options: its form is opened over REST and aborted."""
+    (entry,) = await api.ws("config_entries/get", domain="memory")
+    flow = await api.rest("POST", "/api/config/config_entries/options/flow", {"handler": entry["entry_id"]})
+    try:
+        return {
+            field["name"]: (field.get("description") or {}).get("suggested_value", field.get("default"))
+            for field in flow["data_schema"]
+        }
+    finally:
+        await api.rest("DELETE", f"/api/config/config_entries/options/flow/{flow['flow_id']}")
+
+
+SWITCHES = ("learning", "review_extracted", "cloud_personal")
+CHECKBOX = {
+    "learning": "settings-learning",
+    "review_extracted": "settings-review",
+    "cloud_personal": "settings-cloud",
+}
+
+
+async def test_learning_switches_are_the_entry_options(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    before = await owner_ws.ws("memory/settings")
+    hall = site.areas["hall"]
+    want = {key: not before[key] for key in SWITCHES}
+    want["learning_opt_out_areas"] = sorted(set(before["learning_opt_out_areas"]) ^ {hall})
+    want["transcript_retention_days"] = 30 if before["transcript_retention_days"] != 30 else 31
+    page = await open_panel(browser, site)
+    await ready(page)
+    await tab(page, "settings")
+    for key in SWITCHES:
+        await page.locator(f"[data-testid={CHECKBOX[key]}]").set_checked(want[key])
+    await page.locator(f"[data-testid=settings-optout-{hall}]").set_checked(
+        hall in want["learning_opt_out_areas"]
+    )
+
+    # out of range: the field says so by name, and nothing is saved (not the switches either)
+    retention = page.locator("[data-testid=settings-retention]")
+    error = page.locator("[data-testid=settings-retention-error]")
+    save = page.locator("[data-testid=settings-save]")
+    for wrong in ("0", "3651", "2.5", ""):
+        await retention.fill(wrong)
+        await expect(error).to_have_text(
+            "Transcript retention (days): enter a whole number of days from 1 to 3650."
+        )
+        await expect(retention).to_have_attribute("aria-invalid", "true")
+        await expect(save).to_be_disabled()
+    await retention.press("Enter")  # submitting the form anyway
+    await expect(error).to_be_visible()
+    await expect(page.locator("[data-testid=settings-saved]")).to_have_count(0)
+    assert await owner_ws.ws("memory/settings") == before
+    options = await options_flow_values(owner_ws)
+    assert {key: options[key] for key in before} == before
+
+    await retention.fill(str(want["transcript_retention_days"]))
+    await expect(error).to_have_count(0)
+    await expect(retention).to_have_attribute("aria-invalid", "false")
+    await save.click()
+    await expect(page.locator("[data-testid=settings-saved]")).to_have_text("Saved.")
+    await expect(save).to_be_disabled()  # nothing left to save
+    after = await owner_ws.ws("memory/settings")
+    after["learning_opt_out_areas"] = sorted(after["learning_opt_out_areas"])
+    assert after == want
+    options = await options_flow_values(owner_ws)  # the same source of truth as the options flow
+    shown = {key: options[key] for key in want}
+    shown["learning_opt_out_areas"] = sorted(shown["learning_opt_out_areas"])
+    assert shown == want
+    await page.context.close()
+    await owner_ws.ws("memory/settings/update", **before)  # the site's settings for the other tests
+
+
+async def private_memories(api: HAClient, person: str) -> list[str]:
+    found = await api.ws("memory/list", scope="private", person=person, limit=200)
+    return sorted(m["id"] for m in found["memories"])
+
+
+async def test_forget_a_person_with_confirmation(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    await remember(owner_ws, "I keep my gym bag in the hall cupboard.", scope="private", person="person.anna")
+    anna = await private_memories(owner_ws, "person.anna")
+    assert site.ids["passport"] in anna and len(anna) >= 2
+    julian = await private_memories(owner_ws, "person.julian")
+    assert julian
+    page = await open_panel(browser, site)
+    await ready(page)
+    await tab(page, "forget")
+    await page.locator("[data-testid=forget-person]").select_option("person.anna")
+    dialog = page.locator("[data-testid=confirm-dialog]")
+    await page.locator("[data-testid=forget-person-submit]").click()
+    await expect(dialog).to_be_visible()
+    await expect(page.locator("[data-testid=confirm-text]")).to_contain_text("Anna")
+    await page.locator("[data-testid=confirm-cancel]").click()  # cancelled: nothing forgotten
+    await expect(dialog).to_be_hidden()
+    assert await private_memories(owner_ws, "person.anna") == anna
+
+    await page.locator("[data-testid=forget-person-submit]").click()
+    await page.locator("[data-testid=confirm-ok]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text(
+        f"Private memories of Anna forgotten: {len(anna)}"
+    )
+    assert await private_memories(owner_ws, "person.anna") == []
+    for memory_id in anna:
+        with pytest.raises(HAError, match="not_found"):
+            await owner_ws.ws("memory/get", memory_id=memory_id)
+    assert await private_memories(owner_ws, "person.julian") == julian  # only hers
+    window = await owner_ws.ws("memory/get", memory_id=site.ids["window"])  # a room memory she told stays
+    assert window["memory"]["status"] == "active"
+    await page.context.close()
+
+
+async def test_lift_a_tombstone(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    memory_id = await remember(owner_ws, "The ladder hangs on the garage wall.")
+    page = await open_panel(browser, site)
+    await ready(page)
+    await open_memory(page, memory_id)
+    await page.locator("[data-testid=detail-forget]").click()
+    await page.locator("[data-testid=confirm-ok]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text("Forgotten.")
+    stone = next(t for t in (await owner_ws.ws("memory/tombstones"))["tombstones"] if t["id"] == memory_id)
+    assert stone["lifted_at"] is None
+
+    await tab(page, "forget")
+    item = page.locator(f"[data-testid=tombstone-item][data-tombstone-id='{memory_id}']")
+    await expect(item).to_contain_text("Household")  # its scope; a tombstone holds no text
+    await expect(item).not_to_contain_text("ladder")
+    await item.locator("[data-testid=tombstone-lift]").click()
+    await expect(page.locator("[data-testid=notice]")).to_have_text("Tombstone lifted.")
+    await expect(item.locator("[data-testid=tombstone-lift]")).to_have_count(0)
+    await expect(item).to_contain_text("lifted")
+    stone = next(t for t in (await owner_ws.ws("memory/tombstones"))["tombstones"] if t["id"] == memory_id)
+    assert stone["lifted_at"] is not None
+    await page.context.close()
+
+
+TABS = ("overview", "list", "search", "pending", "forget", "consolidate", "transfer", "settings")
+
+
+async def test_the_tabs_are_keyboard_reachable(site: Site, browser: Any) -> None:
+    """From the panel's title, Tab walks the tabs in order and Enter opens each; the focus stays
+    on the tab, which is marked as the current page."""
+    page = await open_panel(browser, site)
+    await ready(page)
+    await page.locator("[data-testid=panel-title]").click()  # where sequential focus starts
+    for index, name in enumerate(TABS):
+        await page.keyboard.press("Tab")
+        button = page.locator(f"[data-testid=tab-{name}]")
+        await expect(button).to_be_focused()
+        if index:
+            await expect(button).to_have_attribute("aria-current", "false")
+        await page.keyboard.press("Enter")
+        await expect(page.locator(f"[data-testid=view-{name}]")).to_be_visible()
+        await expect(button).to_have_attribute("aria-current", "page")
+        await expect(button).to_be_focused()
     await page.context.close()

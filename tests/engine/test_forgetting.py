@@ -252,10 +252,11 @@ def test_without_a_key_tombstones_keep_no_anchors(sqlite_engine: MemoryEngine) -
 def test_explicit_remember_lifts_the_anchored_block(keyed: MemoryEngine) -> None:
     _forget_gate(keyed, "en")
     paraphrase = GATE_PARAPHRASE["en"]
-    extracted = keyed.remember(
-        MemoryDraft(paraphrase, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
-    )
-    assert extracted.lifted_tombstones == 0 and keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
+    with pytest.raises(InvalidInput, match="sensitive"):  # a learned memory never holds a code
+        keyed.remember(
+            MemoryDraft(paraphrase, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
+        )
+    assert keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)  # so it lifted nothing
     confirmed = keyed.remember(MemoryDraft(paraphrase, speaker=GUEST, scope=Scope.SHARED))
     assert confirmed.lifted_tombstones == 1
     assert not keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)

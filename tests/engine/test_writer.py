@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import pytest
 
-from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, WriteAction
+from custom_components.memory.engine.api import (
+    MAX_CONTENT_CHARS,
+    InvalidInput,
+    MemoryDraft,
+    MemoryEdit,
+    WriteAction,
+)
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
+from custom_components.memory.engine.models import Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.sensitive import Sensitivity, classify, iban_valid, luhn_valid
+from tests.case_texts import SECRET_EDITS
 
 from .conftest import ANNA, JULIAN, KITCHEN
 
@@ -15,6 +25,7 @@ from .conftest import ANNA, JULIAN, KITCHEN
 pytestmark = pytest.mark.usefixtures("index_mode")
 
 GUEST = Speaker()
+ADMIN = Speaker.administrator()
 
 
 @pytest.mark.parametrize(
@@ -264,6 +275,20 @@ def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> Non
     assert engine.is_tombstoned(gate, scope=Scope.SHARED)
     assert engine.is_tombstoned("The garden gate code is 4711.", scope=Scope.SHARED)
     assert not engine.is_tombstoned(gate, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
+    with pytest.raises(InvalidInput) as refused:  # a learned memory never holds a code (invariant 7)
+        engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED))
+    assert (refused.value.field, refused.value.reason) == ("content", "sensitive")
+    assert engine.is_tombstoned(gate, scope=Scope.SHARED)
+    again = engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED))  # explicit: CONFIRMED
+    assert again.lifted_tombstones == 1 and again.action is WriteAction.CREATED
+    assert not engine.is_tombstoned(gate, scope=Scope.SHARED)
+    assert engine.recall("What is the garden gate code?", GUEST)[0].memory.content == gate
+
+
+def test_c04_a_learned_remember_lifts_no_tombstone(engine: MemoryEngine) -> None:
+    gate = "The garden gate sticks in wet weather."
+    first = engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED))
+    engine.forget(first.memory.id, GUEST)
     extracted = engine.remember(
         MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
     )
@@ -272,7 +297,6 @@ def test_c04_confirmed_remember_lifts_the_tombstone(engine: MemoryEngine) -> Non
     again = engine.remember(MemoryDraft(gate, speaker=GUEST, scope=Scope.SHARED))  # explicit: CONFIRMED
     assert again.lifted_tombstones == 2 and again.action is WriteAction.CREATED
     assert not engine.is_tombstoned(gate, scope=Scope.SHARED)
-    assert engine.recall("What is the garden gate code?", GUEST)[0].memory.content == gate
 
 
 def test_pending_memory_is_recalled_only_after_approval(
@@ -299,3 +323,29 @@ def test_pending_memory_is_recalled_only_after_approval(
     assert [h.memory.id for h in engine.recall("Where is the bike?", julian_kitchen)] == [pending.id]
     with pytest.raises(InvalidInput):
         engine.approve(pending.id, julian_kitchen)  # no longer pending
+
+
+@pytest.mark.parametrize("provenance", [Provenance.CONFIRMED, Provenance.EXTRACTED])
+@pytest.mark.parametrize(("lang", "before", "secret"), SECRET_EDITS, ids=[s for _, _, s in SECRET_EDITS])
+def test_remember_and_edit_follow_one_rule(
+    engine: MemoryEngine, provenance: Provenance, lang: str, before: str, secret: str
+) -> None:
+    """A secret gets the same answer remembered as a new memory or edited into one: flagged
+    sensitive when a person stated it, refused when the memory was learned automatically
+    (writer.checked_content, the one rule both call)."""
+
+    def outcome(write: Callable[[], Memory]) -> bool | tuple[str, str]:
+        try:
+            return write().sensitive
+        except InvalidInput as err:
+            return (err.field, err.reason)
+
+    expected = ("content", "sensitive") if provenance is Provenance.EXTRACTED else True
+    draft = MemoryDraft(secret, speaker=GUEST, scope=Scope.SHARED, language=lang, provenance=provenance)
+    assert outcome(lambda: engine.remember(draft).memory) == expected
+    held = engine.remember(replace(draft, content=before)).memory
+    assert not held.sensitive and held.provenance is provenance
+    assert outcome(lambda: engine.edit(held.id, MemoryEdit(content=secret), ADMIN)) == expected
+    kept = engine.get(held.id, ADMIN)
+    assert kept is not None
+    assert (kept.content, kept.sensitive) == ((secret, True) if expected is True else (before, False))

@@ -15,7 +15,7 @@ from pytest_homeassistant_custom_component.common import async_capture_events
 from custom_components.memory.const import EVENT_MEMORY_CONSOLIDATED
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.writer import embedding_text
-from tests.conftest import async_call
+from tests.conftest import async_call, setup_memory
 
 from .helpers_conversation import async_all_memories
 from .test_learning import _learning
@@ -128,3 +128,52 @@ async def test_an_unclear_verdict_leaves_the_pair_for_a_person(household: HomeAs
     assert {await _status(household, entry, m.id) for m in (garage, cellar)} == {Status.ACTIVE}
     third = await async_call(household, "consolidate", {})
     assert third["conflicts"] == [] and len(task.calls) == 2  # the verdict is kept
+
+
+async def test_the_last_consolidation_survives_a_reload(
+    household: HomeAssistant, memory_entry: Any, hass_storage: dict[str, Any], hass_ws_client: Any
+) -> None:
+    """When the last real run ended (memory/overview's `last_consolidation`) and the conflicts it
+    left (diagnostics) are kept in HA's storage: a reload (as a restart) reads them back; a dry
+    run records nothing; deleting the entry deletes the record."""
+    key = f"memory.{memory_entry.entry_id}.consolidation"
+    client = await hass_ws_client(household)
+
+    async def overview() -> Any:
+        await client.send_json_auto_id({"type": "memory/overview"})
+        response = await client.receive_json()
+        assert response["success"], response
+        return response["result"]["last_consolidation"]
+
+    await _household_memories(household, memory_entry)
+    await async_call(household, "consolidate", {"dry_run": True})
+    assert (await overview(), memory_entry.runtime_data.possible_conflicts) == (None, None)
+    assert key not in hass_storage
+    started = dt_util.utcnow()
+    await async_call(household, "consolidate", {})
+    ran = memory_entry.runtime_data.last_consolidation
+    assert ran is not None and ran >= started
+    assert await overview() == ran.isoformat()
+    assert hass_storage[key]["data"] == {"last_consolidation": ran.isoformat(), "possible_conflicts": 1}
+
+    assert await household.config_entries.async_reload(memory_entry.entry_id)
+    await household.async_block_till_done()
+    data = memory_entry.runtime_data  # a new one, read back from the storage
+    assert (data.last_consolidation, data.possible_conflicts) == (ran, 1)
+    assert await overview() == ran.isoformat()
+
+    await household.config_entries.async_remove(memory_entry.entry_id)
+    await household.async_block_till_done()
+    assert key not in hass_storage
+
+
+async def test_an_unreadable_consolidation_record_is_no_consolidation(
+    household: HomeAssistant, hass_storage: dict[str, Any]
+) -> None:
+    entry = await setup_memory(household)
+    assert await household.config_entries.async_unload(entry.entry_id)
+    key = f"memory.{entry.entry_id}.consolidation"
+    hass_storage[key] = {"version": 1, "key": key, "data": {"last_consolidation": "yesterday"}}
+    assert await household.config_entries.async_setup(entry.entry_id)
+    await household.async_block_till_done()
+    assert (entry.runtime_data.last_consolidation, entry.runtime_data.possible_conflicts) == (None, None)

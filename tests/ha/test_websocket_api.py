@@ -3,8 +3,10 @@ integration and engine: each command's happy path, a schema error, a non-admin u
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,7 @@ from custom_components.memory.engine.models import (
     Status,
     TranscriptTurn,
 )
+from tests.case_texts import SECRET_EDITS
 from tests.conftest import Resident, Room, async_call, setup_memory
 from tests.engine.conftest import add_verbatim
 
@@ -48,6 +51,7 @@ COMMANDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "settings": ({}, {"learning": True}),
     "settings/update": ({}, {"transcript_retention_days": 0}),
 }
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / "memory" / "translations"
 SPARE_KEY = "The spare key for the cellar is in the blue tin in the hall."
 
 
@@ -284,6 +288,55 @@ async def test_update_cannot_smuggle_a_secret_into_a_learned_memory(
     confirmed = await remember(household, "The shed has a keypad.")
     updated = await ws("update", memory_id=confirmed["id"], content="The shed code is 1234.")
     assert updated["memory"]["sensitive"] is True  # flagged, as memory.remember flags it
+
+
+def _exception_message(language: str, key: str, **placeholders: str) -> str:
+    """strings.json "exceptions" message `key` as translations/<language>.json has it, filled in."""
+    texts = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    return str(texts["exceptions"][key]["message"]).format(**placeholders)
+
+
+@pytest.mark.parametrize("case", SECRET_EDITS, ids=[s for _, _, s in SECRET_EDITS])
+async def test_an_edit_follows_the_rule_remember_applies(
+    household: HomeAssistant, engine: Any, ws: Call, ws_error: Call, case: tuple[str, str, str]
+) -> None:
+    """The sensitive filter on the panel's edit is remember's own (writer.checked_content): a secret
+    typed into a stated memory is flagged as memory.remember flags it; into a learned one it is
+    refused — with the translated error naming `content`, nothing changed — as remembering (an
+    import of) a learned memory with that text is refused."""
+    lang, before, secret = case
+    household.config.language = lang
+    said = await async_call(household, "remember", {"content": secret, "language": lang})
+    assert (said["action"], said["sensitive"]) == ("created", True)
+    assert (await ws("get", memory_id=said["memory"]["id"]))["memory"]["sensitive"] is True
+    stated = await remember(household, before, language=lang)
+    assert (await ws("get", memory_id=stated["id"]))["memory"]["sensitive"] is False
+    edited = (await ws("update", memory_id=stated["id"], content=secret))["memory"]
+    assert (edited["content"], edited["sensitive"]) == (secret, True)  # flagged, as remember flags it
+
+    learned = (await run(household, engine.remember, MemoryDraft(
+        before, speaker=Speaker(), scope=Scope.SHARED, language=lang,
+        provenance=Provenance.EXTRACTED, source=Source.EXTRACTION, status=Status.PENDING,
+    ))).memory  # fmt: skip
+    error = await ws_error("update", memory_id=learned.id, content=secret)
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "sensitive_content", {"field": "content"},
+    )  # fmt: skip
+    assert error["message"] == _exception_message(lang, "sensitive_content", field="content")
+    assert await run(household, engine.get, learned.id, Speaker.administrator()) == learned
+    learned_secret = {"content": secret, "scope": "shared", "language": lang, "provenance": "extracted"}
+    document = {
+        "format": "household-memory/export",
+        "version": 1,
+        "memories": [],
+        "pending": [learned_secret],
+    }
+    report = await ws("import", data=document)
+    assert report == {
+        "created": 0,
+        "duplicates": 0,
+        "rejected": [{"index": 0, "reason": "sensitive_content"}],
+    }
 
 
 async def test_update_checks_scope_owner_and_area(

@@ -287,7 +287,10 @@ class MemoryEngineAPI(Protocol):
         characters) or over-long content raise InvalidInput (nothing written); text with lone
         surrogates raises InvalidInput("content", "invalid_text"); a `replaces` id that is not a
         current memory the speaker sees raises InvalidInput("replaces", "unknown_memory"). Flags
-        sensitive content (credentials/codes, payment, health) and stores it flagged. An explicit
+        sensitive content (credentials/codes, payment, health) and stores it flagged; a draft
+        learned automatically (provenance extracted or inferred) with sensitive content raises
+        InvalidInput("content", "sensitive") (invariant 7; writer.checked_content, the rule an
+        edit follows too). An explicit
         (CONFIRMED) remember lifts tombstones >= 0.85 similar (writer.TOMBSTONE_SIMILARITY, on the
         recall scale) in that scope, and those it shares an identifier with
         (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has an anchor key.
@@ -418,11 +421,11 @@ class MemoryEngineAPI(Protocol):
 
     def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
         """Correct a current (ACTIVE or PENDING) memory visible to speaker, committed; returns it
-        as stored (updated_at now). New content goes through remember's checks (writer.
-        clean_content: empty/too_long/invalid_text), is flagged sensitive by the same filter and
-        re-embedded; the fact's value is dropped with it (it was the old text's). A memory learned
-        automatically (extracted, inferred) may not be given sensitive content ("content",
-        "sensitive": invariant 7). The bucket is writer.resolve_bucket's: PRIVATE needs an owner
+        as stored (updated_at now). New content goes through remember's own rule (writer.
+        checked_content, the same call: empty/too_long/invalid_text; flagged sensitive, and
+        refused with ("content", "sensitive") when the memory was learned automatically —
+        extracted, inferred: invariant 7) and is re-embedded; the fact's value is dropped with it
+        (it was the old text's). The bucket is writer.resolve_bucket's: PRIVATE needs an owner
         ("scope", "scope_needs_person"), ROOM an area ("scope_needs_area"). A memory that is not
         visible: ("memory_id", "unknown_memory"); superseded or archived: ("memory_id",
         "not_current"). Nothing is written when it raises."""

