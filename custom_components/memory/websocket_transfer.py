@@ -36,6 +36,7 @@ from .const import (
     DEFAULT_LEARNING,
     DEFAULT_REVIEW,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
+    DOMAIN,
     TRANSCRIPT_RETENTION_RANGE,
 )
 from .engine.api import MemoryDraft
@@ -63,9 +64,7 @@ SETTINGS_SCHEMA: dict[vol.Marker, Any] = {
     vol.Optional(CONF_LEARNING_OPT_OUT_AREAS): vol.All(cv.ensure_list, [cv.string]),
     vol.Optional(CONF_REVIEW): cv.boolean,
     vol.Optional(CONF_CLOUD_PERSONAL): cv.boolean,
-    vol.Optional(CONF_TRANSCRIPT_RETENTION_DAYS): vol.All(
-        vol.Coerce(int), vol.Range(*TRANSCRIPT_RETENTION_RANGE)
-    ),
+    vol.Optional(CONF_TRANSCRIPT_RETENTION_DAYS): vol.Coerce(int),  # range: _settings_update
 }
 
 # One memory of an export as the import reads it: what remember needs; the rest of a MemoryView
@@ -207,6 +206,17 @@ async def _settings_update(
     hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]
 ) -> dict[str, Any]:
     changes = {key: msg[key] for key in SETTINGS if key in msg}
+    low, high = TRANSCRIPT_RETENTION_RANGE
+    if not low <= changes.get(CONF_TRANSCRIPT_RETENTION_DAYS, low) <= high:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="out_of_range",
+            translation_placeholders={
+                "field": CONF_TRANSCRIPT_RETENTION_DAYS,
+                "min": str(low),
+                "max": str(high),
+            },
+        )
     if errors := validate_options(hass, changes):  # the options flow's own checks: areas exist
         raise invalid("unknown_area", next(iter(errors)))
     hass.config_entries.async_update_entry(entry, options={**entry.options, **changes})

@@ -49,7 +49,7 @@ COMMANDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "export": ({}, {"memories": []}),
     "import": ({"data": {}}, {"data": "a file"}),
     "settings": ({}, {"learning": True}),
-    "settings/update": ({}, {"transcript_retention_days": 0}),
+    "settings/update": ({}, {"transcript_retention_days": "a year"}),
 }
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / "memory" / "translations"
 SPARE_KEY = "The spare key for the cellar is in the blue tin in the hall."
@@ -553,6 +553,14 @@ async def test_settings_are_the_entry_options(
     }
     assert memory_entry.options[CONF_LEARNING] is True
     assert memory_entry.options[CONF_LEARNING_OPT_OUT_AREAS] == [kitchen.area_id]
+    for days in (0, 3651):  # out of the options flow's range: named, translated, nothing saved
+        error = await ws_error("settings/update", learning=False, transcript_retention_days=days)
+        assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+            "invalid_input", "out_of_range",
+            {"field": "transcript_retention_days", "min": "1", "max": "3650"},
+        )  # fmt: skip
+        assert "transcript_retention_days" in error["message"] and "3650" in error["message"]
+    assert await ws("settings") == changed
     assert memory_entry.runtime_data.options[CONF_LEARNING] is True  # the running entry follows
     assert await ws("settings") == changed
     error = await ws_error("settings/update", learning_opt_out_areas=["attic"])
