@@ -13,7 +13,15 @@ export interface HomeAssistant {
   states: Record<string, HassEntity>;
   user?: { id: string; name: string; is_admin: boolean };
   callWS<T>(msg: Record<string, unknown>): Promise<T>;
+  /** Home Assistant's texts in the user's language (the integrations' ones once loaded). */
+  localize?: Localize;
+  /** Loads a category of an integration's backend translations ("exceptions", "memory") in the
+   * user's language; resolves to the updated localize. */
+  loadBackendTranslation?(category: string, integration?: string): Promise<Localize | undefined>;
 }
+
+/** hass.localize: the text of a key with its placeholders filled, "" when there is none. */
+export type Localize = (key: string, placeholders?: Record<string, unknown>) => string;
 
 export const KINDS = ["fact", "preference", "episode", "procedure", "note"] as const;
 export const SCOPES = ["private", "room", "shared", "system"] as const;
@@ -144,7 +152,9 @@ export interface ConsolidationReport {
 export interface ImportReport {
   created: number;
   duplicates: number;
-  rejected: { index: number; reason: string }[];
+  /** `reason` is a key of the integration's exceptions translations (or conflict, forgotten);
+   * `field` (when the server sends it) names the export's field that was refused. */
+  rejected: { index: number; reason: string; field?: string }[];
 }
 
 export interface Settings {
@@ -169,6 +179,9 @@ export interface Person {
 export interface WsError {
   code: string;
   message: string;
+  translation_key?: string;
+  translation_domain?: string;
+  translation_placeholders?: Record<string, string>;
 }
 
 /** Drops undefined and empty-string values, so optional filters are left out of the message. */
@@ -191,7 +204,13 @@ export class MemoryApi {
     return this.call("memory/list", { ...filters, offset, limit });
   }
 
-  search(query: string, person?: string, area?: string, language?: string, limit?: number): Promise<{ hits: SearchHit[] }> {
+  search(
+    query: string,
+    person?: string,
+    area?: string,
+    language?: string,
+    limit?: number,
+  ): Promise<{ hits: SearchHit[]; withheld?: SearchHit[] }> {
     return this.call("memory/search", { query, person, area, language, limit });
   }
 
@@ -262,6 +281,52 @@ export function personsOf(hass: HomeAssistant): Person[] {
     .filter((s) => s.entity_id.startsWith("person."))
     .map((s) => ({ id: s.entity_id, name: String(s.attributes.friendly_name ?? s.entity_id) }))
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export const DOMAIN = "memory";
+
+/** hass.localize with the integration's `exceptions` translations loaded in the user's language
+ * (undefined when this Home Assistant cannot load them). */
+export async function exceptionsLocalize(hass: HomeAssistant, domain: string = DOMAIN): Promise<Localize | undefined> {
+  if (typeof hass.loadBackendTranslation !== "function") return hass.localize;
+  try {
+    const localize = await hass.loadBackendTranslation("exceptions", domain);
+    return typeof localize === "function" ? localize : hass.localize;
+  } catch {
+    return hass.localize;
+  }
+}
+
+/** The translated exception `key` of `domain` with `placeholders`, "" when there is none (or it
+ * cannot be filled, e.g. a placeholder is missing). */
+export function exceptionText(
+  localize: Localize | undefined,
+  key: string,
+  placeholders: Record<string, unknown> = {},
+  domain: string = DOMAIN,
+): string {
+  if (!localize) return "";
+  try {
+    const text = localize(`component.${domain}.exceptions.${key}.message`, placeholders);
+    return typeof text === "string" && !text.startsWith("Translation error") ? text : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The message of a failed call in the user's language: an error with a `translation_key` is
+ * shown from the integration's own translations (as Home Assistant's frontend does for a
+ * translated action error), else the server's message (in Home Assistant's language). */
+export async function describeError(hass: HomeAssistant | undefined, err: unknown): Promise<string> {
+  if (hass && err && typeof err === "object" && "translation_key" in err) {
+    const e = err as WsError;
+    if (e.translation_key) {
+      const domain = e.translation_domain || DOMAIN;
+      const text = exceptionText(await exceptionsLocalize(hass, domain), e.translation_key, e.translation_placeholders ?? {}, domain);
+      if (text) return text;
+    }
+  }
+  return errorMessage(err);
 }
 
 /** The message of a failed call: the server's (translated) message, else the error as text. */

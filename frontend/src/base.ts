@@ -9,7 +9,7 @@ import {
   type PropertyValues,
   type TemplateResult,
 } from "lit";
-import { errorMessage, type MemoryView, type SaidBy } from "./api";
+import { describeError, type MemoryView, type SaidBy } from "./api";
 import type { PanelContext } from "./context";
 import { shared } from "./styles";
 
@@ -47,14 +47,14 @@ export abstract class ViewBase extends LitElement {
     }
   }
 
-  /** Runs `work`, showing its failure (the server's translated message) in the view's error line. */
+  /** Runs `work`, showing its failure in the view's error line, in the user's language. */
   protected async run<T>(work: () => Promise<T>): Promise<T | undefined> {
     this.busy = true;
     this.error = "";
     try {
       return await work();
     } catch (err) {
-      this.error = errorMessage(err);
+      this.error = await describeError(this.ctx?.hass, err);
       return undefined;
     } finally {
       this.busy = false;

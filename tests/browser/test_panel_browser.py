@@ -201,6 +201,112 @@ async def test_search_as_a_speaker_in_a_room(site: Site, browser: Any, owner_ws:
     await page.context.close()
 
 
+DE_EXCEPTIONS = json.loads(
+    (ROOT / "custom_components" / "memory" / "translations" / "de.json").read_text(encoding="utf-8")
+)["exceptions"]
+DE_PANEL = json.loads((ROOT / "frontend" / "src" / "translations" / "de.json").read_text(encoding="utf-8"))
+DOOR_CODE_DE = "Der Türcode ist 4711."
+
+
+async def in_german(page: Page) -> None:
+    """The user picks German in Home Assistant (the frontend keeps the choice in localStorage,
+    as its profile page does); Home Assistant's own language stays English."""
+    await page.evaluate("localStorage.setItem('selectedLanguage', JSON.stringify('de'))")
+    await page.reload()
+    await ready(page)
+    assert await page.evaluate("document.querySelector('home-assistant').hass.language") == "de"
+    await expect(page.locator("[data-testid=tab-search]")).to_have_text(DE_PANEL["tab.search"])
+
+
+async def test_refused_edit_in_the_users_language(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    """A refused edit shows the integration's error in the user's language (German), not in Home
+    Assistant's (English): the server's translation_key, from translations/de.json."""
+    learned = "Die Gießkanne steht hinter der Garage."
+    await owner_ws.ws("memory/settings/update", review_extracted=False)  # current, not awaiting review
+    report = await owner_ws.ws(
+        "memory/import",
+        data={"format": "household-memory/export", "version": 1, "memories": [
+            {"content": learned, "scope": "shared", "language": "de", "provenance": "extracted"}]},
+    )  # fmt: skip
+    await owner_ws.ws("memory/settings/update", review_extracted=True)  # the site's setting
+    assert report["created"] == 1, report
+    memory_id = next(
+        m["id"] for m in (await owner_ws.ws("memory/list", status="any", limit=200))["memories"]
+        if m["content"] == learned
+    )  # fmt: skip
+    with pytest.raises(HAError, match="learned automatically"):  # the server speaks English
+        await owner_ws.ws("memory/update", memory_id=memory_id, content=DOOR_CODE_DE)
+    page = await open_panel(browser, site)
+    await ready(page)
+    await in_german(page)
+    await open_memory(page, memory_id)
+    error = page.locator("[data-testid=error]")
+    await page.locator("[data-testid=detail-edit]").click()
+    for text, key in ((DOOR_CODE_DE, "sensitive_content"), ("   ", "empty_content")):
+        await page.locator("[data-testid=edit-content]").fill(text)  # the form stays open after a refusal
+        await page.locator("[data-testid=edit-save]").click()
+        await expect(error).to_have_text(DE_EXCEPTIONS[key]["message"].replace("{field}", "content"))
+    assert (await owner_ws.ws("memory/get", memory_id=memory_id))["memory"]["content"] == learned
+    await page.context.close()
+
+
+async def test_import_report_names_reasons_in_the_users_language(
+    site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path
+) -> None:
+    """A refused import entry says why in the user's language, never as the raw reason key."""
+    secret = {"content": DOOR_CODE_DE, "scope": "shared", "language": "de", "provenance": "extracted"}
+    data = {"format": "household-memory/export", "version": 1, "memories": [secret]}
+    (rejected,) = (await owner_ws.ws("memory/import", data=data))["rejected"]  # refused: nothing stored
+    assert rejected["reason"] == "sensitive_content", rejected
+    reason = (
+        DE_EXCEPTIONS["sensitive_content"]["message"].replace("{field}", rejected["field"])
+        if rejected.get("field")  # the server names the field (newer servers)
+        else DE_PANEL["transfer.reason.sensitive_content"]
+    )
+    file = tmp_path / "learned-secret.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    page = await open_panel(browser, site)
+    await ready(page)
+    await in_german(page)
+    await tab(page, "transfer")
+    await page.locator("[data-testid=import-file]").set_input_files(file)
+    item = page.locator("[data-testid=import-rejected-item]")
+    await expect(item).to_have_text(DE_PANEL["transfer.rejected_item"].format(index=1, reason=reason))
+    assert "sensitive_content" not in await item.inner_text()
+    await page.context.close()
+
+
+async def test_search_shows_what_is_withheld_from_the_speaker(
+    site: Site, browser: Any, owner_ws: HAClient
+) -> None:
+    """A sensitive memory recalled for an unknown speaker is listed as kept from them (with who
+    said it), not among the hits the assistant would tell."""
+    query = "What is the code of the garden gate?"
+    memory_id = await remember(owner_ws, "The garden gate code is 2580.", person="person.julian")
+    assert (await owner_ws.ws("memory/get", memory_id=memory_id))["memory"]["sensitive"] is True
+    found = await owner_ws.ws("memory/search", query=query)
+    assert memory_id in [h["memory"]["id"] for h in found["withheld"]], found
+    page = await open_panel(browser, site)
+    await ready(page)
+    hits = await _search(page, owner_ws, query, "", "")
+    assert memory_id not in [h["memory"]["id"] for h in hits]
+    section = page.locator("[data-testid=search-withheld-section]")
+    await expect(section.locator("h2")).to_have_text("Kept from this speaker")
+    kept = section.locator(f"[data-testid=search-withheld][data-memory-id='{memory_id}']")
+    await expect(kept).to_be_visible()
+    await expect(kept.locator("[data-testid=withheld-mark]")).to_be_visible()
+    await expect(kept.locator("[data-testid=said-by]")).to_contain_text("Julian")
+    await expect(page.locator(f"[data-testid=search-hit][data-memory-id='{memory_id}']")).to_have_count(0)
+
+    # Julian himself hears it: a hit, nothing withheld
+    hits = await _search(page, owner_ws, query, "person.julian", "")
+    assert memory_id in [h["memory"]["id"] for h in hits]
+    await expect(page.locator(f"[data-testid=search-withheld][data-memory-id='{memory_id}']")).to_have_count(
+        0
+    )
+    await page.context.close()
+
+
 async def test_history_chain(site: Site, browser: Any) -> None:
     page = await open_panel(browser, site)
     await ready(page)

@@ -1,5 +1,6 @@
 // <hm-search>: "what would Anna hear in the kitchen?" — the recall the assistant runs for that
-// speaker in that room, each hit with the factors that made it surface.
+// speaker in that room, each hit with the factors that made it surface; below, what recall found
+// but the assistant would keep from this speaker (sensitive memories, an unknown speaker).
 import { css, html, nothing, type TemplateResult } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { styleMap } from "lit/directives/style-map.js";
@@ -53,6 +54,22 @@ export class HmSearch extends ViewBase {
         font-size: 13px;
         color: var(--secondary-text-color, #727272);
       }
+      section.withheld {
+        margin-top: 16px;
+      }
+      section.withheld h2 {
+        margin: 0 0 4px;
+      }
+      section.withheld li.card {
+        border-left: 4px solid var(--warning-color, #ffa600);
+      }
+      .withheld-mark {
+        display: inline-block;
+        font-size: 13px;
+        font-weight: 500;
+        color: var(--warning-color, #ffa600);
+        margin-top: 4px;
+      }
     `,
   ];
   static properties = {
@@ -62,6 +79,7 @@ export class HmSearch extends ViewBase {
     language: { state: true },
     limit: { state: true },
     hits: { state: true },
+    withheld: { state: true },
   };
 
   query = "";
@@ -70,6 +88,7 @@ export class HmSearch extends ViewBase {
   language = "";
   limit = 10;
   hits?: SearchHit[];
+  withheld: SearchHit[] = [];
 
   private async search(e?: Event): Promise<void> {
     e?.preventDefault();
@@ -78,7 +97,10 @@ export class HmSearch extends ViewBase {
     const result = await this.run(() =>
       ctx.api.search(this.query, this.person || undefined, this.area || undefined, this.language.trim() || undefined, this.limit),
     );
-    if (result) this.hits = result.hits;
+    if (result) {
+      this.hits = result.hits;
+      this.withheld = result.withheld ?? [];
+    }
   }
 
   private factors(hit: SearchHit): TemplateResult {
@@ -117,6 +139,16 @@ export class HmSearch extends ViewBase {
         : nothing}
       ${this.factors(hit)}`;
     return renderMemory(ctx, this, hit.memory, extra, "search-hit");
+  }
+
+  /** A memory recall found but the assistant would not tell this speaker: marked, with who said it. */
+  private renderWithheld(hit: SearchHit): TemplateResult {
+    const ctx = this.ctx!;
+    const extra = html`<div class="withheld-mark" data-testid="withheld-mark">${ctx.t("search.withheld_mark")}</div>
+      <div class="score" data-testid="hit-score">
+        ${ctx.t("search.score", { score: ctx.number(hit.score), similarity: ctx.number(hit.similarity) })}
+      </div>`;
+    return renderMemory(ctx, this, hit.memory, extra, "search-withheld");
   }
 
   render() {
@@ -178,7 +210,16 @@ export class HmSearch extends ViewBase {
           ? html`<p class="muted" data-testid="search-empty">${t("search.empty")}</p>`
           : html`<ul class="plain" data-testid="search-hits">
               ${repeat(this.hits, (h) => h.memory.id, (h) => this.renderHit(h))}
-            </ul>`}`;
+            </ul>`}
+      ${this.hits !== undefined && this.withheld.length
+        ? html`<section class="withheld" data-testid="search-withheld-section" aria-labelledby="search-withheld-title">
+            <h2 id="search-withheld-title">${t("search.withheld_title")}</h2>
+            <p class="help">${t("search.withheld_help")}</p>
+            <ul class="plain" data-testid="search-withheld-list">
+              ${repeat(this.withheld, (h) => h.memory.id, (h) => this.renderWithheld(h))}
+            </ul>
+          </section>`
+        : nothing}`;
   }
 }
 

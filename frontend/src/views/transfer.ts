@@ -2,7 +2,7 @@
 // as a JSON file a person can read, and import such a file — validated and deduplicated by the
 // server, nothing overwritten — with its report.
 import { html, nothing } from "lit";
-import type { ImportReport } from "../api";
+import { exceptionsLocalize, exceptionText, type ImportReport, type Localize } from "../api";
 import { ViewBase } from "../base";
 import { define } from "../define";
 
@@ -16,6 +16,21 @@ export class HmTransfer extends ViewBase {
   static properties = { exported: { state: true }, report: { state: true } };
   exported?: { count: number; file: string };
   report?: ImportReport;
+  private localize?: Localize;
+
+  /** Why an entry was refused, in the user's language: the integration's translated error naming
+   * the export's field when the server names it, else the panel's own text for the reason —
+   * never the raw reason key. */
+  private reasonText(x: ImportReport["rejected"][number]): string {
+    const t = this.ctx!.t;
+    if (x.field) {
+      const text = exceptionText(this.localize, x.reason, { field: x.field });
+      if (text) return text;
+    }
+    const key = `transfer.reason.${x.reason}`;
+    const own = t(key);
+    return own !== key ? own : t("transfer.reason.other");
+  }
 
   private async exportAll(): Promise<void> {
     const data = await this.run(() => this.ctx!.api.exportAll());
@@ -50,6 +65,7 @@ export class HmTransfer extends ViewBase {
     const report = await this.run(() => this.ctx!.api.importAll(data));
     input.value = ""; // the same file may be chosen again
     if (report) {
+      if (report.rejected.length) this.localize = await exceptionsLocalize(this.ctx!.hass);
       this.report = report;
       this.dispatchEvent(new CustomEvent("memory-changed", { bubbles: true, composed: true }));
     }
@@ -97,7 +113,7 @@ export class HmTransfer extends ViewBase {
               ${r.rejected.length
                 ? html`<ul>
                     ${r.rejected.map(
-                      (x) => html`<li data-testid="import-rejected-item">${t("transfer.rejected_item", { index: x.index + 1, reason: x.reason })}</li>`,
+                      (x) => html`<li data-testid="import-rejected-item" data-reason=${x.reason}>${t("transfer.rejected_item", { index: x.index + 1, reason: this.reasonText(x) })}</li>`,
                     )}
                   </ul>`
                 : nothing}
