@@ -277,16 +277,16 @@ async def test_import_report_names_reasons_in_the_users_language(
 
 
 async def test_search_shows_what_is_withheld_from_the_speaker(
-    site: Site, browser: Any, owner_ws: HAClient
+    site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path
 ) -> None:
     """A sensitive memory recalled for an unknown speaker is listed as kept from them (with who
-    said it), not among the hits the assistant would tell."""
+    said it), not among the hits the assistant would tell; at phone width, in the dark theme."""
     query = "What is the code of the garden gate?"
     memory_id = await remember(owner_ws, "The garden gate code is 2580.", person="person.julian")
     assert (await owner_ws.ws("memory/get", memory_id=memory_id))["memory"]["sensitive"] is True
     found = await owner_ws.ws("memory/search", query=query)
     assert memory_id in [h["memory"]["id"] for h in found["withheld"]], found
-    page = await open_panel(browser, site)
+    page = await open_panel(browser, site, viewport=PHONE, color_scheme="dark")
     await ready(page)
     hits = await _search(page, owner_ws, query, "", "")
     assert memory_id not in [h["memory"]["id"] for h in hits]
@@ -297,6 +297,11 @@ async def test_search_shows_what_is_withheld_from_the_speaker(
     await expect(kept.locator("[data-testid=withheld-mark]")).to_be_visible()
     await expect(kept.locator("[data-testid=said-by]")).to_contain_text("Julian")
     await expect(page.locator(f"[data-testid=search-hit][data-memory-id='{memory_id}']")).to_have_count(0)
+    await kept.scroll_into_view_if_needed()
+    assert await page.evaluate(
+        "document.documentElement.scrollWidth <= window.innerWidth"
+    )  # no sideways scroll
+    await page.screenshot(path=shots(tmp_path) / "panel-search-withheld-phone-dark.png")
 
     # Julian himself hears it: a hit, nothing withheld
     hits = await _search(page, owner_ws, query, "person.julian", "")
