@@ -359,7 +359,9 @@ def test_an_import_never_replaces_a_keys_current_value(engine: MemoryEngine, clo
 
 
 def test_an_import_makes_no_system_memory(engine: MemoryEngine, clock: Clock) -> None:
-    report = engine.import_memories([MemoryDraft("Everyone may hear this.", speaker=ADMIN, scope=Scope.SYSTEM)])
+    report = engine.import_memories(
+        [MemoryDraft("Everyone may hear this.", speaker=ADMIN, scope=Scope.SYSTEM)]
+    )
     assert (report.created, report.rejected) == (0, ((0, "scope_reserved"),))
     assert engine.find(ADMIN, MemoryFilter(status=None))[1] == 0
 

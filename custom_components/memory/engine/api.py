@@ -375,9 +375,9 @@ class MemoryEngineAPI(Protocol):
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE; else
-        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending"). With a fact key it then holds the key: the
-        key's other ACTIVE memories become ARCHIVED (same value) or SUPERSEDED (another value),
-        in the same transaction."""
+        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
+        With a fact key it then holds the key: the key's other ACTIVE memories become ARCHIVED
+        (same value) or SUPERSEDED (another value), in the same transaction."""
         ...
 
     def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
@@ -445,7 +445,8 @@ class MemoryEngineAPI(Protocol):
 
     def reject(self, memory_id: str, speaker: Speaker) -> Memory:
         """Forget a PENDING memory visible to speaker (a tombstone, as forget); else
-        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending"). Returns it as it was."""
+        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
+        Returns it as it was."""
         ...
 
     def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
