@@ -10,7 +10,9 @@ the offending field as the `field` placeholder; an engine InvalidInput maps to o
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import voluptuous as vol
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 
 from .const import DOMAIN
@@ -32,7 +34,42 @@ REASON_KEYS = {
     "sensitive": "sensitive_content",
     "not_current": "memory_not_current",
     "unknown_tombstone": "unknown_tombstone",
+    "not_pending": "not_pending",
+    "owner_needs_private": "owner_needs_private",
+    "area_needs_room": "area_needs_room",
+    "conflict": "conflict",
+    "forgotten": "forgotten",
+    "scope_reserved": "scope_reserved",
 }
+
+
+def whole_number(value: Any) -> int:
+    """A voluptuous validator: an int, or a float or a string that is exactly a whole number
+    ("30", 30.0), as an int; anything else (1.7, "1.5", True, None) is vol.Invalid. Unlike
+    vol.Coerce(int), which truncates 1.7 to 1 and takes True for 1."""
+    if isinstance(value, bool):
+        raise vol.Invalid("expected a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            try:
+                value = float(value)
+            except ValueError:
+                raise vol.Invalid("expected a whole number") from None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise vol.Invalid("expected a whole number")
+
+
+def text(value: Any) -> str:
+    """A voluptuous validator: a string as it is; anything else (5, True, None) is vol.Invalid,
+    where cv.string would make 5 into "5"."""
+    if not isinstance(value, str):
+        raise vol.Invalid("expected a string")
+    return value
 
 
 def invalid(key: str, field: str) -> ServiceValidationError:

@@ -47,7 +47,7 @@ from .services import MAX_PENDING_LIMIT, async_consolidation_report
 from .speaker import is_person
 from .storage import StoreSettings
 from .turn import tellable
-from .validation import engine_failed, invalid, map_invalid
+from .validation import engine_failed, invalid, map_invalid, text, whole_number
 from .views import async_renderer
 
 ADMIN = Speaker.administrator()
@@ -55,6 +55,7 @@ DEFAULT_PAGE = 50
 MAX_PAGE = 200
 DEFAULT_SEARCH_HITS = 10
 MAX_SEARCH_HITS = 20
+MAX_OFFSET = 10**9  # a page's offset: far beyond any household, within every store's integers
 STATUS_ANY = "any"
 # strings.json exceptions keys answered with these codes (others: invalid_input / the engine's)
 CODES = {
@@ -68,10 +69,13 @@ ERR_INVALID_INPUT = "invalid_input"
 type Handler = Callable[[HomeAssistant, MemoryConfigEntry, dict[str, Any]], Awaitable[dict[str, Any]]]
 type Command = Callable[[HomeAssistant, ActiveConnection, dict[str, Any]], None]
 
-_ID = vol.All(cv.string, vol.Length(min=1, max=200))
+# Strings must be strings and numbers whole numbers (validation.text, whole_number): no 5 taken
+# for "5", no 1.5 truncated to 1.
+_ID = vol.All(text, vol.Length(min=1, max=200))
+_LANGUAGE = vol.All(text, vol.Length(min=1, max=35))
 _PAGE: dict[vol.Marker, Any] = {
-    vol.Optional("offset", default=0): vol.All(vol.Coerce(int), vol.Range(min=0)),
-    vol.Optional("limit", default=DEFAULT_PAGE): vol.All(vol.Coerce(int), vol.Range(min=1, max=MAX_PAGE)),
+    vol.Optional("offset", default=0): vol.All(whole_number, vol.Range(min=0, max=MAX_OFFSET)),
+    vol.Optional("limit", default=DEFAULT_PAGE): vol.All(whole_number, vol.Range(min=1, max=MAX_PAGE)),
 }
 _EDITABLE_SCOPES = [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
 
@@ -179,7 +183,7 @@ def _optional_in(values: list[str]) -> vol.Any:
         vol.Optional("area"): vol.Any(None, _ID),
         vol.Optional("provenance"): _optional_in([p.value for p in Provenance]),
         vol.Optional("status", default=Status.ACTIVE.value): vol.In([*(s.value for s in Status), STATUS_ANY]),
-        vol.Optional("language"): vol.Any(None, vol.All(cv.string, vol.Length(min=1, max=35))),
+        vol.Optional("language"): vol.Any(None, _LANGUAGE),
         vol.Optional("said_by"): vol.Any(None, _ID),
         **_PAGE,
     },
@@ -212,12 +216,12 @@ async def _list(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, An
 @memory_command(
     "search",
     {
-        vol.Required("query"): vol.All(cv.string, vol.Length(min=1, max=MAX_CONTENT_CHARS)),
+        vol.Required("query"): vol.All(text, vol.Length(min=1, max=MAX_CONTENT_CHARS)),
         vol.Optional("person"): vol.Any(None, _ID),
         vol.Optional("area"): vol.Any(None, _ID),
-        vol.Optional("language"): vol.Any(None, vol.All(cv.string, vol.Length(min=1, max=35))),
+        vol.Optional("language"): vol.Any(None, _LANGUAGE),
         vol.Optional("limit", default=DEFAULT_SEARCH_HITS): vol.All(
-            vol.Coerce(int), vol.Range(min=1, max=MAX_SEARCH_HITS)
+            whole_number, vol.Range(min=1, max=MAX_SEARCH_HITS)
         ),
     },
 )
@@ -260,7 +264,7 @@ async def _get(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any
     "update",
     {
         vol.Required("memory_id"): _ID,
-        vol.Optional("content"): cv.string,
+        vol.Optional("content"): text,
         vol.Optional("scope"): vol.In(_EDITABLE_SCOPES),
         vol.Optional("owner"): _ID,
         vol.Optional("area"): _ID,
@@ -279,7 +283,12 @@ async def _update(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     try:
         memory = await async_run(hass, engine.edit, msg["memory_id"], change, ADMIN)
     except InvalidInput as err:  # the engine names its own fields; the command's are these
-        fields = {"scope_needs_person": "owner", "scope_needs_area": "area"}
+        fields = {
+            "scope_needs_person": "owner",
+            "scope_needs_area": "area",
+            "owner_needs_private": "owner",
+            "area_needs_room": "area",
+        }
         raise map_invalid(err, fields.get(err.reason, err.field)) from err
     view = await async_renderer(hass, engine, [memory])
     return {"memory": view(memory)}

@@ -4,10 +4,13 @@ switches: memory/export, memory/import, memory/settings, memory/settings/update
 
 Export is a JSON document a person can read: every current memory (MemoryView) with the values it
 replaced (`history`), the pending ones, tombstones as counts only (they hold no text), no vectors.
-Import takes such a document: each memory is checked like a memory.remember (content, language,
-scope with its owner or area, which must exist here) and then written by the engine's import,
-which applies remember's own dedup and restatement rules, never brings back what was forgotten and
-never replaces the current value of a fact (MemoryEngine.import_memories). A history entry is for
+Import takes such a document (anything else is invalid_export; more than MAX_IMPORT memories
+import_too_large): each memory is checked like a memory.remember (content, language, scope with
+its owner or area, which must exist here; never the system scope) and then written by the
+engine's import, which applies remember's own dedup and restatement rules, never brings back what
+was forgotten or what has been replaced here, and never replaces the current value of a fact
+(MemoryEngine.import_memories). A rejected memory is reported with its reason (a strings.json
+exceptions key) and the field it is about. A history entry is for
 reading: the import recreates the current and the pending memories (at the time of the import).
 
 The settings ARE the config entry's options (the keys the options flow edits, const.py CONF_*):
@@ -43,7 +46,7 @@ from .engine.api import MemoryDraft
 from .engine.models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .runtime import MemoryConfigEntry, async_run
 from .speaker import is_person
-from .validation import LANGUAGE_TAG, REASON_KEYS, invalid
+from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, text, whole_number
 from .views import async_renderer
 from .websocket_api import check_area, memory_command
 
@@ -61,29 +64,39 @@ SETTINGS: dict[str, Any] = {
 }
 SETTINGS_SCHEMA: dict[vol.Marker, Any] = {
     vol.Optional(CONF_LEARNING): cv.boolean,
-    vol.Optional(CONF_LEARNING_OPT_OUT_AREAS): vol.All(cv.ensure_list, [cv.string]),
+    vol.Optional(CONF_LEARNING_OPT_OUT_AREAS): vol.All(cv.ensure_list, [text]),
     vol.Optional(CONF_REVIEW): cv.boolean,
     vol.Optional(CONF_CLOUD_PERSONAL): cv.boolean,
-    vol.Optional(CONF_TRANSCRIPT_RETENTION_DAYS): vol.Coerce(int),  # range: _settings_update
+    # checked by _settings_update: a whole number in range, else a translated error naming it
+    vol.Optional(CONF_TRANSCRIPT_RETENTION_DAYS): object,
 }
 
 # One memory of an export as the import reads it: what remember needs; the rest of a MemoryView
 # (ids, times, status, history, …) is allowed and left unread.
-_NAME = vol.Any(None, cv.string)
+_NAME = vol.Any(None, text)
+
+
+def _fraction(value: Any) -> float:
+    """A number 0…1 as a float; not a bool, not a string."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise vol.Invalid("expected a number")
+    return float(value)
+
+
 _SAID_BY = vol.Schema({vol.Optional("person_id"): _NAME}, extra=vol.ALLOW_EXTRA)
 IMPORTED_MEMORY = vol.Schema(
     {
-        vol.Required("content"): cv.string,
+        vol.Required("content"): text,
         vol.Optional("kind", default=Kind.FACT.value): vol.In([k.value for k in Kind]),
         vol.Required("scope"): vol.In([s.value for s in Scope]),
-        vol.Optional("language"): cv.string,
+        vol.Optional("language"): text,
         vol.Optional("provenance", default=Provenance.CONFIRMED.value): vol.In([p.value for p in Provenance]),
         vol.Optional("owner_id"): _NAME,
         vol.Optional("area_id"): _NAME,
         vol.Optional("subject"): _NAME,
         vol.Optional("predicate"): _NAME,
         vol.Optional("value"): _NAME,
-        vol.Optional("importance", default=0.5): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
+        vol.Optional("importance", default=0.5): vol.All(_fraction, vol.Range(min=0, max=1)),
         vol.Optional("source"): _NAME,
         vol.Optional("source_ref"): _NAME,
         vol.Optional("said_by"): vol.Any(None, _SAID_BY),
@@ -94,8 +107,8 @@ EXPORT_SCHEMA = vol.Schema(
     {
         vol.Required("format"): EXPORT_FORMAT,
         vol.Required("version"): EXPORT_VERSION,
-        vol.Required("memories"): vol.All(list, vol.Length(max=MAX_IMPORT)),
-        vol.Optional("pending", default=[]): vol.All(list, vol.Length(max=MAX_IMPORT)),
+        vol.Required("memories"): list,
+        vol.Optional("pending", default=[]): list,
     },
     extra=vol.ALLOW_EXTRA,
 )
@@ -126,7 +139,8 @@ async def _export(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
 
 def draft_of(hass: HomeAssistant, item: Any, status: Status) -> MemoryDraft:
     """One exported memory as the draft an import remembers; ServiceValidationError (translated,
-    naming the field) when it cannot be: not a memory (invalid_input), an unknown language tag,
+    naming the field) when it cannot be: not a memory (invalid_input), the system scope
+    (scope_reserved: the integration's own notes), an unknown language tag,
     a private memory's owner or a room memory's area that does not exist here. Who told it is
     kept when that person exists here."""
     try:
@@ -137,6 +151,8 @@ def draft_of(hass: HomeAssistant, item: Any, status: Status) -> MemoryDraft:
     if not LANGUAGE_TAG.match(language):
         raise invalid("invalid_language", "language")
     scope = Scope(raw["scope"])
+    if scope is Scope.SYSTEM:  # the integration's own notes, seen by every speaker (privacy.md)
+        raise invalid("scope_reserved", "scope")
     owner = raw.get("owner_id") if scope is Scope.PRIVATE else None
     if scope is Scope.PRIVATE and not is_person(hass, owner):
         raise invalid("unknown_person", "owner_id")
@@ -164,13 +180,42 @@ def draft_of(hass: HomeAssistant, item: Any, status: Status) -> MemoryDraft:
     )
 
 
-@memory_command("import", {vol.Required("data"): dict})
-async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
-    """Every memory then every pending one of `data`, numbered in that order (`index`)."""
+# The field an engine rejection of an imported memory is about (its `field` in the report).
+IMPORT_FIELDS = {
+    "empty": "content",
+    "too_long": "content",
+    "invalid_text": "content",
+    "sensitive": "content",
+    "forgotten": "content",
+    "conflict": "value",
+    "scope_needs_person": "owner_id",
+    "scope_needs_area": "area_id",
+    "scope_reserved": "scope",
+}
+
+
+def export_of(data: Any) -> dict[str, Any]:
+    """`data` as an export (EXPORT_SCHEMA); else invalid_export naming `data` (anything that is
+    not one: a list, a string, another document), or import_too_large (more than MAX_IMPORT
+    memories and pending ones together)."""
     try:
-        data = EXPORT_SCHEMA(msg["data"])
+        export: dict[str, Any] = EXPORT_SCHEMA(data)
     except vol.Invalid as err:
         raise invalid("invalid_export", "data") from err
+    if len(export["memories"]) + len(export["pending"]) > MAX_IMPORT:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="import_too_large",
+            translation_placeholders={"field": "data", "max": str(MAX_IMPORT)},
+        )
+    return export
+
+
+@memory_command("import", {vol.Required("data"): object})
+async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
+    """Every memory then every pending one of `data`, numbered in that order (`index`); each
+    rejected one with its reason (a strings.json exceptions key) and the field it is about."""
+    data = export_of(msg["data"])
     items = [(item, Status.ACTIVE) for item in data["memories"]]
     items += [(item, Status.PENDING) for item in data["pending"]]
     drafts: list[tuple[int, MemoryDraft]] = []
@@ -179,10 +224,16 @@ async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
         try:
             drafts.append((index, draft_of(hass, item, status)))
         except ServiceValidationError as err:
-            rejected.append({"index": index, "reason": err.translation_key})
+            field = (err.translation_placeholders or {}).get("field")
+            rejected.append({"index": index, "reason": err.translation_key, "field": field})
     report = await async_run(hass, entry.runtime_data.engine.import_memories, [d for _, d in drafts])
     rejected += [
-        {"index": drafts[i][0], "reason": REASON_KEYS.get(reason, reason)} for i, reason in report.rejected
+        {
+            "index": drafts[i][0],
+            "reason": REASON_KEYS.get(reason, "invalid_input"),
+            "field": IMPORT_FIELDS.get(reason),
+        }
+        for i, reason in report.rejected
     ]
     return {
         "created": report.created,
@@ -201,13 +252,16 @@ async def _settings(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str
     return current_settings(entry)
 
 
-@memory_command("settings/update", SETTINGS_SCHEMA)
-async def _settings_update(
-    hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]
-) -> dict[str, Any]:
-    changes = {key: msg[key] for key in SETTINGS if key in msg}
+def retention_days(value: Any) -> int:
+    """The transcript retention asked for: a whole number (30, 30.0, "30"; never 1.7 truncated to
+    1, nor True taken for 1) within TRANSCRIPT_RETENTION_RANGE, else the translated out_of_range
+    error naming the field and the range (nothing is saved)."""
     low, high = TRANSCRIPT_RETENTION_RANGE
-    if not low <= changes.get(CONF_TRANSCRIPT_RETENTION_DAYS, low) <= high:
+    try:
+        days = whole_number(value)
+    except vol.Invalid:
+        days = None
+    if days is None or not low <= days <= high:
         raise ServiceValidationError(
             translation_domain=DOMAIN,
             translation_key="out_of_range",
@@ -217,6 +271,16 @@ async def _settings_update(
                 "max": str(high),
             },
         )
+    return days
+
+
+@memory_command("settings/update", SETTINGS_SCHEMA)
+async def _settings_update(
+    hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]
+) -> dict[str, Any]:
+    changes = {key: msg[key] for key in SETTINGS if key in msg}
+    if CONF_TRANSCRIPT_RETENTION_DAYS in changes:
+        changes[CONF_TRANSCRIPT_RETENTION_DAYS] = retention_days(changes[CONF_TRANSCRIPT_RETENTION_DAYS])
     if errors := validate_options(hass, changes):  # the options flow's own checks: areas exist
         raise invalid("unknown_area", next(iter(errors)))
     hass.config_entries.async_update_entry(entry, options={**entry.options, **changes})

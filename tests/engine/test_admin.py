@@ -316,3 +316,80 @@ def test_import_overwrites_nothing_and_brings_back_nothing_forgotten(
     assert report.rejected == ((0, "conflict"), (1, "forgotten"), (2, "empty"), (3, "scope_needs_area"))
     assert ids(engine.find(ADMIN, MemoryFilter(status=None))) == ([tea.id], 1)
     assert engine.is_tombstoned("The garage code is 4711.", scope=Scope.SHARED)
+
+
+def test_an_older_export_brings_back_nothing_replaced(engine: MemoryEngine, clock: Clock) -> None:
+    """An export made before a value was replaced, imported again: what it holds was said here and
+    has been replaced since, so it is a duplicate, never current again (its wording superseded
+    in its bucket, or the value its key's current holder has)."""
+    shed = tell(engine, clock, "The lawnmower is in the shed.")
+    old = tell(engine, clock, "I drink coffee in the morning.", speaker=JULIAN_KITCHEN, scope=Scope.PRIVATE,
+               subject="me", predicate="drinks", value="coffee")  # fmt: skip
+    export = [draft_of(shed), draft_of(old)]
+    garage = tell(engine, clock, "The lawnmower is behind the garage now.", replaces=(shed.id,))
+    tea = drink(engine, clock, "tea")
+    assert engine.get(old.id, ADMIN).status is Status.SUPERSEDED  # type: ignore[union-attr]
+    report = engine.import_memories(export)
+    assert (report.created, report.duplicates, report.rejected) == (0, 2, ())
+    assert ids(engine.find(ADMIN, MemoryFilter())) == ([tea.id, garage.id], 2)
+    assert ids(engine.find(ADMIN, MemoryFilter(status=None)))[1] == 4
+    archived = tell(engine, clock, "The bins go out on Thursday evening.")
+    engine.store.set_status(archived.id, Status.ARCHIVED, None)
+    assert engine.import_memories([draft_of(archived, content="the bins go out on thursday evening")]) \
+        .duplicates == 1  # fmt: skip
+    assert ids(engine.find(ADMIN, MemoryFilter()))[1] == 2
+
+
+def test_an_import_never_replaces_a_keys_current_value(engine: MemoryEngine, clock: Clock) -> None:
+    """A keyed memory whose key holds another value here is a conflict: held by the key's ACTIVE
+    memories, or by the memory (told without the key) that replaced its last value."""
+    shed = tell(engine, clock, "The lawnmower is in the shed.", subject="lawnmower", predicate="place",
+                value="shed")  # fmt: skip
+    garage = tell(engine, clock, "The lawnmower is behind the garage now.", replaces=(shed.id,))
+    coffee = drink(engine, clock, "coffee")
+    tea = drink(engine, clock, "tea")
+    report = engine.import_memories([
+        draft_of(shed, content="Our lawnmower lives in the shed."),  # the key's value, replaced here
+        draft_of(coffee, content="Coffee is what I drink in the morning."),  # tea holds the key now
+        draft_of(garage, subject="lawnmower", predicate="place", value="behind the garage"),
+    ])  # fmt: skip
+    assert report.rejected == ((0, "conflict"), (1, "conflict"))
+    assert (report.created, report.duplicates) == (0, 1)  # the current holder said again
+    assert ids(engine.find(ADMIN, MemoryFilter())) == ([tea.id, garage.id], 2)
+
+
+def test_an_import_makes_no_system_memory(engine: MemoryEngine, clock: Clock) -> None:
+    report = engine.import_memories(
+        [MemoryDraft("Everyone may hear this.", speaker=ADMIN, scope=Scope.SYSTEM)]
+    )
+    assert (report.created, report.rejected) == (0, ((0, "scope_reserved"),))
+    assert engine.find(ADMIN, MemoryFilter(status=None))[1] == 0
+
+
+def test_approve_and_reject_say_when_a_memory_is_not_pending(engine: MemoryEngine, clock: Clock) -> None:
+    bins = tell(engine, clock, "The bins go out on Thursday evening.")
+    for act in (engine.approve, engine.reject):
+        with pytest.raises(InvalidInput) as err:
+            act(bins.id, ADMIN)
+        assert (err.value.field, err.value.reason) == ("memory_id", "not_pending")
+        with pytest.raises(InvalidInput) as err:
+            act("no-such-id", ADMIN)
+        assert err.value.reason == "unknown_memory"
+    assert engine.get(bins.id, ADMIN) == bins
+
+
+def test_an_edit_refuses_an_owner_or_area_the_scope_does_not_keep(engine: MemoryEngine, clock: Clock) -> None:
+    bins = tell(engine, clock, "The bins go out on Thursday evening.")
+    for change, field, reason in (
+        (MemoryEdit(owner_id=JULIAN), "owner_id", "owner_needs_private"),
+        (MemoryEdit(owner_id=JULIAN, scope=Scope.ROOM, area_id=KITCHEN), "owner_id", "owner_needs_private"),
+        (MemoryEdit(area_id=KITCHEN), "area_id", "area_needs_room"),
+        (MemoryEdit(area_id=KITCHEN, scope=Scope.PRIVATE, owner_id=JULIAN), "area_id", "area_needs_room"),
+    ):
+        with pytest.raises(InvalidInput) as err:
+            engine.edit(bins.id, change, ADMIN)
+        assert (err.value.field, err.value.reason) == (field, reason)
+    assert engine.get(bins.id, ADMIN) == bins
+    moved = engine.edit(bins.id, MemoryEdit(owner_id=JULIAN, scope=Scope.PRIVATE), ADMIN)
+    assert (moved.scope, moved.owner_id) == (Scope.PRIVATE, JULIAN)
+    assert engine.edit(bins.id, MemoryEdit(owner_id=ANNA), ADMIN).owner_id == ANNA  # private already

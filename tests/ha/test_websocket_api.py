@@ -4,6 +4,7 @@ integration and engine: each command's happy path, a schema error, a non-admin u
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,9 +48,9 @@ COMMANDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "lift_tombstone": ({"tombstone_id": "x"}, {}),
     "consolidate": ({"dry_run": True}, {}),
     "export": ({}, {"memories": []}),
-    "import": ({"data": {}}, {"data": "a file"}),
+    "import": ({"data": {}}, {}),
     "settings": ({}, {"learning": True}),
-    "settings/update": ({}, {"transcript_retention_days": "a year"}),
+    "settings/update": ({}, {"learning": "maybe"}),
 }
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / "memory" / "translations"
 SPARE_KEY = "The spare key for the cellar is in the blue tin in the hall."
@@ -335,7 +336,7 @@ async def test_an_edit_follows_the_rule_remember_applies(
     assert report == {
         "created": 0,
         "duplicates": 0,
-        "rejected": [{"index": 0, "reason": "sensitive_content"}],
+        "rejected": [{"index": 0, "reason": "sensitive_content", "field": "content"}],
     }
 
 
@@ -387,12 +388,18 @@ async def test_pending_approve_and_reject(
     approved = await ws("approve", memory_id=tea.id)
     assert (approved["memory"]["status"], approved["replaced"]) == ("active", [coffee.id])
     assert (await ws("get", memory_id=coffee.id))["memory"]["status"] == "superseded"
-    assert (await ws_error("approve", memory_id=tea.id))["code"] == "not_found"  # not pending any more
+    error = await ws_error("approve", memory_id=tea.id)  # not pending any more: said so, not "no such memory"
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "not_pending", {"field": "memory_id"},
+    )  # fmt: skip
+    assert error["message"] == _exception_message("en", "not_pending", field="memory_id")
+    assert (await ws_error("approve", memory_id="no-such-id"))["code"] == "not_found"
 
     assert await ws("reject", memory_id=plumber.id) == {"forgotten": plumber.id}
     assert (await ws("pending"))["pending"] == []
     assert [t["id"] for t in (await ws("tombstones"))["tombstones"]] == [plumber.id]
-    assert (await ws_error("reject", memory_id=tea.id))["code"] == "not_found"  # active, not pending
+    error = await ws_error("reject", memory_id=tea.id)  # active, not pending
+    assert (error["code"], error["translation_key"]) == ("invalid_input", "not_pending")
 
 
 async def test_forget_leaves_only_a_tombstone(household: HomeAssistant, ws: Call, ws_error: Call) -> None:
@@ -521,11 +528,11 @@ async def test_import_reports_what_it_rejects(household: HomeAssistant, ws: Call
         "created": 1,
         "duplicates": 1,
         "rejected": [
-            {"index": 1, "reason": "unknown_person"},
-            {"index": 2, "reason": "unknown_area"},
-            {"index": 3, "reason": "empty_content"},
-            {"index": 4, "reason": "invalid_input"},
-            {"index": 5, "reason": "invalid_input"},
+            {"index": 1, "reason": "unknown_person", "field": "owner_id"},
+            {"index": 2, "reason": "unknown_area", "field": "area_id"},
+            {"index": 3, "reason": "empty_content", "field": "content"},
+            {"index": 4, "reason": "invalid_input", "field": "content"},
+            {"index": 5, "reason": "invalid_input", "field": "provenance"},
         ],
     }
     error = await ws_error("import", data={"format": "something else", "memories": []})
@@ -568,3 +575,163 @@ async def test_settings_are_the_entry_options(
         "invalid_input", "unknown_area", {"field": "learning_opt_out_areas"},
     )  # fmt: skip
     assert memory_entry.options[CONF_LEARNING_OPT_OUT_AREAS] == [kitchen.area_id]
+
+
+STRINGS = Path(__file__).resolve().parents[2] / "custom_components" / "memory" / "strings.json"
+
+
+@pytest.mark.parametrize(
+    ("command", "data", "field"),
+    [
+        ("list", {"limit": 1.5}, "limit"),
+        ("list", {"limit": True}, "limit"),
+        ("list", {"offset": 0.5}, "offset"),
+        ("list", {"offset": 2**63}, "offset"),
+        ("list", {"offset": 10**30}, "offset"),
+        ("list", {"offset": 10**9 + 1}, "offset"),
+        ("tombstones", {"offset": 2**63}, "offset"),
+        ("tombstones", {"limit": "1.5"}, "limit"),
+        ("search", {"query": "spare key", "limit": 1.5}, "limit"),
+        ("search", {"query": 5}, "query"),
+        ("update", {"memory_id": "x", "content": 5}, "content"),
+        ("update", {"memory_id": 5}, "memory_id"),
+    ],
+)
+async def test_numbers_are_whole_and_texts_are_texts(
+    ws_error: Call, command: str, data: dict[str, Any], field: str
+) -> None:
+    """No 1.5 truncated to 1, no 5 taken for "5", no offset a store cannot hold (it was a
+    traceback: Python int too large to convert to SQLite INTEGER): a schema error naming it."""
+    error = await ws_error(command, **data)
+    assert error["code"] == "invalid_format"
+    assert f"'{field}'" in error["message"]
+
+
+async def test_a_whole_page_is_taken_as_given(ws: Call) -> None:
+    assert (await ws("list", limit=2.0, offset="1"))["limit"] == 2
+    assert (await ws("list", offset=10**9))["offset"] == 10**9
+    assert (await ws("tombstones", offset=10**9))["tombstones"] == []
+
+
+async def test_retention_is_a_whole_number_in_range(memory_entry: Any, ws: Call, ws_error: Call) -> None:
+    for days in (1.7, "1.5", True, "a year", None, [30], 0, 3651):
+        error = await ws_error("settings/update", transcript_retention_days=days)
+        assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+            "invalid_input", "out_of_range",
+            {"field": "transcript_retention_days", "min": "1", "max": "3650"},
+        )  # fmt: skip
+        assert error["message"] == _exception_message(
+            "en", "out_of_range", field="transcript_retention_days", min="1", max="3650"
+        )
+    assert (await ws("settings"))["transcript_retention_days"] == 365  # nothing saved
+    for days, saved in ((30.0, 30), ("7", 7), (3650, 3650)):
+        changed = await ws("settings/update", transcript_retention_days=days)
+        assert changed["transcript_retention_days"] == saved
+    assert memory_entry.options["transcript_retention_days"] == 3650
+
+
+@pytest.mark.parametrize("data", [[1, 2, 3], "a file", None, 5, {"memories": "all of them"}])
+async def test_anything_but_an_export_is_invalid_export(ws_error: Call, data: Any) -> None:
+    error = await ws_error("import", data=data)
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "invalid_export", {"field": "data"},
+    )  # fmt: skip
+    assert error["message"] == _exception_message("en", "invalid_export", field="data")
+
+
+async def test_an_import_too_large_says_the_limit(ws: Call, ws_error: Call) -> None:
+    item = {"content": "The bins go out on Thursday evening.", "scope": "shared"}
+    data = {
+        "format": "household-memory/export",
+        "version": 1,
+        "memories": [item] * 9_000,
+        "pending": [item] * 1_001,
+    }
+    error = await ws_error("import", data=data)
+    assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+        "invalid_input", "import_too_large", {"field": "data", "max": "10000"},
+    )  # fmt: skip
+    assert "10000" in error["message"]
+    assert (await ws("list"))["total"] == 0
+
+
+async def test_an_import_makes_no_system_memory(ws: Call) -> None:
+    data = {
+        "format": "household-memory/export",
+        "version": 1,
+        "memories": [{"content": "Everyone may hear this.", "scope": "system"}],
+    }
+    assert await ws("import", data=data) == {
+        "created": 0,
+        "duplicates": 0,
+        "rejected": [{"index": 0, "reason": "scope_reserved", "field": "scope"}],
+    }
+    assert (await ws("list", status="any"))["total"] == 0
+
+
+async def test_an_older_export_brings_back_nothing_replaced(
+    household: HomeAssistant, engine: Any, ws: Call, julian: Resident
+) -> None:
+    """The tester's case: remember, export, replace it, import the old export: the replaced fact
+    stays replaced (a duplicate), and a fact whose key holds another value here is a conflict."""
+    shed = await remember(household, "The lawnmower is in the shed.")
+    await remember(household, SPARE_KEY)
+    await run(household, engine.remember, MemoryDraft(
+        "I drink coffee in the morning.", speaker=Speaker(person_id=julian.person_id),
+        scope=Scope.PRIVATE, kind=Kind.PREFERENCE, subject="me", predicate="drinks", value="coffee",
+    ))  # fmt: skip
+    export = await ws("export")
+    garage = await remember(household, "The lawnmower is behind the garage now.", replaces=[shed["id"]])
+    await run(household, engine.remember, MemoryDraft(
+        "I drink tea in the morning.", speaker=Speaker(person_id=julian.person_id),
+        scope=Scope.PRIVATE, kind=Kind.PREFERENCE, subject="me", predicate="drinks", value="tea",
+    ))  # fmt: skip
+    coffee = next(m for m in export["memories"] if m["predicate"] == "drinks")
+    export["memories"].append({**coffee, "content": "Coffee is what I drink in the morning."})
+    report = await ws("import", data=export)
+    assert report == {
+        "created": 0,
+        "duplicates": 3,
+        "rejected": [{"index": 3, "reason": "conflict", "field": "value"}],
+    }
+    active = [m["content"] for m in (await ws("list"))["memories"]]
+    assert sorted(active) == sorted(["I drink tea in the morning.", garage["content"], SPARE_KEY])
+    assert (await ws("get", memory_id=shed["id"]))["memory"]["status"] == "superseded"
+    assert (await recalled(household, "Where is the lawnmower?"))[:1] == [garage["content"]]
+
+
+async def test_update_refuses_an_owner_or_area_the_scope_does_not_keep(
+    household: HomeAssistant, ws: Call, ws_error: Call, anna: Resident, hall: Room
+) -> None:
+    bins = await remember(household, "The bins go out on Thursday evening.")
+    for data, key, field in (
+        ({"owner": anna.person_id}, "owner_needs_private", "owner"),
+        ({"owner": anna.person_id, "scope": "room", "area": hall.area_id}, "owner_needs_private", "owner"),
+        ({"area": hall.area_id}, "area_needs_room", "area"),
+    ):
+        error = await ws_error("update", memory_id=bins["id"], **data)
+        assert (error["code"], error["translation_key"], error["translation_placeholders"]) == (
+            "invalid_input", key, {"field": field},
+        )  # fmt: skip
+        assert error["message"] == _exception_message("en", key, field=field)
+    assert (await ws("get", memory_id=bins["id"]))["memory"]["scope"] == "shared"
+    moved = await ws("update", memory_id=bins["id"], scope="private", owner=anna.person_id)
+    assert (moved["memory"]["scope"], moved["memory"]["owner_id"]) == ("private", anna.person_id)
+
+
+def test_every_error_key_is_translated_with_its_placeholders() -> None:
+    """Each reason an import reports and each key these commands send is a strings.json exceptions
+    key, with the same placeholders in every language (en.json is strings.json)."""
+    from custom_components.memory.validation import REASON_KEYS  # noqa: PLC0415
+
+    strings = json.loads(STRINGS.read_text(encoding="utf-8"))["exceptions"]
+    assert json.loads((TRANSLATIONS / "en.json").read_text(encoding="utf-8"))["exceptions"] == strings
+    keys = {*REASON_KEYS.values(), "invalid_input", "invalid_export", "import_too_large", "out_of_range",
+            "scope_reserved", "not_pending", "owner_needs_private", "area_needs_room"}  # fmt: skip
+    assert keys <= set(strings)
+    for language in ("de", "fr", "it", "es"):
+        texts = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))["exceptions"]
+        for key in keys:
+            placeholders = set(re.findall(r"{(\w+)}", strings[key]["message"]))
+            assert set(re.findall(r"{(\w+)}", texts[key]["message"])) == placeholders, (language, key)
+            assert "field" in placeholders or key in {"not_loaded", "store_unreachable"}, key

@@ -212,7 +212,9 @@ class MemoryEdit:
     """An administrator's correction of one memory (MemoryEngine.edit); None keeps a field.
 
     content: new text (validated, flagged and re-embedded as remember does); owner_id counts for
-    PRIVATE, area_id for ROOM (the memory's own kept when not given)."""
+    PRIVATE, area_id for ROOM (the memory's own kept when not given); given for a memory that
+    will not be of that scope, InvalidInput("owner_id", "owner_needs_private") or ("area_id",
+    "area_needs_room") rather than ignored."""
 
     content: str | None = None
     kind: Kind | None = None
@@ -373,9 +375,9 @@ class MemoryEngineAPI(Protocol):
 
     def approve(self, memory_id: str, speaker: Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE; else
-        InvalidInput("memory_id", "unknown_memory"). With a fact key it then holds the key: the
-        key's other ACTIVE memories become ARCHIVED (same value) or SUPERSEDED (another value),
-        in the same transaction."""
+        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
+        With a fact key it then holds the key: the key's other ACTIVE memories become ARCHIVED
+        (same value) or SUPERSEDED (another value), in the same transaction."""
         ...
 
     def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
@@ -443,7 +445,8 @@ class MemoryEngineAPI(Protocol):
 
     def reject(self, memory_id: str, speaker: Speaker) -> Memory:
         """Forget a PENDING memory visible to speaker (a tombstone, as forget); else
-        InvalidInput("memory_id", "unknown_memory"). Returns it as it was."""
+        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
+        Returns it as it was."""
         ...
 
     def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
@@ -461,10 +464,14 @@ class MemoryEngineAPI(Protocol):
 
     def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
         """Remember each draft in order by remember's own rules (dedup, restatements: counted
-        as duplicates), committed one by one. Rejected, nothing written for it: what remember
-        refuses (the InvalidInput reason), what a tombstone blocks ("forgotten": forgetting
-        stays until someone remembers it explicitly), and a fact whose key holds another value
-        now ("conflict": the household's current value is never superseded by an import)."""
+        as duplicates), committed one by one. Also a duplicate: a draft saying what was said
+        here and has been replaced since (the same wording, superseded or archived in its bucket;
+        the value its key's current memory holds) — never current again. Rejected, nothing
+        written for it: what remember refuses (the InvalidInput reason), what a tombstone blocks
+        ("forgotten": forgetting stays until someone remembers it explicitly), a fact whose key
+        holds another value now ("conflict": the household's current value is never superseded
+        by an import; also when the key's last value here was replaced by a memory told without
+        the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes)."""
         ...
 
     def record_turns(self, turns: list[TranscriptTurn]) -> None:

@@ -35,7 +35,7 @@ from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
 from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
-from .text import same_text, visible_text
+from .text import same_text, visible_text, wording
 
 _LOGGER = logging.getLogger(__name__)
 REEMBED_BATCH = 256
@@ -268,7 +268,8 @@ class MemoryEngine:
         with a fact key, holds it: the key's other ACTIVE memories become ARCHIVED (same value)
         or SUPERSEDED (another value), in the same transaction (approval = said now).
 
-        Raises InvalidInput("memory_id", "unknown_memory") when it is not visible or not pending.
+        Raises InvalidInput("memory_id", "unknown_memory") when it is not visible,
+        ("memory_id", "not_pending") when it is not awaiting review.
         """
         return self.approve_pending(memory_id, speaker)[0]
 
@@ -284,8 +285,10 @@ class MemoryEngine:
 
     def _pending(self, memory_id: str, speaker: Speaker) -> Memory:
         memory = self.store.get(memory_id, Visibility.of(speaker))
-        if memory is None or memory.status is not Status.PENDING:
+        if memory is None:
             raise InvalidInput("memory_id", "unknown_memory")
+        if memory.status is not Status.PENDING:
+            raise InvalidInput("memory_id", "not_pending")
         return memory
 
     def _key_current(self, memory: Memory) -> list[Memory]:
@@ -329,6 +332,10 @@ class MemoryEngine:
             if memory.status not in (Status.ACTIVE, Status.PENDING):
                 raise InvalidInput("memory_id", "not_current")
             scope = Scope(change.scope or memory.scope)
+            if change.owner_id is not None and scope is not Scope.PRIVATE:
+                raise InvalidInput("owner_id", "owner_needs_private")  # it would be ignored
+            if change.area_id is not None and scope is not Scope.ROOM:
+                raise InvalidInput("area_id", "area_needs_room")
             bucket = writer.resolve_bucket(
                 scope, Speaker(), change.owner_id or memory.owner_id, change.area_id or memory.area_id
             )
@@ -428,10 +435,11 @@ class MemoryEngine:
         self._require_open()
         created = duplicates = 0
         rejected: list[tuple[int, str]] = []
+        replaced = self._replaced_wordings()
         for index, draft in enumerate(drafts):
             with self._writes:
                 try:
-                    outcome = self._import_one(draft)
+                    outcome = self._import_one(draft, replaced)
                 except InvalidInput as err:
                     outcome = err.reason
             if outcome is WriteAction.CREATED:
@@ -442,11 +450,31 @@ class MemoryEngine:
                 rejected.append((index, outcome))
         return ImportReport(created, duplicates, tuple(rejected))
 
-    def _import_one(self, draft: MemoryDraft) -> WriteAction | str:
+    def _replaced_wordings(self) -> dict[tuple[Bucket, tuple[str, ...]], list[str | None]]:
+        """Every SUPERSEDED or ARCHIVED memory's (bucket, wording) with who told it: what was
+        said here and has been replaced since (an import's duplicates, never current again)."""
+        admin = Speaker.administrator()
+        out: dict[tuple[Bucket, tuple[str, ...]], list[str | None]] = {}
+        for status in (Status.SUPERSEDED, Status.ARCHIVED):
+            for m in self._all(admin, status):
+                key = (Bucket.of(m.scope, m.owner_id, m.area_id), tuple(wording(m.content)))
+                out.setdefault(key, []).append(m.speaker_id)
+        return out
+
+    def _import_one(
+        self, draft: MemoryDraft, replaced: Mapping[tuple[Bucket, tuple[str, ...]], list[str | None]]
+    ) -> WriteAction | str:
         """Import one draft: what remember did, or why it may not be imported ("forgotten",
-        "conflict"); InvalidInput for what remember refuses. A pending draft whose wording waits
-        for review already in its bucket is that memory (MERGED, nothing written): remember
-        compares with current memories only."""
+        "conflict", "scope_reserved"); InvalidInput for what remember refuses. Counted as a
+        duplicate (MERGED, nothing written), because remember compares with current memories
+        only: a pending draft whose wording waits for review already in its bucket; a draft
+        whose wording was said here in its bucket and has been replaced since (`replaced`:
+        already known, and not current any more); a keyed draft whose value is the one its key's
+        current memory holds through a replacement. A keyed ACTIVE draft whose key holds another
+        value now — its ACTIVE memories, or the current memory that replaced its last value
+        here — is a "conflict"."""
+        if Scope(draft.scope) is Scope.SYSTEM:  # the integration's own notes, seen by every speaker
+            return "scope_reserved"
         text = writer.clean_content(draft.content)
         bucket = writer.resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
@@ -460,12 +488,35 @@ class MemoryEngine:
             if any(Bucket.of(m.scope, m.owner_id, m.area_id) == bucket and same_text(m.content, text)
                    for m in waiting):  # fmt: skip
                 return WriteAction.MERGED
+        tellers = replaced.get((bucket, tuple(wording(text))), [])
+        if any(facts.same_teller(teller, draft.speaker.person_id) for teller in tellers):
+            return WriteAction.MERGED
         subject, predicate = facts.fact_subject(draft.subject), facts.fact_predicate(draft.predicate)
         if draft.status is Status.ACTIVE and subject is not None and predicate is not None:
             held = self.store.current_by_key(bucket, subject, predicate, [Status.ACTIVE])
-            if held and not any(facts.same_value(m, draft) for m in held):
-                return "conflict"
+            if held:
+                if not any(facts.same_value(m, draft) for m in held):
+                    return "conflict"
+            elif holders := self._key_replacers(bucket, subject, predicate):
+                return WriteAction.MERGED if any(facts.same_value(m, draft) for m in holders) else "conflict"
         return self.remember(draft).action
+
+    def _key_replacers(self, bucket: Bucket, subject: str, predicate: str) -> list[Memory]:
+        """The current (ACTIVE) memories that replaced the key's replaced values (each followed
+        along superseded_by): who holds a key none of whose ACTIVE memories carries it any more
+        (a value replaced by a memory told without the key)."""
+        everything = Visibility.of(Speaker.administrator())
+        heads: dict[str, Memory] = {}
+        old = self.store.current_by_key(bucket, subject, predicate, [Status.SUPERSEDED, Status.ARCHIVED])
+        for memory in old:
+            link: Memory | None = memory
+            seen = {memory.id}
+            while link is not None and link.superseded_by is not None and link.superseded_by not in seen:
+                seen.add(link.superseded_by)
+                link = self.store.get(link.superseded_by, everything)
+            if link is not None and link.status is Status.ACTIVE:
+                heads[link.id] = link
+        return list(heads.values())
 
     # ------------------------------------------------------------------ voiceprints
     def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
