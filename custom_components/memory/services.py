@@ -75,7 +75,7 @@ from .recognition import (
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
-from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid
+from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -573,21 +573,7 @@ def _utterances(call: ServiceCall) -> int:
     raw = call.data.get(ATTR_UTTERANCES)
     if raw is None or not str(raw).strip():
         return RECENT_UTTERANCES
-    try:
-        value = float(str(raw).strip())
-    except ValueError:
-        value = 0.5
-    if not value.is_integer() or not MIN_ENROL_CLIPS <= value <= RECENT_UTTERANCES:
-        raise ServiceValidationError(
-            translation_domain=DOMAIN,
-            translation_key="invalid_utterances",
-            translation_placeholders={
-                "field": ATTR_UTTERANCES,
-                "min": str(MIN_ENROL_CLIPS),
-                "max": str(RECENT_UTTERANCES),
-            },
-        )
-    return int(value)
+    return whole_in_range(raw, ATTR_UTTERANCES, MIN_ENROL_CLIPS, RECENT_UTTERANCES, "invalid_utterances")
 
 
 def _satellite(hass: HomeAssistant, value: str) -> str:

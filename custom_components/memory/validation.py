@@ -64,6 +64,22 @@ def whole_number(value: Any) -> int:
     raise vol.Invalid("expected a whole number")
 
 
+def whole_in_range(value: Any, field: str, low: int, high: int, key: str = "out_of_range") -> int:
+    """`value` as a whole number (whole_number: 30, 30.0, "30"; never 1.7 truncated, nor True)
+    within low..high, else the translated error `key` naming the field and the range."""
+    try:
+        number: int | None = whole_number(value)
+    except vol.Invalid:
+        number = None
+    if number is None or not low <= number <= high:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key=key,
+            translation_placeholders={"field": field, "min": str(low), "max": str(high)},
+        )
+    return number
+
+
 def text(value: Any) -> str:
     """A voluptuous validator: a string as it is; anything else (5, True, None) is vol.Invalid,
     where cv.string would make 5 into "5"."""

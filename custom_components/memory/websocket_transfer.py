@@ -46,7 +46,7 @@ from .engine.api import MemoryDraft
 from .engine.models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .runtime import MemoryConfigEntry, async_run
 from .speaker import is_person
-from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, text, whole_number
+from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, text, whole_in_range
 from .views import async_renderer
 from .websocket_api import check_area, memory_command
 
@@ -253,25 +253,9 @@ async def _settings(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str
 
 
 def retention_days(value: Any) -> int:
-    """The transcript retention asked for: a whole number (30, 30.0, "30"; never 1.7 truncated to
-    1, nor True taken for 1) within TRANSCRIPT_RETENTION_RANGE, else the translated out_of_range
-    error naming the field and the range (nothing is saved)."""
-    low, high = TRANSCRIPT_RETENTION_RANGE
-    try:
-        days = whole_number(value)
-    except vol.Invalid:
-        days = None
-    if days is None or not low <= days <= high:
-        raise ServiceValidationError(
-            translation_domain=DOMAIN,
-            translation_key="out_of_range",
-            translation_placeholders={
-                "field": CONF_TRANSCRIPT_RETENTION_DAYS,
-                "min": str(low),
-                "max": str(high),
-            },
-        )
-    return days
+    """The transcript retention asked for: a whole number within TRANSCRIPT_RETENTION_RANGE, else
+    the translated out_of_range error naming the field and the range (nothing is saved)."""
+    return whole_in_range(value, CONF_TRANSCRIPT_RETENTION_DAYS, *TRANSCRIPT_RETENTION_RANGE)
 
 
 @memory_command("settings/update", SETTINGS_SCHEMA)

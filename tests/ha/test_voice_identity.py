@@ -210,6 +210,16 @@ async def test_enrol_from_the_last_utterances_at_the_kitchen(
         await async_call(hass, "enroll_voice", {"person": anna.person_id, "satellite": hall.device_id})
     assert err.value.translation_key == "too_few_clips"
     assert err.value.translation_placeholders["field"] == "utterances"
+    for bad in (2.5, "many", 0, 10_000, True):  # a whole number in range, else named; nothing enrolled
+        with pytest.raises(ServiceValidationError) as err:
+            await async_call(
+                hass,
+                "enroll_voice",
+                {"person": anna.person_id, "satellite": kitchen.device_id, "utterances": bad},
+            )
+        assert (err.value.translation_key, err.value.translation_placeholders["field"]) == (
+            "invalid_utterances", "utterances",
+        ), bad  # fmt: skip
 
     satellite = er.async_get(hass).async_get_or_create(
         "assist_satellite", "satellite_test", "kitchen", device_id=kitchen.device_id
