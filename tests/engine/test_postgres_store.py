@@ -139,16 +139,24 @@ def test_a_newer_schema_is_refused(pg_url: str) -> None:
     assert _loop_threads() == []
 
 
-def test_a_version_3_database_gets_the_denser_vector_graph(pg_url: str) -> None:
-    """Migration v4: the HNSW graph is built again with HNSW_EF_CONSTRUCTION (pgvector's default
-    64 linked clustered memories poorly); the rows and their search are unchanged."""
-    rng = np.random.default_rng(11)
-    dim, n = 512, 40
+def _imported(
+    url: str, rng: np.random.Generator, n: int, dim: int
+) -> tuple[PostgresStore, list[np.ndarray], np.random.Generator]:
+    """An open store of dimension `dim` holding n memories m000… (import_records) with random
+    unit vectors: the store, the vectors by number, and the generator for more."""
     vectors = [unit(rng, dim) for _ in range(n)]
-    store = opened(pg_url, dim=dim)
+    store = opened(url, dim=dim)
     store.import_records(
         "memories", [_record(f"m{i:03d}", f"memory {i}", None, vectors[i], dim) for i in range(n)]
     )
+    return store, vectors, rng
+
+
+def test_a_version_3_database_gets_the_denser_vector_graph(pg_url: str) -> None:
+    """Migration v4: the HNSW graph is built again with HNSW_EF_CONSTRUCTION (pgvector's default
+    64 linked clustered memories poorly); the rows and their search are unchanged."""
+    dim, n = 512, 40
+    store, vectors, _ = _imported(pg_url, np.random.default_rng(11), n, dim)
     store.close()
     built_with = [
         f"m={postgres_migrations.HNSW_M}",
@@ -229,13 +237,8 @@ def _out_of_line(url: str) -> list[str]:
 def test_vectors_live_in_the_row_and_a_version_5_database_moves_them_there(pg_url: str) -> None:
     """Migration v6: a 512-d vector (2 KB, over the TOAST threshold) is kept in its memories row;
     a database of version 5 has its vectors moved there, bit for bit, and still searched."""
-    rng = np.random.default_rng(14)
     dim, n = 512, 12
-    vectors = [unit(rng, dim) for _ in range(n)]
-    store = opened(pg_url, dim=dim)
-    store.import_records(
-        "memories", [_record(f"m{i:03d}", f"memory {i}", None, vectors[i], dim) for i in range(n)]
-    )
+    store, vectors, rng = _imported(pg_url, np.random.default_rng(14), n, dim)
     store.add(memory("The boiler ticket is HX-4471."), unit(rng, dim))
     store.close()
     assert _out_of_line(pg_url) == []
