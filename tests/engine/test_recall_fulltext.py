@@ -182,7 +182,7 @@ def test_v5_database_gets_terms_and_finds_by_stem(tmp_path: Path, encoder: Bundl
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 9
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
         found = engine.store.term_matches(query_terms("Berg", "de"), Visibility.of(GUEST), 5)
         assert list(found) == ["old1"]
     finally:

@@ -169,6 +169,17 @@ def _v9_voice(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE transcript_turns ADD COLUMN speaker_source TEXT")
 
 
+def _v10_terms_of_every_language(conn: sqlite3.Connection) -> None:
+    """Both FTS5 tables made again for every memory (engine/language.py: a text's words in its
+    detected language, Chinese/Japanese runs as bigrams, scripts without spaces set apart from
+    identifiers so FTS5 sees "hx", "4471" inside a Chinese sentence)."""
+    from .sqlite.fulltext import fts_drop, fts_put_text  # noqa: PLC0415 - the one indexer
+
+    for rowid, content, language in conn.execute("SELECT rowid, content, language FROM memories").fetchall():
+        fts_drop(conn, rowid)
+        fts_put_text(conn, rowid, content, language)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -179,6 +190,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v7_speaker,
     _v8_pair_verdicts,
     _v9_voice,
+    _v10_terms_of_every_language,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
