@@ -106,23 +106,6 @@ def test_too_little_text_or_doubt_leaves_the_given_language() -> None:
     )  # HA's language, said in Russian
 
 
-@pytest.mark.parametrize(
-    ("lang", "said", "asked"),
-    [
-        ("ru", "Мы купили два новых велосипеда.", "Какие велосипеды вы купили?"),
-        ("tr", "Çocuklar komşunun atlarını çok seviyor.", "Komşunun atı nerede?"),
-        ("nl", "De kinderen spelen elke week voetbal.", "Wanneer voetballen de kinderen?"),
-        ("pt", "Nós compramos duas bicicletas vermelhas para as crianças.", "De que cor é a bicicleta?"),
-    ],
-)
-def test_a_word_form_meets_its_stem_in_more_languages(lang: str, said: str, asked: str) -> None:
-    """Stemmed in the text's language (said with HA set to English), the question with its
-    language known and unknown."""
-    indexed = set(document_terms(said, "en").split())
-    assert indexed & set(query_terms(asked, lang))
-    assert indexed & set(query_terms(asked))
-
-
 def test_russian_function_words_are_no_terms() -> None:
     words = {w for group in query_words("Где лежит ключ от подвала?") for w in group}
     assert words == {"леж", "ключ", "подва"}  # "где", "от" are function words
