@@ -494,7 +494,7 @@ def test_v3_database_upgrades_keeping_rows(tmp_path: Path, encoder: BundledEmbed
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         old = stored(engine, "old1")
         assert (old.subject, old.predicate, old.value, old.content) == (
             "me",

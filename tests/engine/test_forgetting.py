@@ -286,7 +286,7 @@ def test_v4_tombstones_survive_the_v5_upgrade(tmp_path: Path, encoder: BundledEm
     engine = MemoryEngine(SqliteStore(path), encoder, anchor_key=ANCHOR_KEY)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         assert engine.stats().tombstones == 1
         assert engine.is_tombstoned(GATE["en"], scope=Scope.SHARED)
         # its text was gone before digests existed: only similarity can block for it

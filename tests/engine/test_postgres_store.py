@@ -257,6 +257,33 @@ def test_vectors_live_in_the_row_and_a_version_5_database_moves_them_there(pg_ur
         store.close()
 
 
+def test_a_version_7_database_gets_terms_of_every_language(pg_url: str) -> None:
+    """Migration v8: a Chinese sentence indexed before (one token per run, identifier glued to the
+    words around it) is indexed again: its identifier and its bigrams are found."""
+    rng = np.random.default_rng(15)
+    store = opened(pg_url)
+    old = memory("维修工单HX-4471已经关闭了。")
+    store.add(old, unit(rng, 16))
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # the columns as version 7 made them
+        conn.execute(
+            "UPDATE memories SET content_tsv = %s::tsvector, terms = %s, terms_tsv = %s::tsvector",
+            (
+                "'维修工单hx':1 '4471已经关闭了':2",
+                "维修工单hx 4471已经关闭了",
+                "'维修工单hx':1 '4471已经关闭了':2",
+            ),
+        )
+    _back_to(pg_url, 7)
+    store = opened(pg_url)
+    try:
+        assert store.schema_version() == postgres_migrations.SCHEMA_VERSION == 8
+        assert [r.id for r in store.lexical(["hx 4471"], ADMIN, 5)] == [old.id]
+        assert list(store.term_matches(query_terms("工单关闭"), ADMIN, 5)) == [old.id]
+    finally:
+        store.close()
+
+
 def test_vectors_and_languages_after_a_search_follow_a_write(store: PostgresStore) -> None:
     """semantic() keeps its rows' vectors and languages for the rest of the recall; a write of
     this store drops them, so a changed memory is read again."""

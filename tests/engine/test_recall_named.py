@@ -175,7 +175,7 @@ def test_v6_database_upgrades_with_no_teller(tmp_path: Path, encoder: BundledEmb
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         old = engine.get("old1", GUEST)
         assert old is not None and old.speaker_id is None
         (new,) = _tell(engine, JULIAN, CELLO)

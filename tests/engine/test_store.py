@@ -82,7 +82,7 @@ def test_v1_database_upgrades(tmp_path: Path, encoder: BundledEmbedder) -> None:
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         assert engine.stats().stale_vectors == 1  # v1 rows carried no vector of this identity
         # v2 (full text) is backfilled: the identifier is found before any re-embedding
         assert [h.memory.id for h in engine.recall("HX-4471?", Speaker())] == ["old1"]

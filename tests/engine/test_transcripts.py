@@ -46,7 +46,7 @@ def test_older_database_upgrades_and_keeps_memories(
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         assert engine.get("old1", Speaker.administrator()) is not None
         engine.record_turns([_turn("c1", 0, "Where is the spare key?")])
         assert [t.text for t in engine.conversation("c1")] == ["Where is the spare key?"]

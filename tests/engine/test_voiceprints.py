@@ -120,7 +120,7 @@ def test_v8_database_upgrades_with_its_transcripts(tmp_path: Path, encoder: Bund
     engine = MemoryEngine(SqliteStore(path), encoder)
     engine.open()
     try:
-        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 10
+        assert engine.stats().schema_version == migrations.SCHEMA_VERSION == 11
         (old,) = engine.conversation("c0")
         assert (old.speaker_id, old.speaker_source) == (JULIAN, None)  # never recorded before
         assert engine.voiceprints() == []

@@ -28,10 +28,12 @@ from enum import StrEnum
 from functools import cache
 from typing import Protocol
 
-from .lexical import identity_anchors, tokens
+from . import language as lang_rules
+from .language import tokens
+from .lexical import identity_anchors
 from .models import Kind, Memory, Provenance, Scope, Status
 from .store.base import Bucket
-from .terms import FUNCTION_WORDS, document_terms
+from .terms import document_terms
 from .text import same_text
 
 SELF = "me"  # the normalised subject of a fact about the speaker
@@ -306,7 +308,7 @@ _NOUNS_CAPITALISED = frozenset({"de"})
 
 def _content(text: str, language: str) -> list[str]:
     """The casefolded words of `text` that are no function words, in order."""
-    function_words = FUNCTION_WORDS.get(language, frozenset())
+    function_words = lang_rules.function_words(language)
     return [w for w in text.split() if w not in function_words]
 
 
@@ -316,7 +318,7 @@ def _names(text: str, language: str) -> frozenset[str]:
     every noun."""
     if language in _NOUNS_CAPITALISED:
         return frozenset()
-    function_words = FUNCTION_WORDS.get(language, frozenset())
+    function_words = lang_rules.function_words(language)
     return frozenset(
         w.casefold()
         for w in _WORD.findall(text)
@@ -360,10 +362,6 @@ def _cues(language: str) -> _Cues:
     )
 
 
-def _base(language: str) -> str:
-    return language.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0].casefold()
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What the fact rules read off one text: its content-word stems (cue words and values left
@@ -384,7 +382,7 @@ class Reading:
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
-        lang = _base(language)
+        lang = lang_rules.base(language) or ""
         folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("\u2019", "'").split())
         words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
         calendar = frozenset(_CALENDAR[w] for w in words if w in _CALENDAR)

@@ -21,7 +21,9 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Protocol
 
-TOKEN_RE = re.compile(r"\w+(?:[-/.:]\w+)*")  # hyphen/slash/dot/colon-joined runs stay one token
+from . import language as lang_rules
+from .language import TOKEN_RE, tokens
+
 RARE_DF_FRACTION = 0.01  # a word in ≤ 1 % of memories is rare (at least 1 memory)
 RARE_MIN_LENGTH = 4  # shorter words are function words in the supported languages
 IDENTIFIER_MIN_LENGTH = 3  # "HX-4471", "A12"; shorter alnum bits ("3d") are not identifiers
@@ -71,11 +73,6 @@ class DocFrequency(Protocol):
 
     def doc_count(self) -> int: ...
     def doc_frequency(self, term: str, cap: int) -> int: ...
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens; joined runs like "hx-4471" or "12.5" stay whole."""
-    return TOKEN_RE.findall(text.lower())
 
 
 def _has_digit(token: str) -> bool:
@@ -156,9 +153,10 @@ def exact_kind(token: str) -> AnchorKind | None:
 
 
 def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
-    """The query's anchors: identifiers and numbers always, words only when rare in the store."""
+    """The query's anchors: identifiers and numbers always, words only when rare in the store (and
+    no function word of the query's language: language.detect)."""
     anchors: list[Anchor] = []
-    seen: set[str] = set()
+    seen: set[str] = set(lang_rules.function_words(lang_rules.detect(query)))
     total = store.doc_count()
     rare_cap = max(1, int(total * RARE_DF_FRACTION))
     for tok in tokens(query):
@@ -170,7 +168,12 @@ def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
             anchors.append(Anchor(normal_identifier(tok), kind))
         elif kind is not None:
             anchors.append(Anchor(tok, kind))
-        elif tok.isalpha() and len(tok) >= RARE_MIN_LENGTH and tok not in STOPWORDS:
+        elif (
+            tok.isalpha()
+            and len(tok) >= RARE_MIN_LENGTH
+            and tok not in STOPWORDS
+            and lang_rules.has_lexical_words(tok)
+        ):
             df = store.doc_frequency(tok, rare_cap + 1)
             if 0 < df <= rare_cap:
                 anchors.append(Anchor(tok, AnchorKind.RARE_WORD))

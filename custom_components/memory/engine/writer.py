@@ -23,6 +23,7 @@ from .facts import (
     same_teller,
     same_value,
 )
+from .language import said_in
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
@@ -118,7 +119,7 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
         id=uuid.uuid4().hex,
         content=text,
         kind=Kind(draft.kind),
-        language=draft.language,
+        language=said_in(text, draft.language),
         provenance=Provenance(draft.provenance),
         scope=Scope(draft.scope),
         owner_id=bucket.owner_id,

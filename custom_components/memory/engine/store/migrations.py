@@ -175,6 +175,17 @@ def _v10_anchor_check(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TABLE anchor_check (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)")
 
 
+def _v11_terms_of_every_language(conn: sqlite3.Connection) -> None:
+    """Both FTS5 tables made again for every memory (engine/language.py: a text's words in its
+    detected language, Chinese/Japanese runs as bigrams, scripts without spaces set apart from
+    identifiers so FTS5 sees "hx", "4471" inside a Chinese sentence)."""
+    from .sqlite.fulltext import fts_drop, fts_put_text  # noqa: PLC0415 - the one indexer
+
+    for rowid, content, language in conn.execute("SELECT rowid, content, language FROM memories").fetchall():
+        fts_drop(conn, rowid)
+        fts_put_text(conn, rowid, content, language)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v1_initial,
     _v2_fulltext,
@@ -186,6 +197,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v8_pair_verdicts,
     _v9_voice,
     _v10_anchor_check,
+    _v11_terms_of_every_language,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

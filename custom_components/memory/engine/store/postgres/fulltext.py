@@ -14,6 +14,7 @@ import re
 import time
 from typing import Any
 
+from ...language import spaced
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
 from ..sql import current_sql, neighbour_windows, visibility_sql
@@ -65,7 +66,7 @@ def tsquery(tokens: list[str]) -> str:
 
 def fulltext_columns(content: str, language: str) -> tuple[str, int, str, str, int]:
     """The full-text columns of a memory (TEXT_COLUMNS order)."""
-    words = fts_tokens(content)
+    words = fts_tokens(spaced(content))
     terms = document_terms(content, language)
     stems = fts_tokens(terms)
     return tsvector(words), len(words), terms, tsvector(stems), len(stems)

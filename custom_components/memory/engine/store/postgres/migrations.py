@@ -347,6 +347,22 @@ async def _v7_anchor_checks(conn: AsyncConnection) -> None:
     )
 
 
+async def _v8_terms_of_every_language(conn: AsyncConnection) -> None:
+    """The full-text columns made again for every memory (engine/language.py: a text's words in
+    its detected language, Chinese/Japanese runs as bigrams, scripts without spaces set apart
+    from identifiers); the memory_terms trigger rewrites the postings of each changed row."""
+    from .fulltext import TEXT_COLUMNS, fulltext_columns  # noqa: PLC0415 - the one term maker
+
+    cursor = await conn.execute("SELECT household, id, content, language FROM memories")
+    rows = await cursor.fetchall()
+    sets = ", ".join(f"{c} = %s::tsvector" if c.endswith("_tsv") else f"{c} = %s" for c in TEXT_COLUMNS)
+    for household, mid, content, language in rows:
+        await conn.execute(
+            f"UPDATE memories SET {sets} WHERE household = %s AND id = %s",
+            [*fulltext_columns(content, language), household, mid],
+        )
+
+
 MIGRATIONS: list[Step] = [
     _v1_initial,
     _v2_term_postings,
@@ -355,6 +371,7 @@ MIGRATIONS: list[Step] = [
     _v5_access_counts_apart,
     _v6_vectors_in_the_row,
     _v7_anchor_checks,
+    _v8_terms_of_every_language,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...language import spaced
 from ...models import Memory
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
@@ -20,10 +21,15 @@ DF_CACHE_MAX = 4096  # cached document frequencies (cleared on every content cha
 
 def fts_put(conn: sqlite3.Connection, rowid: int, memory: Memory) -> None:
     """Index a memory's text: its words (anchors, memories_fts) and its terms (memories_terms)."""
-    conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (rowid, memory.content))
+    fts_put_text(conn, rowid, memory.content, memory.language)
+
+
+def fts_put_text(conn: sqlite3.Connection, rowid: int, content: str, language: str) -> None:
+    """fts_put for a row's content and language: the words with scripts written without spaces
+    set apart (language.spaced), and the terms (terms.document_terms)."""
+    conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (rowid, spaced(content)))
     conn.execute(
-        "INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)",
-        (rowid, document_terms(memory.content, memory.language)),
+        "INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)", (rowid, document_terms(content, language))
     )
 
 
