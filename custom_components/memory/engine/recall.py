@@ -11,10 +11,10 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
    TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
    (c) translations: a memory in another language that says what one of the best full-text
-   matches says (cosine ≥ Hubness.same_meaning with it; looked for among the TRANSLATION_POOL nearest
-   vectors) borrows that match's BM25 and, when the match was admitted, enters with it — words
-   only match in the language they were said in, and a fact should not rank lower for having
-   been told in another one (XQuAD, bench/xquad.py);
+   matches says (each the other's nearest in its language, at cosine ≥ Hubness.same_meaning;
+   looked for among the TRANSLATION_POOL nearest vectors) borrows that match's BM25 and, when
+   the match was admitted, enters with it — words only match in the language they were said in,
+   and a fact should not rank lower for having been told in another one (XQuAD, bench/xquad.py);
 3. when the query carries an identifier/number, candidates carrying a different one of the same
    shape are dropped (case C07);
 4. score = Σ factors (similarity, lexical, provenance, importance, recency, and "named" for a
@@ -90,9 +90,9 @@ TERMS_ADMIT_MIN = 2.0  # ... and BM25 ≥ 2 (one word in ≤ ~12 % of memories, 
 # ("What's the weather like?" / "Leo does not like mushrooms") admits nothing; its exact
 # anchors (rare words, identifiers) still do. LoCoMo 0-4: 1 word 0.727, 2 words 0.723.
 TERMS_ADMIT_WORDS = 2
-# Translations (step 2c): the TRANSLATION_SEEDS best full-text matches lend their BM25 to memories
-# in another language at cosine ≥ the embedder's same-meaning level with them (Hubness.same_meaning,
-# chosen on XQuAD's parallel sentences, not its questions), found among the TRANSLATION_POOL
+# Translations (step 2c): the TRANSLATION_SEEDS best full-text matches (by similarity + full-text
+# share) lend their BM25 to their twins in other languages (same_meaning_pairs: mutual nearest
+# across the two languages at cosine ≥ Hubness.same_meaning), found among the TRANSLATION_POOL
 # nearest vectors of the query (the SEMANTIC_POOL first are the candidates).
 # XQuAD bundled, within the candidates only: 3 / 5 / 10 seeds -> gap -0.087 / -0.087 / -0.087
 # (3: the fewest rows read); pool 50 (the candidates) / 200 / 500 -> -0.087 / -0.034 / -0.030
@@ -267,7 +267,7 @@ def gather(
             for mid in _conflicting(store.get_many(unseen, vis), anchors):
                 del admitted[mid]
 
-    borrowed = translations(store, bm25, [i for i, _ in wide], vis, hubness, anchors=anchors)
+    borrowed = translations(store, bm25, dict(wide), vis, hubness, anchors=anchors)
     for mid, (seed, _) in borrowed.items():
         if (seed in admitted or seed in anchored) and mid not in admitted:
             admitted[mid] = float("nan")
@@ -293,41 +293,34 @@ def gather(
 def translations(
     store: MemoryStore,
     bm25: dict[str, float],
-    pool: list[str],
+    similarity: dict[str, float],
     vis: Visibility,
     hubness: Hubness,
     *,
     anchors: list[Anchor],
 ) -> dict[str, tuple[str, float]]:
-    """Step 2c: memories of `pool` (ids) or of `bm25` that translate one of the TRANSLATION_SEEDS
-    best full-text matches in the index (one C07 excludes — `anchors`, the query's — or a
-    sensitive one lends nothing). A twin is in another
-    language, at cosine ≥ hubness.same_meaning with its match, carries no number/identifier the
-    match has another value of (lexical.other_values), no conflicting one (C07) and is not sensitive.
+    """Step 2c: memories that translate one of the TRANSLATION_SEEDS best full-text matches (by
+    similarity + full-text share, as they rank; one C07 excludes — `anchors`, the query's — or a
+    sensitive one lends nothing). Looked for among `similarity`'s memories (the query's
+    TRANSLATION_POOL nearest: id -> similarity on the recall scale) and the matches. A twin
+    (same_meaning_pairs) is in another language, carries no number/identifier the match has
+    another value of (lexical.other_values), no conflicting one (C07) and is not sensitive.
 
-    bm25: id -> BM25 of the full-text matches. Returns id -> (the match it translates, that
-    match's BM25), the best such match per id; {} when nothing qualifies (at once, without any
-    vector work, when no memory of the pool is in another language than the matches).
+    bm25: id -> BM25 of the full-text matches. Returns id -> (the match
+    it translates, that match's BM25), the best such match per id; {} when nothing qualifies (at
+    once, without any vector work, when every memory looked at is in one language).
     """
-    language = store.languages([*pool, *bm25])
-    seeds = sorted((i for i in bm25 if i in language), key=lambda i: (-bm25[i], i))[:TRANSLATION_SEEDS]
-    if not seeds:
+    language = store.languages([*similarity, *bm25])
+    if len(set(language.values())) < 2:
         return {}
-    seed_languages = {language[s] for s in seeds}  # with two, every language differs from one
-    others = [
-        i
-        for i in dict.fromkeys([*pool, *bm25])
-        if i in language and (len(seed_languages) > 1 or language[i] not in seed_languages)
-    ]
-    if not others:
-        return {}
-    seed_ids, seed_vecs = store.vectors(seeds)
-    other_ids, other_vecs = store.vectors(others)
-    if not seed_ids or not other_ids:  # forgotten meanwhile (the store lock is not held between)
-        return {}
-    close = seed_vecs @ other_vecs.T >= hubness.same_meaning
-    pairs = [(seed_ids[a], other_ids[b]) for a, b in zip(*np.nonzero(close), strict=True)]
-    pairs = [(s, m) for s, m in pairs if language[s] != language[m]]
+
+    best = max(bm25.values(), default=0.0)
+
+    def rank(mid: str) -> tuple[float, str]:  # a match out of the pool is far from the query: 0
+        return (-(similarity.get(mid, 0.0) + bm25[mid] / (best + TERMS_HALF)), mid)
+
+    seeds = sorted((i for i in bm25 if i in language), key=rank)[:TRANSLATION_SEEDS]
+    pairs = same_meaning_pairs(store, seeds, list(language), language, hubness.same_meaning)
     memories = store.get_many(list({i for pair in pairs for i in pair}), vis) if pairs else {}
     excluded = set(_conflicting(memories, anchors)) | {i for i, m in memories.items() if m.sensitive}
     out: dict[str, tuple[str, float]] = {}
@@ -339,6 +332,41 @@ def translations(
         if not other_values(memories[seed].content, memories[mid].content):
             out[mid] = (seed, bm25[seed])
     return out
+
+
+def same_meaning_pairs(
+    store: MemoryStore, seeds: list[str], among: list[str], language: Mapping[str, str], level: float
+) -> list[tuple[str, str]]:
+    """(seed, twin) pairs: for each seed and each other language of `among`, the memory of that
+    language nearest to the seed is its twin when the seed is in turn that memory's nearest among
+    the memories of the seed's language, at raw cosine ≥ `level` (Hubness.same_meaning). A
+    translation is its original's nearest in its language, both ways; a sentence merely on the same
+    topic rarely is when no translation exists (XQuAD tuning half: 1.6 % of sentences with their
+    translation removed, against 12.9 % reaching a cosine level of 0.55 alone;
+    docs/recall-tuning.md). Reads the vectors of `among` (ids with a language; forgotten ones are
+    skipped)."""
+    if not seeds:
+        return []
+    ids, vectors = store.vectors(list(dict.fromkeys([*seeds, *among])))
+    if not ids:
+        return []
+    row = {mid: k for k, mid in enumerate(ids)}
+    languages = np.array([language[i] for i in ids])
+    pairs = []
+    for seed in seeds:
+        if seed not in row:
+            continue
+        own = languages == language[seed]
+        cosines = vectors @ vectors[row[seed]]
+        for other in set(languages.tolist()) - {language[seed]}:
+            columns = np.flatnonzero(languages == other)
+            twin = int(columns[np.argmax(cosines[columns])])
+            if cosines[twin] < level:
+                continue
+            back = vectors[own] @ vectors[twin]
+            if cosines[twin] >= float(back.max()) - 1e-6:  # the seed is the twin's nearest of its language
+                pairs.append((seed, ids[twin]))
+    return pairs
 
 
 def recall(
