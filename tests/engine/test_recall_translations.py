@@ -236,3 +236,49 @@ def test_a_borrowed_place_does_not_settle_the_slate_early(engine: MemoryEngine) 
     slate = recall_mod.cap_slate(prefix, [], options)
     assert twin not in {h.memory.id for h in slate}
     assert best in {h.memory.id for h in slate}
+
+
+LOOKALIKE = "Leos Fußballtraining ist am Freitag um fünf."  # cosine with ENGLISH 0.67: the topic only
+
+
+def test_only_the_nearest_both_ways_is_a_twin(engine: MemoryEngine) -> None:
+    """A German note on the same topic (cosine 0.67 with the English match, above the old 0.55
+    level) is no twin while the real translation is there: the translation is the match's nearest
+    German memory, so only it borrows; the look-alike ranks on its own meaning."""
+    _store(engine)
+    lookalike = add_verbatim(engine, LOOKALIKE, language="de")
+    vector = engine.embedder.embed([ENGLISH])[0]
+    cosines = engine.store.similarities([lookalike.id], vector)
+    assert cosines[lookalike.id] >= 0.55  # what the cosine level alone would have taken as a twin
+    hits = engine.recall(QUESTION, GUEST, RecallOptions(language="en", limit=10))
+    factors = {h.memory.content: h.factors for h in hits}
+    assert "translation" in factors[GERMAN]
+    assert "translation" not in factors.get(LOOKALIKE, {})
+    german = [h.memory.content for h in hits if h.memory.language == "de"]
+    assert german[0] == GERMAN
+
+
+# A Russian note and its Chinese translation at USE-m3 cosine 0.49: Russian-Chinese translations
+# often stay under the level an en/de/es pair reaches (docs/recall-tuning.md).
+KEY_RU = "Запасной ключ от гаража лежит под горшком с геранью."
+KEY_ZH = "车库的备用钥匙放在天竺葵花盆下面。"
+AROUND_RU = ["Бабушка приезжает к нам каждое второе воскресенье.", "Мусор вывозят по четвергам рано утром."]
+AROUND_ZH = ["猫每天喂两次，早上和晚上。", "无线网络密码写在冰箱上。", "车库的灯泡坏了，需要换新的。"]
+
+
+def test_a_russian_fact_lends_its_words_to_its_chinese_translation(engine: MemoryEngine) -> None:
+    """Asked in Russian: the Chinese translation of the Russian match (the nearest both ways,
+    below the cosine an en/de/es pair reaches) borrows its words and leads the Chinese memories."""
+    for text in AROUND_RU:
+        add_verbatim(engine, text, language="ru")
+    for text in AROUND_ZH:
+        add_verbatim(engine, text, language="zh")
+    add_verbatim(engine, KEY_RU, language="ru")
+    twin = add_verbatim(engine, KEY_ZH, language="zh")
+    ru, zh = engine.embedder.embed([KEY_RU, KEY_ZH])
+    assert float(ru @ zh) < 0.55
+    hits = engine.recall("Где лежит запасной ключ от гаража?", GUEST, RecallOptions(limit=10))
+    chinese = [h for h in hits if h.memory.language == "zh"]
+    assert chinese[0].memory.id == twin.id
+    assert "translation" in chinese[0].factors
+    assert all("translation" not in h.factors for h in chinese[1:])
