@@ -9,8 +9,10 @@ from custom_components.memory.engine.lexical import (
     AnchorKind,
     conflicts,
     fts_phrases,
+    identity_anchors,
     matched_anchors,
     normal_identifier,
+    other_values,
     query_anchors,
     shape,
     tokens,
@@ -102,3 +104,25 @@ def test_c07_bare_number_matches_the_identifiers_digits(query: str) -> None:
     assert conflicts("Ticket HX-4478 was the dishwasher.", [anchor])  # same digit shape, not ours
     assert not conflicts("The boiler ticket is HX-4471.", [anchor])
     assert not conflicts("Ticket HX-44 was the fridge.", [anchor])  # another shape: not a rival
+
+
+@pytest.mark.parametrize(
+    ("said", "translated"),
+    [
+        ("There were 158,349 households, 43.3% with children.", "Было 158 349 домохозяйств, 43,3% с детьми."),
+        ("There were 158,349 households.", "Es gab 158.349 Haushalte."),
+        ("Der Zähler steht bei 12'480.", "The meter reads 12,480."),
+        ("Il y a 158\u202f349 foyers.", "There were 158,349 households."),
+    ],
+)
+def test_a_number_grouped_as_its_language_does_is_no_other_value(said: str, translated: str) -> None:
+    """Translations carry their numbers grouped and marked as their language writes them (comma,
+    dot, space, thin space, apostrophe; decimal comma): the same value, so a translation is no
+    text with another value (recall step 2c borrows across them)."""
+    assert not other_values(said, translated)
+    assert identity_anchors(said) & identity_anchors(translated)
+
+
+def test_another_number_is_still_another_value() -> None:
+    """The grouping is read, not ignored: 158,349 and 158.394 stay two values."""
+    assert other_values("There were 158,349 households.", "Es gab 158.394 Haushalte.")

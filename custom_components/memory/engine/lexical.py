@@ -226,12 +226,14 @@ def another_value(value: str, have: Collection[str]) -> bool:
 
 
 IDENTITY_MIN_DIGITS = 3  # "4711", "HX-4471"'s 4471; "at 8" or "2 cats" identify nothing
-# Digit groups one space, hyphen or dot apart, no word between: "47 11", "4-7-1-1", "4.7.1.1"
-# are 4711 as said or dictated. Times ("8 30" → 830) and dates ("29.11.2026" → 29112026) are
-# joined too: harmless, as an anchor only blocks together with TOMBSTONE_ANCHOR_SIMILARITY.
-# Spelled-out numbers ("four seven one one", "forty-seven eleven") are out of scope: only
-# similarity catches those.
-_SPLIT_NUMBER = re.compile(r"(?<!\w)\d+(?:[ .-]\d+)+(?!\w)")
+# Digit groups one space (also no-break or thin), hyphen, dot, comma or apostrophe apart, no word
+# between: "47 11", "4-7-1-1", "4.7.1.1" are 4711 as said or dictated, and a number is the same
+# however a language groups or marks it ("158,349" / "158 349" / "158.349" / "158'349",
+# "43.3" / "43,3"). Times ("8 30" → 830) and dates ("29.11.2026" → 29112026) are joined too:
+# harmless, as an anchor only blocks together with TOMBSTONE_ANCHOR_SIMILARITY. Spelled-out
+# numbers ("four seven one one", "forty-seven eleven") are out of scope: only similarity catches
+# those.
+_SPLIT_NUMBER = re.compile(r"(?<!\w)\d+(?:[ \u00a0\u202f.,'\u2019-]\d+)+(?!\w)")
 
 
 def identity_anchors(text: str) -> frozenset[str]:
