@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from custom_components.memory.engine import recall as recall_mod
@@ -282,3 +283,59 @@ def test_a_russian_fact_lends_its_words_to_its_chinese_translation(engine: Memor
     assert chinese[0].memory.id == twin.id
     assert "translation" in chinese[0].factors
     assert all("translation" not in h.factors for h in chinese[1:])
+
+
+class _Vectors:
+    """Only what same_meaning_pairs reads of a store (vectors by id): the rule is geometry on
+    given vectors, tested here without an encoder."""
+
+    def __init__(self, rows: dict[str, list[float]]) -> None:
+        self.rows = {k: np.asarray(v, dtype=np.float32) / np.linalg.norm(v) for k, v in rows.items()}
+
+    def vectors(self, ids: list[str]) -> tuple[list[str], np.ndarray]:
+        found = [i for i in ids if i in self.rows]
+        return found, np.stack([self.rows[i] for i in found])
+
+
+def _pairs(rows: dict[str, list[float]], seeds: list[str], level: float = 0.45) -> set[tuple[str, str]]:
+    language = {mid: mid.split("-")[0] for mid in rows}
+    store = _Vectors(rows)
+    return set(recall_mod.same_meaning_pairs(store, seeds, list(rows), language, level))  # type: ignore[arg-type]
+
+
+def test_a_twin_is_the_nearest_both_ways() -> None:
+    """de-twin is en-seed's nearest German memory and en-seed is its nearest English one: a pair.
+    de-topic is close to the seed too, but not the nearest: no pair."""
+    rows = {
+        "en-seed": [1, 0.1, 0],
+        "de-twin": [1, 0.15, 0.05],
+        "de-topic": [1, 0.8, 0],
+        "en-other": [0.2, 1, 0],
+    }
+    assert _pairs(rows, ["en-seed"]) == {("en-seed", "de-twin")}
+
+
+def test_no_twin_when_the_other_is_nearer_to_another_memory() -> None:
+    """de-near is the seed's nearest German memory but en-closer is nearer to it: not both ways."""
+    rows = {"en-seed": [1, 0.5, 0], "de-near": [0.6, 1, 0], "en-closer": [0.55, 1, 0.05]}
+    assert _pairs(rows, ["en-seed"]) == set()
+
+
+def test_no_twin_below_the_level() -> None:
+    """Nearest both ways, but at a cosine under the level."""
+    rows = {"en-seed": [1, 0, 0], "de-far": [0.3, 1, 0]}
+    assert float(_Vectors(rows).rows["en-seed"] @ _Vectors(rows).rows["de-far"]) < 0.45
+    assert _pairs(rows, ["en-seed"]) == set()
+
+
+def test_a_twin_of_a_twin_covers_a_language_without_a_direct_one() -> None:
+    """ru-seed and zh-copy are under the level with each other; both pair with en-copy: the Chinese
+    one is ru-seed's twin by that one step. A language with a direct twin keeps it."""
+    rows = {"ru-seed": [1, 0, 0], "en-copy": [1, 1, 0], "zh-copy": [0, 1, 0.3], "de-copy": [1, 0.2, 0]}
+    view = _Vectors(rows).rows
+    assert float(view["ru-seed"] @ view["zh-copy"]) < 0.45 <= float(view["en-copy"] @ view["zh-copy"])
+    assert _pairs(rows, ["ru-seed"]) == {
+        ("ru-seed", "en-copy"),
+        ("ru-seed", "zh-copy"),
+        ("ru-seed", "de-copy"),
+    }
