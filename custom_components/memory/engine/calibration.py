@@ -41,9 +41,9 @@ BACKGROUND_REQUESTS: tuple[str, ...] = (
 # Cosine from which two texts in different languages, each the other's nearest in its language,
 # count as translations of each other (recall step 2c, recall.same_meaning_pairs), on the recall
 # scale, for an embedder that declares no `same_meaning_cosine`: USE-m3's. Chosen on the XQuAD
-# en/de/es/ru/zh tuning half's questions (0.35 / 0.40 / 0.45 gap -0.046 / -0.046 / -0.047, the
-# plain 0.55 level without the nearest-both-ways rule -0.061); with its translation removed, 1.6 %
-# of a sentence's nearest same-article sentences pass (docs/recall-tuning.md).
+# en/de/es/ru/zh tuning half's questions (0.35 / 0.45 gap -0.046 / -0.047; the 0.55 level without
+# the nearest-both-ways rule -0.061); with its translation removed, 1.6 % of sentences get a
+# false twin (docs/recall-tuning.md, "Twins: the nearest both ways").
 SAME_MEANING_DEFAULT = 0.45
 
 
