@@ -43,6 +43,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 import numpy as np
+import numpy.typing as npt
 
 from . import facts
 from .api import RecallOptions
@@ -353,17 +354,27 @@ def same_meaning_pairs(
     if not ids:
         return []
     row = {mid: k for k, mid in enumerate(ids)}
-    languages = np.array([language[i] for i in ids])
+    languages = [language[i] for i in ids]
+    rows_of = {lang: np.flatnonzero(np.array(languages) == lang) for lang in dict.fromkeys(languages)}
+    cosines: dict[int, npt.NDArray[np.float32]] = {}
+
+    def cosines_of(r: int) -> npt.NDArray[np.float32]:  # with every memory read, computed once
+        if r not in cosines:
+            cosines[r] = vectors @ vectors[r]
+        return cosines[r]
 
     def twins(r: int, done: set[str]) -> dict[str, int]:  # language -> row of r's twin there
-        cosines = vectors @ vectors[r]
-        own = languages == languages[r]
+        near = cosines_of(r)
         out = {}
-        for other in set(languages.tolist()) - done - {languages[r]}:
-            columns = np.flatnonzero(languages == other)
-            twin = int(columns[np.argmax(cosines[columns])])
-            # the seed is the twin's nearest of its own language (itself included in `back`)
-            if cosines[twin] >= level and cosines[twin] >= float((vectors[own] @ vectors[twin]).max()) - 1e-6:
+        for other, rows in rows_of.items():
+            if other in done or other == languages[r]:
+                continue
+            twin = int(rows[np.argmax(near[rows])])
+            # r is the twin's nearest of r's language (r itself among them)
+            if (
+                near[twin] >= level
+                and near[twin] >= float(cosines_of(twin)[rows_of[languages[r]]].max()) - 1e-6
+            ):
                 out[other] = twin
         return out
 
