@@ -339,3 +339,34 @@ def test_a_twin_of_a_twin_covers_a_language_without_a_direct_one() -> None:
         ("ru-seed", "zh-copy"),
         ("ru-seed", "de-copy"),
     }
+
+
+SHED = "The spare key for the garden shed is under the blue flowerpot."
+# Other keys, one note per language, told once each: the car key note is a translation in three
+# languages; the Chinese mailbox note shares the word 钥匙 ("key") with the question.
+KEYS_ELSEWHERE = [
+    ("信箱的钥匙挂在门厅里。", "zh"),
+    ("車の鍵は玄関のフックにかかっています。", "ja"),
+    ("Der Autoschlüssel hängt am Haken neben der Haustür.", "de"),
+    ("Las llaves del trastero están en el cajón de la cocina.", "es"),
+    ("The car key hangs on the hook by the front door.", "en"),
+    ("The cat gets fed twice a day.", "en"),
+]
+
+
+def test_a_match_by_one_common_word_lends_nothing(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked in Chinese for the shed key told in English: the Chinese mailbox note matches the one
+    word "key" — not enough to enter by its words, so it lends nothing; its "twins" (the other
+    languages' key notes) do not push the answer down as they did (2nd → 5th)."""
+    answer = add_verbatim(engine, SHED)
+    for text, lang in KEYS_ELSEWHERE:
+        add_verbatim(engine, text, language=lang)
+    question = "花园小屋的备用钥匙在哪里？"
+    hits = engine.recall(question, GUEST, RecallOptions(limit=10))
+    assert all("translation" not in h.factors for h in hits)
+    place = [h.memory.id for h in hits].index(answer.id)
+    monkeypatch.setattr(recall_mod, "TRANSLATION_SEEDS", 0)
+    without = [h.memory.id for h in engine.recall(question, GUEST, RecallOptions(limit=10))].index(answer.id)
+    assert place == without <= 1
