@@ -163,6 +163,49 @@ def test_a_forgotten_russian_fact_blocks_its_paraphrase(make_engine: Callable[..
     assert engine.recall("Какой код от калитки?", GUEST) == []
 
 
+def test_digits_of_every_script_and_full_width_forms_are_one_value() -> None:
+    """Arabic-Indic and full-width digits, full-width letters: the same identifier as ASCII."""
+    assert language.folded("رمز البوابة ٤٤٧١") == "رمز البوابة 4471"
+    assert language.tokens("チケットＨＸ－４４７１") == ["チケット", "hx-4471"]
+    assert language.tokens("티켓HX-4471은 닫혔어요") == ["티켓", "hx-4471", "은", "닫혔어요"]  # Hangul apart
+
+
+@pytest.mark.parametrize(
+    ("said", "lang", "asked"),
+    [
+        ("رمز بوابة الحديقة هو ٤٤٧١.", "ar", "What is the garden gate code, is it 4471?"),
+        ("The garden gate code is 4471.", "en", "هل رمز بوابة الحديقة ٤٤٧١؟"),
+        ("庭の門の暗証番号は４４７１です。", "ja", "門の暗証番号は4471ですか？"),
+        ("티켓HX-4471은 월요일에 닫혔어요.", "ko", "HX-4471 티켓 어떻게 됐어?"),
+    ],
+)
+def test_a_number_is_found_however_its_digits_are_written(
+    engine: MemoryEngine, said: str, lang: str, asked: str
+) -> None:
+    """The code matches exactly (factor "lexical") whatever digits or script it was said in, and
+    a memory with another code of its shape is left out (C07), as for ASCII digits."""
+    for text in AROUND:
+        _remember(engine, text)
+    wanted = _remember(engine, said, lang)
+    other = said.replace("4471", "4478").replace("٤٤٧١", "٤٤٧٨").replace("４４７１", "４４７８")
+    _remember(engine, other, lang)
+    hits = engine.recall(asked, GUEST, RecallOptions(limit=5))
+    assert [h.memory.id for h in hits][:1] == [wanted]
+    assert hits[0].factors["lexical"] > 0
+    assert all(not any(d in h.memory.content for d in ("4478", "٤٤٧٨", "４４７８")) for h in hits)
+
+
+@pytest.mark.parametrize("retold", ["庭の門の暗証番号は１２３４です。", "رمز بوابة الحديقة ١٢٣٤"])
+def test_a_forgotten_code_does_not_come_back_in_other_digits(
+    make_engine: Callable[..., MemoryEngine], retold: str
+) -> None:
+    engine = make_engine("keyed.db", anchor_key=ANCHOR_KEY)
+    engine.forget(_remember(engine, "The garden gate code is 1234."), GUEST)
+    assert engine.is_tombstoned(retold, scope=Scope.SHARED)
+    learned = engine.learn([Candidate(retold, confidence=0.9)], speaker=GUEST, language="en")
+    assert (learned.skipped_forgotten, learned.stored) == (1, 0)
+
+
 # ------------------------------------------------------------------ schema
 def test_v10_database_gets_terms_of_every_language(tmp_path: Path, encoder: BundledEmbedder) -> None:
     """A memory stored before (words of a Chinese sentence as one run) is indexed again: its

@@ -57,12 +57,13 @@ def anchor_digests(text: str, key: bytes | None) -> frozenset[str]:
     (lexical.identity_anchors: identifiers and numbers, no words); empty without a key.
 
     Keyed because a plain hash of a 4-digit code is reversed by trying all 10 000; the key lives
-    with the HA config entry, not in the database file."""
+    with the HA config entry, not in the database file. The anchors with digits as written too
+    (fold=False): a tombstone made before digits of every script were read as ASCII holds those."""
     if not key:
         return frozenset()
     return frozenset(
         hmac.new(key, anchor.encode(), hashlib.sha256).digest()[:ANCHOR_DIGEST_BYTES].hex()
-        for anchor in identity_anchors(text)
+        for anchor in identity_anchors(text) | identity_anchors(text, fold=False)
     )
 
 

@@ -22,6 +22,7 @@ the one given.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
 
 import snowballstemmer
@@ -55,13 +56,20 @@ _HAN_KANA = (
 )
 _THAI = "\u0e00-\u0e7f"
 _NO_SPACES = _HAN_KANA + _THAI
-# A word: a run of one no-space script, or a run of other word characters where hyphen, slash,
+# Hangul is written with spaces, but a particle or noun sits right against a Latin or digit run
+# ("티켓HX-4471은"): its runs are set apart from letters and digits of other scripts too.
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+_SET_APART = _NO_SPACES + _HANGUL
+# A word: a run of one set-apart script, or a run of other word characters where hyphen, slash,
 # dot or colon joined runs stay one token ("hx-4471", "12.5"); a script change ends a word, so
 # "工单HX-4471已关闭" is "工单", "hx-4471", "已关闭".
-TOKEN_RE = re.compile(rf"[{_HAN_KANA}]+|[{_THAI}]+|[^\W{_NO_SPACES}]+(?:[-/.:][^\W{_NO_SPACES}]+)*")
+TOKEN_RE = re.compile(
+    rf"[{_HAN_KANA}]+|[{_THAI}]+|[{_HANGUL}]+|[^\W{_SET_APART}]+(?:[-/.:][^\W{_SET_APART}]+)*"
+)
 _HAN_KANA_RUN = re.compile(rf"[{_HAN_KANA}]+")
 _THAI_RUN = re.compile(rf"[{_THAI}]+")
-_NO_SPACE_RUN = re.compile(rf"[{_NO_SPACES}]+")
+_SET_APART_RUN = re.compile(rf"[{_SET_APART}]+")
+_DIGIT = re.compile(r"\d")  # any script's decimal digit (str patterns match Unicode Nd)
 
 STEM_CACHE_SIZE = 20_000  # words x languages; a household's vocabulary fits (~1 MB)
 
@@ -74,17 +82,30 @@ def base(language: str | None) -> str | None:
     return language.split("-", maxsplit=1)[0].split("_", maxsplit=1)[0].casefold() or None
 
 
+def folded(text: str) -> str:
+    """`text` as words and numbers are compared: Unicode compatibility forms folded (NFKC:
+    full-width letters and digits are ASCII ones, half-width katakana full) and every script's
+    decimal digits written as ASCII digits (Arabic-Indic "٤٤٧١", Devanagari … are "4471").
+    For matching only, never for what is stored."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text)
+    return _DIGIT.sub(lambda m: str(unicodedata.digit(m.group(0))), text)
+
+
 def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens (TOKEN_RE): joined runs like "hx-4471" or "12.5" stay whole, a run
-    of Han/kana or Thai is one token apart from the letters and digits around it."""
-    return TOKEN_RE.findall(text.lower())
+    """Lower-cased word tokens (TOKEN_RE) of the folded text: joined runs like "hx-4471" or
+    "12.5" stay whole, a run of Han/kana, Thai or Hangul is one token apart from the letters and
+    digits around it."""
+    return TOKEN_RE.findall(folded(text).lower())
 
 
 def spaced(text: str) -> str:
-    """`text` with a space around every run of a script written without spaces, so that a
-    tokenizer splitting at spaces and punctuation (SQLite FTS5 unicode61; the PostgreSQL store's
-    copy of it) sees "工单HX-4471已关闭" as "工单", "hx", "4471", "已关闭" — what tokens() sees."""
-    return _NO_SPACE_RUN.sub(lambda m: f" {m.group(0)} ", text) if _NO_SPACE_RUN.search(text) else text
+    """The folded `text` with a space around every run of a set-apart script, so that a tokenizer
+    splitting at spaces and punctuation (SQLite FTS5 unicode61; the PostgreSQL store's copy of
+    it) sees "工单HX-4471已关闭" as "工单", "hx", "4471", "已关闭" — what tokens() sees."""
+    text = folded(text)
+    return _SET_APART_RUN.sub(lambda m: f" {m.group(0)} ", text) if _SET_APART_RUN.search(text) else text
 
 
 def bigrams(run: str) -> list[str]:

@@ -118,8 +118,8 @@ class _Carried:
     Built for every row a lexical leg returns, so each field is worked out on first use only:
     rare-word anchors, the most common, never need the digit groups or identifiers."""
 
-    def __init__(self, content: str) -> None:
-        self._text = content.lower()
+    def __init__(self, content: str, *, fold: bool = True) -> None:
+        self._text = (lang_rules.folded(content) if fold else content).lower()
 
     @cached_property
     def tokens(self) -> frozenset[str]:
@@ -236,14 +236,16 @@ IDENTITY_MIN_DIGITS = 3  # "4711", "HX-4471"'s 4471; "at 8" or "2 cats" identify
 _SPLIT_NUMBER = re.compile(r"(?<!\w)\d+(?:[ \u00a0\u202f.,'\u2019-]\d+)+(?!\w)")
 
 
-def identity_anchors(text: str) -> frozenset[str]:
+def identity_anchors(text: str, *, fold: bool = True) -> frozenset[str]:
     """What identifies a fact by itself, in normal form: identifiers (hx-4471 → hx4471) and
     numbers/digit groups of ≥ IDENTITY_MIN_DIGITS digits (4711; 4471 of HX-4471, so a bare
     "4471" meets "HX-4471"), plus split numbers joined ("47 11", "4-7-1-1" → 4711; the groups
     stay too). Ordinary words are never in it. Tombstones keep these keyed
-    (forgetting.anchor_digests) to recognise a forgotten code said in other words."""
-    carried = _Carried(text)
-    joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(text))
+    (forgetting.anchor_digests) to recognise a forgotten code said in other words. Read from the
+    folded text (language.folded: Arabic-Indic "٤٤٧١" and full-width digits are 4471);
+    fold=False reads the digits as written, as versions before the folding did."""
+    carried = _Carried(text, fold=fold)
+    joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(lang_rules.folded(text) if fold else text))
     numbers = (d for d in (*carried.digit_groups, *joined) if len(d) >= IDENTITY_MIN_DIGITS)
     return frozenset(carried.identifiers) | frozenset(numbers)
 
