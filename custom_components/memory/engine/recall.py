@@ -306,15 +306,16 @@ def translations(
     """Step 2c: memories that translate one of the TRANSLATION_SEEDS best full-text matches (by
     similarity + full-text share, as they rank) among those strong enough to enter by their words
     alone (`bm25`; one C07 excludes — `anchors`, the query's — or a sensitive one lends nothing):
-    a match by one common word ("key") would lend its place to every copy of it in a household of
-    several languages, ahead of the memory that answers. Looked for among `similarity`'s memories (the query's
-    TRANSLATION_POOL nearest: id -> similarity on the recall scale) and the matches. A twin
-    (same_meaning_pairs) is in another language, carries no number/identifier the match has
-    another value of (lexical.other_values), no conflicting one (C07) and is not sensitive.
+    a match by one common word ("key") would lend its place to every copy of it in a household
+    of several languages, ahead of the memory that answers. Looked for among `similarity`'s
+    memories (the query's TRANSLATION_POOL nearest: id -> similarity on the recall scale) and the
+    matches. A twin (same_meaning_pairs) is in another language, carries no number/identifier
+    the match has another value of (lexical.other_values), no conflicting one (C07) and is not
+    sensitive.
 
-    bm25: id -> BM25 of those matches. Returns id -> (the match
-    it translates, that match's BM25), the best such match per id; {} when nothing qualifies (at
-    once, without any vector work, when every memory looked at is in one language).
+    bm25: id -> BM25 of those matches. Returns id -> (the match it translates, that match's
+    BM25), the best such match per id; {} when nothing qualifies (at once, without any vector
+    work, when every memory looked at is in one language).
     """
     language = store.languages([*similarity, *bm25])
     if len(set(language.values())) < 2:
@@ -350,7 +351,7 @@ def same_meaning_pairs(
     sentence merely on the same topic rarely is when no translation exists. A language where the
     seed has no twin takes the twin of one of its twins (one step: Russian-Chinese translations
     are often no pair directly while both pair with the English one). XQuAD tuning half, with the
-    translation removed: 0.7 % of sentences get a false twin directly, 0.7 % by the step; the
+    translation removed: 0.7-1.6 % of sentences get a false twin directly, 0.7 % by the step; the
     cosine level alone (0.55) took a false one for 12.9 % (docs/recall-tuning.md). Reads the
     vectors of `among` (ids with a language; forgotten ones are skipped)."""
     if not seeds:
