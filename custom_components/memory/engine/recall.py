@@ -11,11 +11,11 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
    TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
    (c) translations: a memory in another language that says what one of the best full-text
-   matches strong enough to enter by their words alone says (each the other's nearest in its
-   language, at cosine ≥ Hubness.same_meaning; looked for among the TRANSLATION_POOL nearest
-   vectors) borrows that match's BM25 and, when
-   the match was admitted, enters with it — words only match in the language they were said in,
-   and a fact should not rank lower for having been told in another one (XQuAD, bench/xquad.py);
+   matches says — one that matches as an answer would, by enough words or an anchor — (each the
+   other's nearest in its language, at cosine ≥ Hubness.same_meaning; looked for among the
+   TRANSLATION_POOL nearest vectors) borrows that match's BM25 and, when the match was admitted,
+   enters with it — words only match in the language they were said in, and a fact should not
+   rank lower for having been told in another one (XQuAD, bench/xquad.py);
 3. when the query carries an identifier/number, candidates carrying a different one of the same
    shape are dropped (case C07);
 4. score = Σ factors (similarity, lexical, provenance, importance, recency, and "named" for a
@@ -246,7 +246,7 @@ def gather(
     best = max(bm25.values(), default=0.0)
     need = min(TERMS_ADMIT_WORDS, len(words))
     by_terms = set()  # admitted by full text alone: never a sensitive memory (checked when read)
-    lenders = {}  # matches that could enter by their words alone: only they lend to translations (2c)
+    lenders = {}  # matches that answer like an answer would (by enough words, or an anchor) lend (2c)
     for mid, (score, terms) in matches.items():
         if score >= max(TERMS_ADMIT_SHARE * best, TERMS_ADMIT_MIN) and words_matched(words, terms) >= need:
             lenders[mid] = score
@@ -271,6 +271,7 @@ def gather(
             for mid in _conflicting(store.get_many(unseen, vis), anchors):
                 del admitted[mid]
 
+    lenders.update((mid, bm25[mid]) for mid in {*anchored, *rare} if mid in bm25)
     borrowed = translations(store, lenders, dict(wide), vis, hubness, anchors=anchors)
     for mid, (seed, _) in borrowed.items():
         if (seed in admitted or seed in anchored) and mid not in admitted:
@@ -304,14 +305,15 @@ def translations(
     anchors: list[Anchor],
 ) -> dict[str, tuple[str, float]]:
     """Step 2c: memories that translate one of the TRANSLATION_SEEDS best full-text matches (by
-    similarity + full-text share, as they rank) among those strong enough to enter by their words
-    alone (`bm25`; one C07 excludes — `anchors`, the query's — or a sensitive one lends nothing):
-    a match by one common word ("key") would lend its place to every copy of it in a household
-    of several languages, ahead of the memory that answers. Looked for among `similarity`'s
-    memories (the query's TRANSLATION_POOL nearest: id -> similarity on the recall scale) and the
-    matches. A twin (same_meaning_pairs) is in another language, carries no number/identifier
-    the match has another value of (lexical.other_values), no conflicting one (C07) and is not
-    sensitive.
+    similarity + full-text share, as they rank) among those that match as an answer would —
+    strong enough to enter by their words alone, or carrying one of the query's anchors (an
+    identifier, number or rare word) — (`bm25`; one C07 excludes — `anchors`, the query's — or a
+    sensitive one lends nothing): a match by one common word ("key") would lend its place to every
+    copy of it in a household of several languages, ahead of the memory that answers. Looked for
+    among `similarity`'s memories (the query's TRANSLATION_POOL nearest: id -> similarity on the
+    recall scale) and the matches. A twin (same_meaning_pairs) is in another language, carries
+    no number/identifier the match has another value of (lexical.other_values), no conflicting
+    one (C07) and is not sensitive.
 
     bm25: id -> BM25 of those matches. Returns id -> (the match it translates, that match's
     BM25), the best such match per id; {} when nothing qualifies (at once, without any vector
