@@ -119,15 +119,15 @@ class _Carried:
     rare-word anchors, the most common, never need the digit groups or identifiers."""
 
     def __init__(self, content: str, *, fold: bool = True) -> None:
-        self._text = (lang_rules.folded(content) if fold else content).lower()
+        self.text = (lang_rules.folded(content) if fold else content).lower()  # as compared
 
     @cached_property
     def tokens(self) -> frozenset[str]:
-        return frozenset(TOKEN_RE.findall(self._text))
+        return frozenset(TOKEN_RE.findall(self.text))
 
     @cached_property
     def digit_groups(self) -> frozenset[str]:
-        return frozenset(_DIGIT_GROUP.findall(self._text))  # digits only occur inside tokens
+        return frozenset(_DIGIT_GROUP.findall(self.text))  # digits only occur inside tokens
 
     @cached_property
     def identifiers(self) -> frozenset[str]:
@@ -139,7 +139,7 @@ class _Carried:
     @cached_property
     def parts(self) -> frozenset[str]:
         """The tokens with every joined run split at its separators ("hx-4471" -> "hx", "4471")."""
-        joined = [t for t in self.tokens if _SEPARATOR.search(t)] if _SEPARATOR.search(self._text) else []
+        joined = [t for t in self.tokens if _SEPARATOR.search(t)] if _SEPARATOR.search(self.text) else []
         return self.tokens.difference(joined).union(p for t in joined for p in _SEPARATOR.split(t))
 
 
@@ -245,7 +245,7 @@ def identity_anchors(text: str, *, fold: bool = True) -> frozenset[str]:
     folded text (language.folded: Arabic-Indic "٤٤٧١" and full-width digits are 4471);
     fold=False reads the digits as written, as versions before the folding did."""
     carried = _Carried(text, fold=fold)
-    joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(lang_rules.folded(text) if fold else text))
+    joined = (re.sub(r"\D", "", m) for m in _SPLIT_NUMBER.findall(carried.text))
     numbers = (d for d in (*carried.digit_groups, *joined) if len(d) >= IDENTITY_MIN_DIGITS)
     return frozenset(carried.identifiers) | frozenset(numbers)
 
