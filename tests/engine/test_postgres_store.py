@@ -529,7 +529,7 @@ def test_exported_records_equal_sqlite_renderings(pg_url: str, tmp_path: Path) -
         pg.add(m, v)
         lite.add(m, v)
         row = next(pg.export_records("memories"))[0]
-        with lite._lock:
+        with lite._gate:
             stored = lite._db().execute(
                 f"SELECT {', '.join(TRANSFER_TABLES['memories'])} FROM memories"
             ).fetchone()  # fmt: skip

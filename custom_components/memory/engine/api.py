@@ -42,7 +42,28 @@ class EngineError(Exception):
 
 
 class StoreUnavailable(EngineError):
-    """The store cannot be opened or reached."""
+    """The store cannot be opened or reached; nothing of the call was acknowledged.
+
+    writing: True when a write was refused (nothing of it is stored), False for a read."""
+
+    def __init__(self, message: str, *, writing: bool = False) -> None:
+        super().__init__(message)
+        self.writing = writing
+
+
+class StoreFileChanged(StoreUnavailable):
+    """The store's file was deleted or replaced while the store was open: every later write is
+    refused (it would go to a file nobody reads again) until the store is opened anew."""
+
+
+class StoreCorrupt(StoreUnavailable):
+    """The store's file is not a readable database (a damaged page, not SQLite at all): it is
+    never repaired or replaced silently; restore a backup or move it away."""
+
+
+class WritesPaused(StoreUnavailable):
+    """Writes were paused (a backup in progress) for longer than a write waits
+    (writes.PAUSE_WAIT): this write was refused, not stored."""
 
 
 class EncoderUnavailable(EngineError):

@@ -105,16 +105,16 @@ class MemoryEngine:
         now = self._clock()
         with self._writes:
             result = writer.remember(self.store, self.embedder, now, draft)
-        memory = result.memory
-        lifted = forgetting.lift_anchored(
-            self.store,
-            self.embedder,
-            writer.clean_content(draft.content),
-            bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
-            provenance=Provenance(draft.provenance),
-            now=now,
-            anchor_key=self._anchor_key,
-        )
+            memory = result.memory
+            lifted = forgetting.lift_anchored(
+                self.store,
+                self.embedder,
+                writer.clean_content(draft.content),
+                bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
+                provenance=Provenance(draft.provenance),
+                now=now,
+                anchor_key=self._anchor_key,
+            )
         return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
 
     def supersede(self, memory_ids: Sequence[str], by_id: str, speaker: Speaker) -> tuple[str, ...]:
@@ -377,7 +377,8 @@ class MemoryEngine:
         """Delete the text and the older values it replaced (forgetting.forget), leave
         tombstones; InvalidInput("memory_id", "unknown_memory") if not visible."""
         self._require_open()
-        return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
+        with self._writes:  # not beside a remember or supersede of the same memory
+            return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
 
     def forget_person(self, person_id: str) -> int:
         """Forget every PRIVATE memory of person_id and unlink them as the teller of the others;
@@ -675,9 +676,24 @@ class MemoryEngine:
         if not stale:
             return 0
         vectors = self.embedder.embed([writer.embedding_text(content) for _, content in stale])
-        for (mid, _), vector in zip(stale, vectors, strict=True):
-            self.store.set_vector(mid, vector)
+        with self._writes:  # an edit meanwhile has set its own vector: the stale one is not written
+            still = dict(self.store.stale(batch))
+            for (mid, content), vector in zip(stale, vectors, strict=True):
+                if still.get(mid) == content:
+                    self.store.set_vector(mid, vector)
         return len(stale)
+
+    def pause_writes(self, timeout: float) -> None:
+        """Before a backup (backup.py): every write in progress ends, the store's file is made
+        whole (SQLite: the WAL checkpointed), later writes wait until resume_writes
+        (store.base.MemoryStore.pause_writes). Raises WritesPaused when a write does not end
+        within `timeout` s, StoreUnavailable when the store is not open."""
+        self._require_open()
+        self.store.pause_writes(timeout)
+
+    def resume_writes(self) -> None:
+        """After the backup: held-back writes go on (idempotent)."""
+        self.store.resume_writes()
 
 
 def _windowed(memory: Memory) -> Memory:

@@ -502,6 +502,17 @@ class MemoryStore(
         """The schema version reached by open()."""
         ...
 
+    def pause_writes(self, timeout: float) -> None:
+        """Before a backup copies the store: wait (at most `timeout` s, else WritesPaused and no
+        pause) for the write in progress, make every committed write part of the main file, and
+        hold later writes back (they wait, write_gate.PAUSE_WAIT at most) until resume_writes.
+        Reads go on. A server database (PostgreSQL) is backed up with the server: nothing to do."""
+        ...
+
+    def resume_writes(self) -> None:
+        """After the backup: let held-back and new writes go on; idempotent."""
+        ...
+
     def stale(self, limit: int) -> list[tuple[str, str]]:
         """Up to `limit` (id, content) of memories whose vector is missing or of another
         identity: what re-embedding has left to do."""

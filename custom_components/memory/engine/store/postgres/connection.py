@@ -208,6 +208,12 @@ class PostgresConnection:
     def schema_version(self) -> int:
         return self._version
 
+    def pause_writes(self, timeout: float) -> None:
+        """Nothing to do: a PostgreSQL database is backed up with its server (docs/reliability.md)."""
+
+    def resume_writes(self) -> None:
+        """Nothing to do (pause_writes)."""
+
     def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
         """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable."""
         try:

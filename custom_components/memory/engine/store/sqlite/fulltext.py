@@ -112,16 +112,20 @@ class SqliteFulltext(SqliteConnection):
         """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
 
         Cached until the next content change: a query asks for ~5 words, mostly the same ones."""
-        with self._lock:
+        with self._state:
             cached = self._df_cache.get((term, cap))
-            if cached is not None:
-                return cached
-            phrase = '"' + term.replace('"', '""') + '"'
-            rows = self._read(
-                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                (phrase, cap),
-            )
-            if len(self._df_cache) >= DF_CACHE_MAX:
-                self._df_cache.clear()
-            self._df_cache[(term, cap)] = df = int(rows[0][0])
-            return df
+            version = self._content_version
+        if cached is not None:
+            return cached
+        phrase = '"' + term.replace('"', '""') + '"'
+        rows = self._read(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (phrase, cap),
+        )
+        df = int(rows[0][0])
+        with self._state:
+            if version == self._content_version:  # else counted on content that has changed since
+                if len(self._df_cache) >= DF_CACHE_MAX:
+                    self._df_cache.clear()
+                self._df_cache[(term, cap)] = df
+        return df

@@ -12,6 +12,7 @@ from ...embedding.base import Vectors, to_blob
 from ...models import Kind, Memory, Provenance, Scope, Status
 from ..base import Bucket, MemoryFilter, Visibility
 from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, filter_sql
+from ..vectors import VectorIndex
 from .connection import SqliteConnection
 from .fulltext import fts_drop, fts_put
 from .index import index_memory, index_status
@@ -44,16 +45,19 @@ class SqliteRecords(SqliteConnection):
             )
             assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
             fts_put(conn, cur.lastrowid, memory)
-        self._doc_count += 1
-        index_memory(self._idx(), memory, vector)
-        index_status(self._idx(), [(i, Status.SUPERSEDED) for i in supersedes])
+            retired = [(i, Status.SUPERSEDED) for i in supersedes]
+
+            def indexed(index: VectorIndex) -> None:
+                index_memory(index, memory, vector)
+                index_status(index, retired)
+
+            self._after_commit(indexed, rows=1)
 
     def update(self, memory: Memory, vector: Vectors | None) -> None:
         """Rewrite a memory's fields (and its vector/FTS row when given/changed); committed."""
         with self._tx() as conn:
-            if not self._rewrite(conn, memory, vector):
-                return
-        index_memory(self._idx(), memory, vector)
+            if self._rewrite(conn, memory, vector):
+                self._after_commit(lambda index: index_memory(index, memory, vector))
 
     def _rewrite(self, conn: sqlite3.Connection, memory: Memory, vector: Vectors | None) -> bool:
         """UPDATE one memory's row (and FTS row when its content changed); False when it is gone."""
@@ -81,8 +85,12 @@ class SqliteRecords(SqliteConnection):
             if not self._rewrite(conn, by, None):
                 return
             self._retire(conn, changes, by.id, at)
-        index_memory(self._idx(), by, None)
-        index_status(self._idx(), changes)
+
+            def indexed(index: VectorIndex) -> None:
+                index_memory(index, by, None)
+                index_status(index, changes)
+
+            self._after_commit(indexed)
 
     @staticmethod
     def _retire(
@@ -153,11 +161,14 @@ class SqliteRecords(SqliteConnection):
             for rowid, _ in rows:
                 fts_drop(conn, rowid)
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
-        index = self._idx()
-        for _, mid in rows:
-            index.remove(mid)
-        self._doc_count -= len(rows)
-        return [mid for _, mid in rows]
+            pruned = [mid for _, mid in rows]
+
+            def removed(index: VectorIndex) -> None:
+                for mid in pruned:
+                    index.remove(mid)
+
+            self._after_commit(removed, rows=-len(pruned))
+        return pruned
 
     def set_status(self, memory_id: str, status: Status, superseded_by: str | None) -> None:
         """Change a memory's lifecycle status (e.g. SUPERSEDED with a reference); committed."""
@@ -166,7 +177,7 @@ class SqliteRecords(SqliteConnection):
                 "UPDATE memories SET status = ?, superseded_by = ? WHERE id = ?",
                 (status.value, superseded_by, memory_id),
             )
-        index_status(self._idx(), [(memory_id, status)])
+            self._after_commit(lambda index: index_status(index, [(memory_id, status)]))
 
     def get(self, memory_id: str, vis: Visibility) -> Memory | None:
         """One memory (any status) if `vis` allows it."""
@@ -205,12 +216,14 @@ class SqliteRecords(SqliteConnection):
         visible, params = where_visible(vis)
         matching, more = filter_sql(where)
         condition = f"{matching} AND {visible}"
-        with self._lock:  # the page and the count of one state
-            total = self._read(f"SELECT count(*) FROM memories m WHERE {condition}", [*more, *params])[0][0]
-            rows = self._read(
+        with self._reading(snapshot=True) as conn:  # the page and the count of one state
+            total = conn.execute(
+                f"SELECT count(*) FROM memories m WHERE {condition}", [*more, *params]
+            ).fetchone()[0]
+            rows = conn.execute(
                 f"{SELECT_MEMORY} WHERE {condition} ORDER BY m.created_at DESC, m.id LIMIT ? OFFSET ?",
                 [*more, *params, limit, offset],
-            )
+            ).fetchall()
         return [memory_of(r) for r in rows], int(total)
 
     def ids_owned(self, person_id: str) -> list[str]:

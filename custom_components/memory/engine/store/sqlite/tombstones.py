@@ -14,6 +14,7 @@ from ...models import Memory, Scope, Tombstone
 from ..base import Bucket
 from ..sql import MEMORY_COLUMNS
 from ..tombstone_rule import blocking
+from ..vectors import VectorIndex
 from .connection import SqliteConnection
 from .fulltext import fts_drop
 from .rows import dt, memory_of, ts
@@ -61,18 +62,18 @@ class SqliteTombstones(SqliteConnection):
                 )  # fmt: skip
                 fts_drop(conn, rowid)
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
-                self._pending_touch.pop(mid, None)
                 done.append((memory, tomb))
             if done:
                 conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
                 conn.execute("INSERT INTO memories_terms(memories_terms) VALUES ('optimize')")
-        if done:
-            with self._lock:
-                self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            index = self._idx()
-            for memory, _ in done:
-                index.remove(memory.id)
-            self._doc_count -= len(done)
+                gone = [memory.id for memory, _ in done]
+
+                def removed(index: VectorIndex) -> None:
+                    for mid in gone:
+                        index.remove(mid)
+
+                self._after_commit(removed, rows=-len(gone))
+                self._checkpoint_owed = True  # after the commit: no copy of the text stays in the WAL
         return done
 
     def tombstones_near(
@@ -114,11 +115,11 @@ class SqliteTombstones(SqliteConnection):
 
     def list_tombstones(self, *, limit: int, offset: int) -> tuple[list[Tombstone], int]:
         """Every tombstone (lifted ones too), newest first: the page and the total."""
-        with self._lock:
-            total = self._read("SELECT count(*) FROM tombstones", ())[0][0]
-            rows = self._read(
+        with self._reading(snapshot=True) as conn:
+            total = conn.execute("SELECT count(*) FROM tombstones").fetchone()[0]
+            rows = conn.execute(
                 f"{_SELECT_TOMBSTONE} ORDER BY created_at DESC, id LIMIT ? OFFSET ?", (limit, offset)
-            )
+            ).fetchall()
         return [_tombstone(r, lifted=True) for r in rows], int(total)
 
     def get_tombstone(self, tombstone_id: str) -> Tombstone | None:

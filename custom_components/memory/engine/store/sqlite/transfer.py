@@ -16,6 +16,7 @@ from ...api import StoreUnavailable
 from ...embedding.base import from_blob
 from ..base import TRANSFER_TABLES, Record
 from ..sql import MEMORY_COLUMNS
+from ..vectors import VectorIndex
 from .connection import SqliteConnection
 from .fulltext import fts_put
 from .index import index_memory
@@ -94,10 +95,12 @@ class SqliteTransfer(SqliteConnection):
                 blob = row["embedding"]
                 if isinstance(blob, bytes) and tuple(row[c] for c in EMBEDDING_IDENTITY) == active:
                     indexed.append((memory, from_blob(blob)))
-        self._doc_count += len(rows)
-        index = self._idx()
-        for memory, vector in indexed:
-            index_memory(index, memory, vector)
+
+            def added(index: VectorIndex) -> None:
+                for memory, vector in indexed:
+                    index_memory(index, memory, vector)
+
+            self._after_commit(added, rows=len(rows))
 
     def is_empty(self) -> bool:
         """True when no TRANSFER_TABLES table holds a row."""

@@ -35,14 +35,16 @@ class SqliteUpkeep(SqliteConnection):
             row = conn.execute(
                 "SELECT scope, owner_id, area_id, status, language FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
-        if row is not None:
-            self._idx().upsert(memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2],
-                               status=Status(row[3]), language=row[4])  # fmt: skip
+            if row is not None:
+                self._after_commit(lambda index: index.upsert(
+                    memory_id, vector, scope=Scope(row[0]), owner_id=row[1], area_id=row[2],
+                    status=Status(row[3]), language=row[4],
+                ))  # fmt: skip
 
     def footprint(self) -> dict[str, int]:
         """In-RAM index size for diagnostics: rows, capacity (rows), index_bytes (allocated),
         dims (stored per row: the embedding dimension when exact, COMPACT_DIMS when compact)."""
-        with self._lock:
+        with self._state:
             index = self._idx()
             return {"rows": index.size, "capacity": len(index.vectors), "index_bytes": index.nbytes(),
                     "dims": int(index.vectors.shape[1])}  # fmt: skip

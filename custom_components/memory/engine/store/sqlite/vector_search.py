@@ -11,7 +11,7 @@ import numpy as np
 from ...embedding.base import Vectors
 from ...models import Scope, Status
 from ..base import Bucket, Visibility
-from ..vectors import SCOPE_CODES, STATUS_CODES, Mask
+from ..vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
 from .connection import SqliteConnection
 from .rows import where_current
 
@@ -26,30 +26,32 @@ def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> lis
 
 
 class SqliteVectorSearch(SqliteConnection):
-    """semantic, nearest_in_bucket, similarities, vectors and languages of SearchLegs."""
+    """semantic, nearest_in_bucket, similarities, vectors and languages of SearchLegs.
 
-    def _visibility_mask(self, vis: Visibility) -> Mask:
-        """The visibility rule (the index compiles vis.grants()) plus "current only"
-        (_current_mask) as a mask over index rows."""
-        return self._idx().granted(vis.grants()) & self._current_mask(vis)
+    The index is read under the state lock (connection.py); rows it names are read from SQLite
+    after the lock is released (an id forgotten meanwhile is simply not found)."""
 
-    def _current_mask(self, vis: Visibility) -> Mask:
-        """The condition "current" over index rows: status active, from the index; with vis.as_of
-        the rows of the memories where_current selects (the index keeps no times; looking back is
-        rare)."""
-        index = self._idx()
-        mask: Mask
+    def _visibility_mask(self, index: VectorIndex, vis: Visibility, current_ids: list[str] | None) -> Mask:
+        """The visibility rule (the index compiles vis.grants()) plus "current only" as a mask
+        over index rows: status active, from the index; with vis.as_of the rows of
+        `current_ids` (what where_current selects: the index keeps no times; looking back is rare)."""
+        mask = index.granted(vis.grants())
+        if current_ids is None:
+            active: Mask = index.status[: index.size] == STATUS_CODES[Status.ACTIVE]
+            return mask & active
+        current: Mask = np.zeros(index.size, dtype=np.bool_)
+        current[[row for mid in current_ids if (row := index.row_of.get(mid)) is not None]] = True
+        return mask & current
+
+    def _current_ids(self, vis: Visibility) -> list[str] | None:
+        """The ids where_current selects when vis looks back (vis.as_of), else None."""
         if vis.as_of is None:
-            mask = index.status[: index.size] == STATUS_CODES[Status.ACTIVE]
-            return mask
+            return None
         current, at = where_current(vis)
-        ids = self._read(f"SELECT m.id FROM memories m WHERE {current}", at)
-        mask = np.zeros(index.size, dtype=np.bool_)
-        mask[[row for (mid,) in ids if (row := index.row_of.get(mid)) is not None]] = True
-        return mask
+        return [mid for (mid,) in self._read(f"SELECT m.id FROM memories m WHERE {current}", at)]
 
-    def _bucket_mask(self, bucket: Bucket) -> Mask:
-        index = self._idx()
+    @staticmethod
+    def _bucket_mask(index: VectorIndex, bucket: Bucket) -> Mask:
         n = index.size
         mask: Mask = index.scope[:n] == SCOPE_CODES[bucket.scope]
         mask &= index.owner[:n] == index.code("owner", bucket.owner_id)
@@ -64,10 +66,11 @@ class SqliteVectorSearch(SqliteConnection):
         and, in the same pass, the top `owned_k` PRIVATE ones owned by vis.owner_id (the
         speaker's own memories; empty for the admin view or an unknown speaker).
         Similarities are exact cosines in both index modes."""
-        with self._lock:
+        current_ids = self._current_ids(vis)
+        with self._state:
             index = self._idx()
             scores = index.scores(vector)
-            visible = self._visibility_mask(vis)
+            visible = self._visibility_mask(index, vis, current_ids)
             owned: list[tuple[str, float]] = []
             if owned_k > 0 and vis.owner_id is not None and not vis.everything:
                 n = index.size
@@ -77,14 +80,14 @@ class SqliteVectorSearch(SqliteConnection):
             if index.exact:
                 return index.top(scores, visible, k), owned
             pool = index.top(scores, visible, max(k, COARSE_POOL))
-            exact = self.similarities(list(dict.fromkeys(i for i, _ in [*pool, *owned])), vector)
-            return _best(pool, exact, k), _best(owned, exact, owned_k)
+        exact = self.similarities(list(dict.fromkeys(i for i, _ in [*pool, *owned])), vector)
+        return _best(pool, exact, k), _best(owned, exact, owned_k)
 
     def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
         """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact cosine."""
-        with self._lock:
+        with self._state:
             index = self._idx()
-            mask = self._bucket_mask(bucket)
+            mask = self._bucket_mask(index, bucket)
             rows = np.flatnonzero(mask)
             if rows.size == 0:
                 return []
@@ -93,7 +96,7 @@ class SqliteVectorSearch(SqliteConnection):
             if index.exact:
                 return index.top(scores, mask, k)
             pool = index.top(scores, mask, max(k, COARSE_POOL_SMALL))
-            return _best(pool, self.similarities([i for i, _ in pool], vector), k)
+        return _best(pool, self.similarities([i for i, _ in pool], vector), k)
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
@@ -104,22 +107,23 @@ class SqliteVectorSearch(SqliteConnection):
 
     def languages(self, ids: list[str]) -> dict[str, str]:
         """The language of each listed memory in the index (from RAM, no query), by id."""
-        with self._lock:
+        with self._state:
             return self._idx().languages(ids)
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """The stored unit vectors of the listed memories that are in the index (order kept):
         from the matrix when exact, else read from SQLite (the index holds projections)."""
-        with self._lock:
+        with self._state:
             index = self._idx()
             found = [i for i in ids if i in index.row_of]
+            dimension = index.dimension
             if index.exact or not found:
                 return found, index.vectors[[index.row_of[i] for i in found]]  # a copy (fancy indexing)
-            blobs = dict(
-                self._read(
-                    f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found
-                )
+        blobs = dict(
+            self._read(
+                f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found
             )
-            found = [i for i in found if i in blobs]
-            matrix = np.frombuffer(b"".join(blobs[i] for i in found), dtype="<f4")
-            return found, matrix.reshape(len(found), index.dimension).astype(np.float32)
+        )
+        found = [i for i in found if i in blobs]
+        matrix = np.frombuffer(b"".join(blobs[i] for i in found), dtype="<f4")
+        return found, matrix.reshape(len(found), dimension).astype(np.float32)
