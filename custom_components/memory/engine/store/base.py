@@ -198,6 +198,19 @@ TRANSFER_TABLES: dict[str, tuple[str, ...]] = {
 type Record = dict[str, str | int | float | bytes | None]
 
 
+def transfer_columns(table: str, rows: Sequence[Record] = ()) -> tuple[str, ...]:
+    """The columns of a TRANSFER_TABLES table, after checking that every row has each of them.
+    Raises InvalidInput("table", "unknown_table") or InvalidInput("rows", "missing_column")."""
+    from ..api import InvalidInput  # noqa: PLC0415 - api imports this module
+
+    if table not in TRANSFER_TABLES:
+        raise InvalidInput("table", "unknown_table")
+    columns = TRANSFER_TABLES[table]
+    if any(c not in row for row in rows for c in columns):
+        raise InvalidInput("rows", "missing_column")
+    return columns
+
+
 class StoreTransfer(Protocol):
     """Whole-table export and import for a move between stores (engine/transfer.py)."""
 

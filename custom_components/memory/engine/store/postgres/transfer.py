@@ -11,7 +11,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from ...embedding.base import from_blob, to_blob
-from ..base import TRANSFER_TABLES, Record
+from ..base import TRANSFER_TABLES, Record, transfer_columns
 from .connection import OPEN_TIMEOUT, PostgresConnection, nothing
 from .fulltext import TEXT_COLUMNS, fulltext_columns
 from .rows import ACCESS_COLUMNS, TIMES, WITH_ACCESS, as_array, mine, select_list, ts_text
@@ -35,7 +35,7 @@ class PostgresTransfer(PostgresConnection):
         its columns (timestamps, vectors and booleans rendered as TRANSFER_TABLES says), in batches
         of at most `batch`, in a stable order (memories by created_at, id; ids bytewise). Batched
         access counts are flushed first."""
-        columns = TRANSFER_TABLES[table]
+        columns = transfer_columns(table)
         self._write(lambda conn: nothing(), memories=False)
         vectors = [(table, c) in VECTORS for c in columns]
         if table == "memories":  # the row and its access counts (rows.py)
@@ -59,7 +59,7 @@ class PostgresTransfer(PostgresConnection):
         """Insert exported rows as they are into this household (ids, statuses, vectors and their
         identity kept; full-text columns built from them); committed. A row whose key is already
         stored raises StoreUnavailable and nothing of the batch is written."""
-        columns = list(TRANSFER_TABLES[table])
+        columns = list(transfer_columns(table, rows))
         access: list[tuple[Any, ...]] = []
         if table == "memories":  # the access counts go to memory_access (rows.py)
             access = [

@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ...api import StoreCorrupt, StoreFileChanged, StoreUnavailable
+from ...api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable
 from ...models import EmbeddingIdentity
 from ..migrations import SchemaTooNew, migrate
 from ..vectors import VectorIndex
@@ -229,7 +229,8 @@ class SqliteConnection:
         memories=False for writes that change no memory's text (transcripts, access counts): the
         document-frequency cache of the recall path stays valid across every recorded turn and
         every batch of recall touches. Raises StoreFileChanged (the file was replaced: nothing
-        written, or nothing acknowledged), StoreUnavailable(writing=True) for another failure."""
+        written, or nothing acknowledged), StoreUnavailable(writing=True) for another failure
+        (nothing written; an EngineError raised inside the block, e.g. InvalidInput, as it is)."""
         with self._gate:
             conn = self._db()
             self._check_file()
@@ -246,6 +247,9 @@ class SqliteConnection:
                 self._unflush(touched)
                 if isinstance(err, sqlite3.Error):
                     raise StoreUnavailable(f"memory store write failed: {err}", writing=True) from err
+                if isinstance(err, Exception) and not isinstance(err, EngineError):  # a row it cannot write
+                    _LOGGER.exception("A memory store write failed")
+                    raise StoreUnavailable(f"memory store write failed: {err!r}", writing=True) from err
                 raise
             self._check_file()  # committed to a file that was replaced meanwhile: not acknowledged
             changes, self._changes = self._changes, []

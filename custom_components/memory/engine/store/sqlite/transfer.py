@@ -14,7 +14,7 @@ from typing import Any
 
 from ...api import StoreUnavailable
 from ...embedding.base import from_blob
-from ..base import TRANSFER_TABLES, Record
+from ..base import TRANSFER_TABLES, Record, transfer_columns
 from ..sql import MEMORY_COLUMNS
 from ..vectors import VectorIndex
 from .connection import SqliteConnection
@@ -34,20 +34,14 @@ EXPORT_ORDER: dict[str, tuple[str, ...]] = {
 EMBEDDING_IDENTITY = ("emb_provider", "emb_model", "emb_dimension")  # a memory row's vector identity
 
 
-def _columns(table: str) -> tuple[str, ...]:
-    if table not in TRANSFER_TABLES:
-        raise ValueError(f"not a transfer table: {table}")
-    return TRANSFER_TABLES[table]
-
-
 class SqliteTransfer(SqliteConnection):
     """StoreTransfer over the shared connection (store/base.py)."""
 
     def export_records(self, table: str, batch: int = 1000) -> Iterator[list[Record]]:
         """Every row of `table` (a TRANSFER_TABLES key) with exactly its columns, in batches of at
-        most `batch`, in EXPORT_ORDER; batched access counts are flushed first. Raises ValueError
+        most `batch`, in EXPORT_ORDER; batched access counts are flushed first. Raises InvalidInput
         for another table, StoreUnavailable when the store is closed or a read fails."""
-        columns = _columns(table)
+        columns = transfer_columns(table)
         key = EXPORT_ORDER[table]
         with self._tx(memories=False):
             pass  # flushes pending touches
@@ -72,9 +66,9 @@ class SqliteTransfer(SqliteConnection):
         """Insert exported rows as they are, in one transaction (committed); memories get their
         FTS5 rows and, when their vector is of the active identity, their index rows. A row
         whose key is already stored (or a verdict on an unknown memory) raises StoreUnavailable
-        and nothing of the batch is written; a missing column raises KeyError, another table
-        ValueError."""
-        columns = _columns(table)
+        and nothing of the batch is written; a missing column or another table raises
+        InvalidInput."""
+        columns = transfer_columns(table, rows)
         if not rows:
             return
         insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
