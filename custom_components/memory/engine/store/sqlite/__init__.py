@@ -1,13 +1,16 @@
 """The embedded SQLite store (the default backend): SqliteStore, one class made of one part per
-concern, all sharing one connection and one lock (connection.SqliteConnection).
+concern, all sharing the connections and the concurrency discipline of connection.SqliteConnection.
 
-One connection, one lock: every call is blocking and serialised (the HA side runs them in an
-executor). WAL + synchronous=FULL so an acknowledged write survives a crash; secure_delete so
-forgotten text is zeroed rather than left in free pages. Vectors of the active embedding
+Every call is blocking and thread-safe (the HA side runs them on executor threads): one writer at
+a time through the write gate, reads on their own connections beside it, the in-RAM index changed
+only after a commit, inside the same critical section (connection.py). WAL + synchronous=FULL so
+an acknowledged write survives a crash; secure_delete so forgotten text is zeroed rather than left
+in free pages. Vectors of the active embedding
 identity live in an in-memory VectorIndex; the lexical leg uses FTS5 bm25().
 
 Modules (one job each):
-- connection.py: open/close (migrations.py, the index load), write transactions, reads,
+- connection.py: open/close (migrations.py, quick_check, the index load), the write gate and
+  write transactions, the file-identity check, read connections,
   access counts batched into the next write (touch).
 - rows.py: row <-> record codecs; the visibility rule and "current" as this backend's SQL
   (store/sql.py compiles them: where_visible, where_current).
