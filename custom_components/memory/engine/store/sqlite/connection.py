@@ -202,18 +202,18 @@ class SqliteConnection:
             raise StoreUnavailable("memory store is not open")
         return ident.provider, ident.model, ident.dimension
 
-    def _check_file(self) -> None:
+    def _check_file(self, *, writing: bool = True) -> None:
         """Raise StoreFileChanged when the file or its WAL is not the one opened any more."""
         opened = self._files
         if opened is None:
-            raise StoreUnavailable("memory store is not open", writing=True)
+            raise StoreUnavailable("memory store is not open", writing=writing)
         file_id, wal_id = opened
         if _file_id(self.path) != file_id or (wal_id is not None and _file_id(_wal(self.path)) != wal_id):
             raise StoreFileChanged(
                 f"the memory store file {self.path} was deleted or replaced while it was open; "
                 "nothing more is written to it: reload the integration (or restart Home Assistant) "
                 "to open the file that is there now",
-                writing=True,
+                writing=writing,
             )
 
     # ------------------------------------------------------------------ writes
@@ -316,7 +316,7 @@ class SqliteConnection:
             generation = self._generation
             if self._readers:
                 return self._readers.pop(), generation
-        self._check_file()  # a new connection must open the same file, never a new empty one
+        self._check_file(writing=False)  # a new connection must open the same file, never a new one
         try:
             conn = sqlite3.connect(f"{self.path.as_uri()}?mode=rw", uri=True, check_same_thread=False,
                                    isolation_level=None, timeout=READ_BUSY_TIMEOUT)  # fmt: skip
