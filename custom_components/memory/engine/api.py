@@ -63,7 +63,7 @@ class StoreCorrupt(StoreUnavailable):
 
 class WritesPaused(StoreUnavailable):
     """Writes were paused (a backup in progress) for longer than a write waits
-    (writes.PAUSE_WAIT): this write was refused, not stored."""
+    (store.write_gate.PAUSE_WAIT): this write was refused, not stored."""
 
 
 class EncoderUnavailable(EngineError):

@@ -687,13 +687,15 @@ class MemoryEngine:
         """Before a backup (backup.py): every write in progress ends, the store's file is made
         whole (SQLite: the WAL checkpointed), later writes wait until resume_writes
         (store.base.MemoryStore.pause_writes). Raises WritesPaused when a write does not end
-        within `timeout` s, StoreUnavailable when the store is not open."""
+        within `timeout` s, StoreUnavailable when the store is not open or its file cannot be
+        made whole; nothing stays paused after a raise."""
         self._require_open()
         self.store.pause_writes(timeout)
 
-    def resume_writes(self) -> None:
-        """After the backup: held-back writes go on (idempotent)."""
-        self.store.resume_writes()
+    def resume_writes(self) -> bool:
+        """After the backup: held-back writes go on (idempotent). True when the pause held
+        throughout (store.base.MemoryStore.resume_writes)."""
+        return self.store.resume_writes()
 
 
 def _windowed(memory: Memory) -> Memory:

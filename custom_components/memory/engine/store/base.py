@@ -522,8 +522,10 @@ class MemoryStore(
         Reads go on. A server database (PostgreSQL) is backed up with the server: nothing to do."""
         ...
 
-    def resume_writes(self) -> None:
-        """After the backup: let held-back and new writes go on; idempotent."""
+    def resume_writes(self) -> bool:
+        """After the backup: let held-back and new writes go on; idempotent. True when the pause
+        held throughout (or there is nothing to pause); False when it had ended by itself
+        (write_gate.PAUSE_MAX) or was not on: writes may have gone on during the copy."""
         ...
 
     def stale(self, limit: int) -> list[tuple[str, str]]:

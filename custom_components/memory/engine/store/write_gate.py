@@ -94,11 +94,15 @@ class WriteGate:
                     raise WritesPaused("a memory write did not end in time for the backup")
                 self._cond.wait(min(left, 1.0))
 
-    def resume(self) -> None:
-        """Let waiting and new writes go on; idempotent."""
+    def resume(self) -> bool:
+        """Let waiting and new writes go on; idempotent. True when the pause held until now;
+        False when there was none (never paused, resumed already, or ended by itself after
+        PAUSE_MAX: writes went on meanwhile)."""
         with self._cond:
+            held = self._paused()
             self._paused_at = None
             self._cond.notify_all()
+            return held
 
     @property
     def paused(self) -> bool:

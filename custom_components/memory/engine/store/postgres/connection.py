@@ -209,10 +209,11 @@ class PostgresConnection:
         return self._version
 
     def pause_writes(self, timeout: float) -> None:
-        """Nothing to do: a PostgreSQL database is backed up with its server (docs/reliability.md)."""
+        """Nothing to do: a PostgreSQL database is backed up with its server (docs/backups.md)."""
 
-    def resume_writes(self) -> None:
-        """Nothing to do (pause_writes)."""
+    def resume_writes(self) -> bool:
+        """Nothing to do (pause_writes): True."""
+        return True
 
     def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
         """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable."""

@@ -169,20 +169,34 @@ class SqliteConnection:
     def pause_writes(self, timeout: float) -> None:
         """Before a backup copies the file (base.MemoryStore.pause_writes): write the batched
         access counts, hold new writes back, then move every committed page from the WAL into the
-        main file and truncate the WAL, so the copy of the file alone is the whole store."""
-        with self._tx(memories=False):
-            pass
+        main file and truncate the WAL, so the copy of the file alone is the whole store.
+
+        Raises WritesPaused when the write in progress does not end within `timeout` s, and
+        StoreUnavailable when the WAL cannot be truncated (a reader keeps it) while a forget's
+        checkpoint is still owed: the WAL may hold the forgotten text, which no backup may keep.
+        Either way nothing stays paused. A WAL that cannot be truncated otherwise is logged and
+        copied by the backup beside the file (committed pages only; writes are held back)."""
+        if self._gate.enter_now():  # never wait here (no `timeout`): if busy, the next write takes them
+            try:
+                with self._tx(memories=False):
+                    pass
+            finally:
+                self._gate.leave()
         self._gate.pause(timeout)
         try:
-            self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error as err:
-            _LOGGER.warning(
-                "The memory store %s could not be checkpointed for the backup: %s", self.path, err
-            )
+            owed = self._checkpoint_owed
+            if not self._checkpoint() and owed:
+                raise StoreUnavailable(
+                    f"the memory store {self.path} could not be checkpointed for the backup and its "
+                    "WAL may still hold a forgotten memory's text; try the backup again"
+                )
+        except BaseException:
+            self._gate.resume()
+            raise
 
-    def resume_writes(self) -> None:
-        """After the backup (pause_writes)."""
-        self._gate.resume()
+    def resume_writes(self) -> bool:
+        """After the backup (pause_writes); True when the pause held throughout."""
+        return self._gate.resume()
 
     # ------------------------------------------------------------------ shared state
     def _db(self) -> sqlite3.Connection:
