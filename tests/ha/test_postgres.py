@@ -10,7 +10,6 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from custom_components.memory.storage import PASSWORD_MASK, redact_url
 from tests import postgres
 from tests.conftest import TEST_DB, async_call, setup_memory
 from tests.ha.helpers_conversation import async_say, async_wrap_recording_agent, speech
+from tests.postgres import OwnServer
 
 SECRET = "s3cr3t-Pa55"  # a password that must never show up anywhere
 
@@ -402,33 +402,6 @@ async def test_interrupted_move_keeps_the_old_store_in_use(
     await async_call(household, "remember", {"content": "The ladder is in the garage."})
     assert await _contents(household, "Where is the ladder?") == ["The ladder is in the garage."]
     _no_secret(caplog, str(err.value))
-
-
-@dataclass
-class OwnServer:
-    """A PostgreSQL of this test alone, to stop and start (tests/postgres.server on `datadir`)."""
-
-    datadir: Path
-    url: str = ""
-    _running: list[Any] = field(default_factory=list)
-
-    def start(self) -> str:
-        server = postgres.server(self.datadir)
-        admin = server.__enter__()
-        self._running.append(server)
-        return admin
-
-    def stop(self) -> None:
-        self._running.pop().__exit__(None, None, None)
-
-
-@pytest.fixture
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnServer]:
-    own = OwnServer(tmp_path_factory.mktemp("own_pg"))  # as the session's server: a short path
-    own.url = postgres.fresh_database(own.start())
-    yield own
-    while own._running:
-        own.stop()
 
 
 async def _async_until(hass: HomeAssistant, done: Any, within: float) -> float:
