@@ -4,7 +4,8 @@ benchmarks: nothing to install or start by hand (docs/postgresql.md).
 `server(datadir)` starts one (initdb on first use, about a second) and stops it on exit; it listens
 on a unix socket in the data directory only. `fresh_database(admin_url)` returns the URL of a new,
 empty database with the `vector` extension, cloned from a template, so every test starts clean.
-`OwnServer` is a server of one test alone, to stop and start (the `own_server` fixture).
+`OwnServer` is a server of one test alone, to stop and start (the `own_server` fixture);
+`count_pool_requests` counts the requests for a pooled connection the stores make.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
 
 TEMPLATE = "memory_template"
 
@@ -74,3 +79,19 @@ class OwnServer:
     def stop_all(self) -> None:
         while self._running:
             self.stop()
+
+
+def count_pool_requests(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every request for a pooled connection (a store call that would wait for one) from now on,
+    one entry each, as it is made (psycopg_pool's getconn, on every pool)."""
+    from psycopg_pool import AsyncConnectionPool  # noqa: PLC0415
+
+    made: list[int] = []
+    getconn = AsyncConnectionPool.getconn
+
+    async def counted(self: AsyncConnectionPool, *args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return await getconn(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncConnectionPool, "getconn", counted)
+    return made

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import psycopg
 import pytest
-from psycopg_pool import AsyncConnectionPool
 
 from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
@@ -20,7 +18,7 @@ from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Scope, Speaker
 from custom_components.memory.engine.store.postgres import PostgresStore
 from custom_components.memory.engine.store.postgres.connection import POOL_MAX
-from tests.postgres import OwnServer
+from tests.postgres import OwnServer, count_pool_requests
 
 SECRET = "s3cr3t-Pa55"  # the server trusts its socket: any password works, none may show
 JULIAN = Speaker(person_id="person.julian", area_id=None)
@@ -48,15 +46,7 @@ def lost(own_server: OwnServer, encoder: BundledEmbedder) -> Iterator[tuple[Memo
 @pytest.fixture
 def pool_requests(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every request for a pooled connection (a call that would wait for one), as it is made."""
-    made: list[int] = []
-    getconn = AsyncConnectionPool.getconn
-
-    async def counted(self: AsyncConnectionPool, *args: Any, **kwargs: Any) -> Any:
-        made.append(1)
-        return await getconn(self, *args, **kwargs)
-
-    monkeypatch.setattr(AsyncConnectionPool, "getconn", counted)
-    return made
+    return count_pool_requests(monkeypatch)
 
 
 def _draft(text: str) -> MemoryDraft:

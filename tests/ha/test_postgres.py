@@ -443,9 +443,9 @@ async def test_connection_loss_and_recovery(
     # writes are refused, never acknowledged
     with pytest.raises(HomeAssistantError) as err:
         await async_call(household, "remember", {"content": "The bins go out on Tuesday."})
-    assert err.value.translation_key == "store_unreachable"
+    assert err.value.translation_key == "store_write_refused"
     voice = await async_say(household, entry, "Remember that the bins go out on Tuesday")
-    assert speech(voice) == reply("en", "store_unavailable")
+    assert speech(voice) == reply("en", "remember_failed")
     # the repair issue appears once the store has been down STORE_DOWN_ISSUE_AFTER, not before
     since = entry.runtime_data.health.down_since
     await _async_until(household, lambda: issue() is not None, 30)

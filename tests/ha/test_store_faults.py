@@ -35,7 +35,6 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from homeassistant.helpers.translation import async_get_translations
 from homeassistant.util import dt as dt_util
-from psycopg_pool import AsyncConnectionPool
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.memory import health
@@ -51,7 +50,7 @@ from custom_components.memory.health import (
 from custom_components.memory.llm_api import NOT_STORED
 from tests.conftest import TEST_DB, Resident, async_call, setup_memory
 from tests.ha.helpers_conversation import async_all_memories, async_say, async_wrap_recording_agent, speech
-from tests.postgres import OwnServer
+from tests.postgres import OwnServer, count_pool_requests
 
 KEY = "The spare key is in the blue tin."
 MANY = 400  # memories in the store whose middle page is damaged: a file of well over 100 pages
@@ -261,14 +260,7 @@ async def test_c33_a_stopped_postgresql_refuses_writes_at_once_and_recovers(
     said = await async_say(household, entry, "Where is the spare key?")  # finds the server gone
     assert speech(said) == "ok" and "blue tin" not in agent.extra_prompts[-1]
     assert entry.runtime_data.health.down
-    asked: list[int] = []
-    getconn = AsyncConnectionPool.getconn
-
-    async def counted(self: AsyncConnectionPool, *args: Any, **kwargs: Any) -> Any:
-        asked.append(1)
-        return await getconn(self, *args, **kwargs)
-
-    monkeypatch.setattr(AsyncConnectionPool, "getconn", counted)
+    asked = count_pool_requests(monkeypatch)
     said = await async_say(household, entry, "Where is the spare key?")
     assert speech(said) == "ok" and len(agent.inputs) == 2  # the turn still gets its answer
     with pytest.raises(HomeAssistantError) as err:
