@@ -232,6 +232,18 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 @pytest.fixture
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A PostgreSQL of this test alone, running, with a fresh database (postgres.OwnServer), to
+    stop and start; stopped at teardown."""
+    from tests import postgres  # noqa: PLC0415
+
+    own = postgres.OwnServer(tmp_path_factory.mktemp("own_pg"))  # as the session's server: a short path
+    own.url = postgres.fresh_database(own.start())
+    yield own
+    own.stop_all()
+
+
+@pytest.fixture
 def pg_url(postgres_server: str) -> str:
     """The URL of a fresh, empty database (vector extension installed) on the session's server."""
     from tests import postgres  # noqa: PLC0415

@@ -4,14 +4,21 @@ benchmarks: nothing to install or start by hand (docs/postgresql.md).
 `server(datadir)` starts one (initdb on first use, about a second) and stops it on exit; it listens
 on a unix socket in the data directory only. `fresh_database(admin_url)` returns the URL of a new,
 empty database with the `vector` extension, cloned from a template, so every test starts clean.
+`OwnServer` is a server of one test alone, to stop and start (the `own_server` fixture);
+`count_pool_requests` counts the requests for a pooled connection the stores make.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
 
 TEMPLATE = "memory_template"
 
@@ -48,3 +55,43 @@ def fresh_database(url: str) -> str:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
     return database_url(url, name)
+
+
+@dataclass
+class OwnServer:
+    """A PostgreSQL of one test alone, to stop and start (`server` on `datadir`); url: a fresh
+    database on it (the `own_server` fixture sets it)."""
+
+    datadir: Path
+    url: str = ""
+    _running: list[AbstractContextManager[str]] = field(default_factory=list)
+
+    def start(self) -> str:
+        """Start it (on the same socket as before); the admin URL."""
+        running = server(self.datadir)
+        admin = running.__enter__()
+        self._running.append(running)
+        return admin
+
+    def stop(self) -> None:
+        self._running.pop().__exit__(None, None, None)
+
+    def stop_all(self) -> None:
+        while self._running:
+            self.stop()
+
+
+def count_pool_requests(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every request for a pooled connection (a store call that would wait for one) from now on,
+    one entry each, as it is made (psycopg_pool's getconn, on every pool)."""
+    from psycopg_pool import AsyncConnectionPool  # noqa: PLC0415
+
+    made: list[int] = []
+    getconn = AsyncConnectionPool.getconn
+
+    async def counted(self: AsyncConnectionPool, *args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return await getconn(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncConnectionPool, "getconn", counted)
+    return made

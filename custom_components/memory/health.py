@@ -1,16 +1,23 @@
-"""Is the store reachable? One tracker per loaded entry (runtime_data.health), fed by the one door
-every engine call goes through (runtime.async_run).
+"""Is the store reachable, and is its file the one opened? One tracker per loaded entry
+(runtime_data.health), fed by the one door every engine call goes through (runtime.async_run).
 
 A StoreUnavailable from an engine call is checked with a probe (engine.stats: one cheap read):
 when the probe fails too the store is DOWN; when it succeeds, the failure was that call's own
 (a duplicate transcript turn, a statement timeout) and nothing changes.
 
-While it is down: recall answers [] at once (runtime.async_recall) and every other engine call
-fails at once with StoreUnavailable (runtime.async_run) — a PostgreSQL pool would otherwise wait
-its connect timeout on every call — so conversations go on without memories and writes are
-refused, never acknowledged; the probe runs every PROBE_INTERVAL and marks the store up when it
-answers; after STORE_DOWN_ISSUE_AFTER a repair issue `store_unreachable` appears, deleted on
-recovery (and on unload).
+While it is down: recall answers [] at once (runtime.async_recall), so conversations go on
+without memories; every other call fails at once in the store itself (the PostgreSQL store's
+breaker: no call waits for a server that is down) and writes are refused, never acknowledged;
+the probe runs every PROBE_INTERVAL and marks the store up when it answers; after
+STORE_DOWN_ISSUE_AFTER a repair issue `store_unreachable` appears, deleted on recovery (and on
+unload).
+
+A fault of the file itself needs a person at once, so its repair issue appears with the first
+call that meets it: `store_file_changed` (StoreFileChanged: the SQLite file was deleted or
+replaced under the running store; every write is refused until the entry reloads) and
+`store_corrupt` (StoreCorrupt: not a readable database; at set-up the entry fails too). Both go
+when the entry is set up again with a good store (clear_file_faults), not on unload: the file is
+still what it was.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from homeassistant.helpers.event import async_call_later, async_track_time_inter
 from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN
-from .engine.api import EngineError, StoreUnavailable
+from .engine.api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -40,6 +47,40 @@ ISSUE_STORE_UNREACHABLE = "store_unreachable"
 STORE_DOWN_ISSUE_AFTER = timedelta(minutes=2)
 # How often a down store is tried again when nothing else calls it (a cheap count query).
 PROBE_INTERVAL = timedelta(seconds=30)
+ISSUE_STORE_FILE_CHANGED = "store_file_changed"
+ISSUE_STORE_CORRUPT = "store_corrupt"
+FILE_FAULT_ISSUES: dict[type[StoreUnavailable], str] = {
+    StoreFileChanged: ISSUE_STORE_FILE_CHANGED,
+    StoreCorrupt: ISSUE_STORE_CORRUPT,
+}
+
+
+@callback
+def file_fault(hass: HomeAssistant, err: StoreUnavailable, where: str) -> bool:
+    """When `err` is a fault of the store's file (FILE_FAULT_ISSUES), its repair issue naming
+    `where` (the store, password-free); True then."""
+    issue = next((key for kind, key in FILE_FAULT_ISSUES.items() if isinstance(err, kind)), None)
+    if issue is None:
+        return False
+    if ir.async_get(hass).async_get_issue(DOMAIN, issue) is None:
+        _LOGGER.error("The memory store %s: %s", where, err)
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        issue,
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=issue,
+        translation_placeholders={"store": where},
+    )
+    return True
+
+
+@callback
+def clear_file_faults(hass: HomeAssistant) -> None:
+    """The entry opened a good store: the file faults' repair issues go."""
+    for issue in FILE_FAULT_ISSUES.values():
+        ir.async_delete_issue(hass, DOMAIN, issue)
 
 
 class StoreHealth:
@@ -79,8 +120,9 @@ class StoreHealth:
         ]
 
     async def async_check(self, err: StoreUnavailable) -> None:
-        """A call failed with `err`: probe the store; down when the probe fails too."""
-        if self.down_since is not None:
+        """A call failed with `err`: a file fault's repair issue at once; otherwise probe the
+        store, down when the probe fails too."""
+        if file_fault(self._hass, err, self._where) or self.down_since is not None:
             return
         if not await self._async_reachable():
             self.failed(err)

@@ -28,7 +28,7 @@ from homeassistant.util import dt as dt_util
 
 from .answers import base_language, quote_all, reply, spoken_date
 from .const import DOMAIN
-from .engine.api import EngineError, InvalidInput, MemoryDraft, WriteAction
+from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
 from .runtime import (
@@ -355,8 +355,8 @@ async def async_remember_said(
     the reply key and its values. A restatement of a current memory confirms it ("I knew that
     already: …", no second memory); a memory it likely replaces (facts.Relation.REPLACES) is
     named and asked about ("Should this replace it?", one question per turn; yes: MemoryConfirm
-    supersedes it, no: both stay). Only a committed write says "got it" (invariant 5); raises
-    EngineError when the store fails."""
+    supersedes it, no: both stay). Only a committed write says "got it" (invariant 5): a store
+    that refused it says the memory could not be stored ("remember_failed")."""
     if not is_encodable(content):
         return "remember_invalid", {}
     content = strip_invisible(content)
@@ -378,6 +378,8 @@ async def async_remember_said(
         result = await async_run(hass, data.engine.remember, draft)
     except InvalidInput as err:
         return error_reply(err), {}
+    except StoreUnavailable:  # unreachable, its file deleted, replaced or damaged: nothing stored
+        return "remember_failed", {}
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
     if result.action is not WriteAction.CREATED:  # said before, in these or other words (C11, C24)
         return "remember_known", {"items": quote_all([result.memory.content])}

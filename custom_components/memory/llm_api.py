@@ -58,6 +58,9 @@ API_PROMPT = (
     "forgotten something unless the tool reported success."
 )
 NO_MEMORY_PROMPT = "No stored memory matched this turn."
+# The remember tool's answer when the store refused the write (unreachable, its file deleted,
+# replaced or damaged): the model must not say it remembered.
+NOT_STORED = "Nothing was stored: the memory store is unavailable. Tell the user this was not remembered."
 # After a memory a newer listed one likely replaces (Hit.outdated_by; nobody settled it yet).
 OUTDATED_NOTE = "older; a newer memory listed here may replace it"
 IN_TURN_PROMPT = "The memories recalled for this turn are in the household memory block of the system prompt."
@@ -265,7 +268,7 @@ class RememberTool(_SpeakerTool):
         except InvalidInput as err:
             return {"success": False, "error": err.reason}
         except EngineError:
-            return {"success": False, "error": "store_unavailable"}
+            return {"success": False, "error": "store_unavailable", "message": NOT_STORED}
         return {
             "success": True,
             "id": result.memory.id,

@@ -171,14 +171,12 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
     """Run a blocking engine call in HA's executor (never on the event loop).
 
     The one door of every engine call, so the one place that classifies store failures for the
-    loaded entry's store health (health.StoreHealth): while the store is known to be down an
-    engine call fails at once with StoreUnavailable (nothing waits on an unreachable server);
-    a StoreUnavailable from the engine is checked by the health (is the store reachable at all,
-    or was it this call?) and raised on."""
+    loaded entry's store health (health.StoreHealth): a StoreUnavailable from the engine is
+    checked by the health (a fault of the file, is the store reachable at all, or was it this
+    call?) and raised on as it is (its `writing` says whether a write was refused). A store
+    known to be down fails at once by itself (the PostgreSQL store's breaker)."""
     health = _health(hass)
     engine_call = health is not None and getattr(func, "__self__", None) is health.engine
-    if health is not None and engine_call and health.down:
-        raise StoreUnavailable("the memory store is unreachable")
     try:
         if kwargs:
             return await hass.async_add_executor_job(lambda: func(*args, **kwargs))

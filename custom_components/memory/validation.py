@@ -16,7 +16,7 @@ import voluptuous as vol
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 
 from .const import DOMAIN
-from .engine.api import EngineError, InvalidInput, StoreUnavailable
+from .engine.api import EngineError, InvalidInput, StoreCorrupt, StoreFileChanged, StoreUnavailable
 
 # A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
@@ -101,11 +101,23 @@ def map_invalid(err: InvalidInput, field: str | None = None) -> ServiceValidatio
     return invalid(REASON_KEYS.get(err.reason, "invalid_input"), field or err.field)
 
 
+# A store that failed -> strings.json exceptions key; each says nothing was stored or changed.
+STORE_FAULT_KEYS: dict[type[StoreUnavailable], str] = {
+    StoreFileChanged: "store_file_changed",  # deleted or replaced under the running store: reload
+    StoreCorrupt: "store_damaged",  # not a readable database: restore a backup
+}
+STORE_WRITE_REFUSED = "store_write_refused"  # any other StoreUnavailable(writing=True)
+STORE_UNREACHABLE = "store_unreachable"  # any other StoreUnavailable
+
+
 def engine_failed(err: EngineError) -> HomeAssistantError:
-    """The translated error of a failed engine call; an unreachable store says so (and that
-    nothing was done: a write that raised was not committed)."""
+    """The translated error of a failed engine call; a store that failed says how, and that
+    nothing was done (a write that raised was not committed): STORE_FAULT_KEYS, a refused write,
+    an unreachable store."""
     if isinstance(err, StoreUnavailable):
-        return HomeAssistantError(translation_domain=DOMAIN, translation_key="store_unreachable")
+        key = next((k for kind, k in STORE_FAULT_KEYS.items() if isinstance(err, kind)), None)
+        key = key or (STORE_WRITE_REFUSED if err.writing else STORE_UNREACHABLE)
+        return HomeAssistantError(translation_domain=DOMAIN, translation_key=key)
     return HomeAssistantError(
         translation_domain=DOMAIN,
         translation_key="engine_error",

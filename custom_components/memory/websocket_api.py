@@ -63,6 +63,9 @@ CODES = {
     "unknown_tombstone": ERR_NOT_FOUND,
     "not_loaded": "not_loaded",
     "store_unreachable": "store_unavailable",
+    "store_write_refused": "store_unavailable",
+    "store_file_changed": "store_unavailable",
+    "store_damaged": "store_unavailable",
 }
 ERR_INVALID_INPUT = "invalid_input"
 

@@ -10,7 +10,6 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from custom_components.memory.storage import PASSWORD_MASK, redact_url
 from tests import postgres
 from tests.conftest import TEST_DB, async_call, setup_memory
 from tests.ha.helpers_conversation import async_say, async_wrap_recording_agent, speech
+from tests.postgres import OwnServer
 
 SECRET = "s3cr3t-Pa55"  # a password that must never show up anywhere
 
@@ -404,33 +404,6 @@ async def test_interrupted_move_keeps_the_old_store_in_use(
     _no_secret(caplog, str(err.value))
 
 
-@dataclass
-class OwnServer:
-    """A PostgreSQL of this test alone, to stop and start (tests/postgres.server on `datadir`)."""
-
-    datadir: Path
-    url: str = ""
-    _running: list[Any] = field(default_factory=list)
-
-    def start(self) -> str:
-        server = postgres.server(self.datadir)
-        admin = server.__enter__()
-        self._running.append(server)
-        return admin
-
-    def stop(self) -> None:
-        self._running.pop().__exit__(None, None, None)
-
-
-@pytest.fixture
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnServer]:
-    own = OwnServer(tmp_path_factory.mktemp("own_pg"))  # as the session's server: a short path
-    own.url = postgres.fresh_database(own.start())
-    yield own
-    while own._running:
-        own.stop()
-
-
 async def _async_until(hass: HomeAssistant, done: Any, within: float) -> float:
     """Wait (real time, polling) until done() holds, at most `within` seconds; the seconds taken.
     Real time, not async_fire_time_changed: that patches the clock for every thread while HA's
@@ -470,9 +443,9 @@ async def test_connection_loss_and_recovery(
     # writes are refused, never acknowledged
     with pytest.raises(HomeAssistantError) as err:
         await async_call(household, "remember", {"content": "The bins go out on Tuesday."})
-    assert err.value.translation_key == "store_unreachable"
+    assert err.value.translation_key == "store_write_refused"
     voice = await async_say(household, entry, "Remember that the bins go out on Tuesday")
-    assert speech(voice) == reply("en", "store_unavailable")
+    assert speech(voice) == reply("en", "remember_failed")
     # the repair issue appears once the store has been down STORE_DOWN_ISSUE_AFTER, not before
     since = entry.runtime_data.health.down_since
     await _async_until(household, lambda: issue() is not None, 30)

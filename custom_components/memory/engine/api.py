@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .embedding.base import Vectors
 
 MAX_CONTENT_CHARS = 1000  # longest memory text accepted (docs/services.md)
+WRITE_REFUSED = "the memory store is unavailable for writing, nothing was stored"  # as_refused_write
 
 
 class EngineError(Exception):
@@ -49,6 +50,14 @@ class StoreUnavailable(EngineError):
     def __init__(self, message: str, *, writing: bool = False) -> None:
         super().__init__(message)
         self.writing = writing
+
+    def as_refused_write(self) -> StoreUnavailable:
+        """This failure, met by a write operation (a read before its write included, such as
+        remember's search for the same fact), as the refused write it is: the same class,
+        writing=True, the message saying so; itself when it is one already."""
+        if self.writing:
+            return self
+        return type(self)(f"{WRITE_REFUSED}: {self}", writing=True)
 
 
 class StoreFileChanged(StoreUnavailable):

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from types import TracebackType
 
 import numpy as np
 
@@ -68,7 +69,7 @@ class MemoryEngine:
         self._open = False
         # One writer at a time decides a fact key: a key's read and its write are separate store
         # calls, and two concurrent changes of one fact must not both supersede the old value.
-        self._writes = threading.RLock()
+        self._writes = _WriteLock()
         self._voice_generation = 0  # bumped by every voiceprint change (voice_generation)
         self.anchor_key_matches = True  # set by open() (api.MemoryEngineAPI.anchor_key_matches)
 
@@ -696,6 +697,25 @@ class MemoryEngine:
         """After the backup: held-back writes go on (idempotent). True when the pause held
         throughout (store.base.MemoryStore.resume_writes)."""
         return self.store.resume_writes()
+
+
+class _WriteLock:
+    """The engine's write lock (re-entrant). Every operation under it is a write, so a store
+    failure within it, a read before the write included, is the refused write it is:
+    StoreUnavailable.as_refused_write (writing=True), never a failed read."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lock.release()
+        if isinstance(exc, StoreUnavailable) and not exc.writing:
+            raise exc.as_refused_write() from exc
 
 
 def _windowed(memory: Memory) -> Memory:

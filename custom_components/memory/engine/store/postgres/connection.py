@@ -7,7 +7,14 @@ Every part of PostgresStore (the modules beside this one) is a mixin of Postgres
 shares its state: the loop, the pool, the active embedding identity, the schema version, the
 lock, the pending access counts and the document-frequency cache (cleared by every write that
 may change a memory's text). Every connection, timeout or server error becomes
-StoreUnavailable, with a message that never holds the URL or the password.
+StoreUnavailable, with a message that never holds the URL or the password; a write's says it was
+refused (writing=True).
+
+A lost server (breaker.py): the first call that cannot reach it opens the breaker, every later
+call fails at once, and a background task on the store's loop tries the server every
+breaker.RECONNECT_EVERY; once it answers, a fresh pool replaces the old one (whose own attempts
+back off for up to RECONNECT_TIMEOUT: after a long outage they come minutes apart) and calls go
+through again, the store never reopened.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import logging
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
@@ -23,12 +31,15 @@ from typing import Any
 import psycopg
 from psycopg import AsyncConnection
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from ...api import StoreUnavailable
 from ...models import EmbeddingIdentity
+from .breaker import RECONNECT_EVERY, Breaker, unreachable
 from .migrations import SchemaTooNew, ensure_vector_index, migrate
 from .rows import mine
+
+_LOGGER = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 5  # s: connecting to the server (libpq connect_timeout) and waiting for a pooled connection
 CALL_TIMEOUT = 30.0  # s: one store call (a query or a transaction) before StoreUnavailable
@@ -89,6 +100,10 @@ class LoopThread:
         loop.close()
 
 
+class _ServerLost(Exception):
+    """A call met a connection failure and opened the breaker; str(): why, password-free."""
+
+
 class PostgresConnection:
     """The shared state and transaction rules of PostgresStore (see the module docstring).
 
@@ -114,6 +129,10 @@ class PostgresConnection:
         self._pool_size = pool_size
         self._loop = LoopThread(f"memory-postgres-{household}")
         self._pool: AsyncConnectionPool | None = None
+        self._dsn = ""  # the conninfo, set by open(): the background reconnect's too
+        self._breaker = Breaker()
+        self._reconnecting: asyncio.Task[None] | None = None  # while the breaker is open
+        self._connect_errors = 0  # the pool's failed connection attempts when last looked at
         self._identity: EmbeddingIdentity | None = None
         self._version = 0
         self._secret: str | None = None  # the URL's password: redacted from every message
@@ -146,6 +165,7 @@ class PostgresConnection:
             conninfo, self._secret = self._conninfo()
         except ValueError as err:
             raise StoreUnavailable(f"cannot open memory store: {err}") from None
+        self._dsn = conninfo
         self._loop.start()
         try:
             self._call(self._open(conninfo, identity), "open", timeout=OPEN_TIMEOUT)
@@ -158,6 +178,10 @@ class PostgresConnection:
         async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
             self._version = await migrate(conn)
             await ensure_vector_index(conn, identity.dimension)
+        self._pool = await self._new_pool(conninfo)
+
+    async def _new_pool(self, conninfo: str) -> AsyncConnectionPool:
+        """An open pool, its first connection made (psycopg errors, TimeoutError otherwise)."""
         pool = AsyncConnectionPool(
             conninfo,
             min_size=self._pool_size[0],
@@ -175,7 +199,55 @@ class PostgresConnection:
         except BaseException:
             await pool.close(timeout=0)  # its connecting workers end with it
             raise
-        self._pool = pool
+        self._connect_errors = 0
+        return pool
+
+    def _lost(self, err: BaseException) -> _ServerLost:
+        """On the loop: `err` says the server cannot be reached; open the breaker (and start the
+        background reconnect when it was closed). The error for the call to raise."""
+        why = redact(f"{type(err).__name__}: {err}".splitlines()[0], self._secret)
+        if self._breaker.trip(why):
+            self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
+        return _ServerLost(why)
+
+    def _cannot_connect(self, pool: AsyncConnectionPool) -> bool:
+        """On the loop, after a PoolTimeout: did the pool fail to connect since it was last
+        asked? (Not: every connection was busy with calls to a server that is up.)"""
+        errors = int(pool.get_stats().get("connections_errors", 0))
+        failed, self._connect_errors = errors > self._connect_errors, errors
+        return failed
+
+    async def _reconnect(self) -> None:
+        """While the breaker is open: try the server every RECONNECT_EVERY; once it answers, a
+        fresh pool replaces the old one and the breaker closes (module docstring)."""
+        while True:
+            try:
+                async with await AsyncConnection.connect(self._dsn, autocommit=True):
+                    pass  # answers: the pool's first connection will be made at once
+                fresh = await self._new_pool(self._dsn)
+            except Exception as err:  # still down (or a bug: logged, and tried again all the same)
+                if not isinstance(err, (psycopg.Error, OSError)):
+                    _LOGGER.exception("The memory store's reconnect failed; trying again")
+                await asyncio.sleep(RECONNECT_EVERY)
+                continue
+            old, self._pool = self._pool, fresh
+            self._breaker.reset()
+            self._reconnecting = None
+            if old is not None:  # connections still lent out close when they come back
+                with contextlib.suppress(psycopg.Error):
+                    await old.close(timeout=self._connect_timeout)
+            return
+
+    async def _shut(self) -> None:
+        """On the loop: stop the background reconnect, close the pool."""
+        task, self._reconnecting = self._reconnecting, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close(timeout=self._connect_timeout)
 
     async def _configure(self, conn: AsyncConnection) -> None:
         """Per pooled connection: pgvector types, the household, UTC, the HNSW scan settings, and
@@ -198,11 +270,11 @@ class PostgresConnection:
         if self._pool is None:
             self._loop.stop()
             return
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(StoreUnavailable):  # at once while the server is down (breaker)
             self._write(lambda conn: nothing(), memories=False)  # flushes pending touches
-        pool, self._pool = self._pool, None
         with contextlib.suppress(TimeoutError, psycopg.Error):
-            self._loop.run(pool.close(timeout=self._connect_timeout), self._connect_timeout + 1)
+            self._loop.run(self._shut(), 2 * self._connect_timeout + 1)
+        self._pool = None
         self._loop.stop()
 
     def schema_version(self) -> int:
@@ -216,12 +288,16 @@ class PostgresConnection:
         return True
 
     def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
-        """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable."""
+        """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable
+        (what="write": a refused write, writing=True)."""
+        writing = what == "write"
         try:
             return self._loop.run(coro, self._timeout if timeout is None else timeout)
+        except _ServerLost as err:
+            raise unreachable(str(err), writing=writing) from None
         except (psycopg.Error, OSError, TimeoutError, SchemaTooNew) as err:
             detail = redact(f"{type(err).__name__}: {err}".splitlines()[0], self._secret)
-            raise StoreUnavailable(f"memory store {what} failed: {detail}") from None
+            raise StoreUnavailable(f"memory store {what} failed: {detail}", writing=writing) from None
 
     def _run[T](
         self,
@@ -230,14 +306,26 @@ class PostgresConnection:
         *,
         timeout: float | None = None,
     ) -> T:
-        """work(conn) on a pooled connection (autocommit: each statement its own transaction)."""
+        """work(conn) on a pooled connection (autocommit: each statement its own transaction);
+        at once StoreUnavailable while the server is known to be down (breaker.py)."""
+        self._breaker.check(writing=what == "write")
 
         async def run() -> T:
             pool = self._pool
             if pool is None:
                 raise StoreUnavailable("memory store is not open")
-            async with pool.connection() as conn:
-                return await work(conn)
+            try:
+                async with pool.connection() as conn:
+                    try:
+                        return await work(conn)
+                    except psycopg.OperationalError as err:
+                        if conn.broken:  # the connection died, not the query (a statement timeout)
+                            raise self._lost(err) from None
+                        raise
+            except PoolTimeout as err:
+                if self._cannot_connect(pool):
+                    raise self._lost(err) from None
+                raise
 
         return self._call(run(), what, timeout=timeout)
 
@@ -282,7 +370,18 @@ class PostgresConnection:
                     )
                 return await work(conn)
 
-        return self._run(run, "write", timeout=timeout)
+        try:
+            return self._run(run, "write", timeout=timeout)
+        except StoreUnavailable:
+            self._unflush(touches)
+            raise
+
+    def _unflush(self, touches: dict[str, tuple[int, datetime]]) -> None:
+        """Access counts of a write that failed: batched again."""
+        with self._lock:
+            for mid, (n, at) in touches.items():
+                count, last = self._pending_touch.get(mid, (0, at))
+                self._pending_touch[mid] = (count + n, max(at, last))
 
     def _identity_values(self) -> tuple[str, str, int]:
         ident = self._identity

@@ -146,12 +146,12 @@ class SqliteConnection:
         with self._gate:
             if self._conn is None:
                 return
-            try:
-                with self._tx(memories=False):
-                    pass  # flushes pending touches
+            with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._tx(memories=False):
+                pass  # flushes pending touches
+            # Also when the file was replaced (the flush refused): the WAL at the path is still
+            # this file's, and one left behind would be applied to the file there now.
+            with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except (sqlite3.Error, StoreUnavailable):
-                pass
             with self._readers_lock:
                 readers, self._readers = self._readers, []
                 self._generation += 1
