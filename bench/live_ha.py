@@ -131,9 +131,19 @@ class Live:
         self._clients = []
 
     async def service(self, name: str, data: dict[str, Any]) -> dict[str, Any]:
-        """memory.<name> over REST as the owner, with its response; raises HAError."""
+        """memory.<name> over REST as the owner, with its response; raises HAError (HA's REST API
+        answers an error the action raised with status 500 and no message: see call())."""
         reply = await self.owner.rest("POST", f"/api/services/memory/{name}?return_response", data)
         return dict((reply or {}).get("service_response") or {})
+
+    async def call(self, name: str, data: dict[str, Any]) -> dict[str, Any]:
+        """memory.<name> over the owner's WebSocket (call_service, as the frontend and the
+        automation editor call it), with its response; raises HAError holding the error's code,
+        translated message and translation_key. One call at a time on the owner's socket."""
+        reply = await self.owner.ws(
+            "call_service", domain="memory", service=name, service_data=data, return_response=True
+        )
+        return dict((reply or {}).get("response") or {})
 
     async def say(
         self, client: HAClient, text: str, room: str, conversation_id: str | None = None
