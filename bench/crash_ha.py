@@ -83,8 +83,8 @@ async def burst(
     async def kill_later() -> None:
         await asyncio.sleep(rng.uniform(0, KILL_JITTER))
         state["in_flight_at_kill"] = state["in_flight"]
+        state["killed"] = True  # calls not yet sent are not sent
         await asyncio.to_thread(crash)
-        state["killed"] = True
         crashed.set()
 
     killer: asyncio.Task[None] | None = None
@@ -300,7 +300,7 @@ def main() -> int:
         rng = random.Random(f"{args.seed}-{store}")
         with tempfile.TemporaryDirectory(prefix=f"crash-{store}-") as work:
             result = run_store(store, args, rng, Path(work))
-        result["date"] = doc["date"]
+        result |= {"date": doc["date"], "commit": doc["commit"], "command": doc["command"]}
         doc["stores"][store] = result
         ok &= result["passed"]
         out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

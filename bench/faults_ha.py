@@ -478,7 +478,12 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="faults-") as work:
             found = asyncio.run(run(names, Path(work), args))
     for name, result in found.items():
-        doc["faults"][name] = {"date": doc["date"], "commit": doc["commit"], **result}
+        doc["faults"][name] = {
+            "date": doc["date"],
+            "commit": doc["commit"],
+            "command": doc["command"],
+            **result,
+        }
     out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -442,7 +442,7 @@ def main() -> int:
             result = run_store(store, db, args.seconds, args.concurrency, Path(work))
         result.pop("_run")
         result["passed"] = passed(result)
-        result["date"] = doc["date"]
+        result |= {"date": doc["date"], "commit": doc["commit"], "command": doc["command"]}
         ok &= result["passed"]
         doc["stores"][store] = result
         out_path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
