@@ -140,7 +140,10 @@ class Faults:
             self.notes += 1
             out["remember_said"] = await _said(live, f"Remember: note {self.notes} is on the fridge door.")
             out["remember_service"] = await _service(live, f"Note {self.notes}b is under the fruit bowl.")
-        out["entry_state"] = await _quiet(live.entry_state())
+        entry = await _quiet(live.entry())
+        out["entry_state"] = entry.get("state") if isinstance(entry, dict) else entry
+        if isinstance(entry, dict) and entry.get("reason"):
+            out["entry_reason"] = entry["reason"]  # what the integration's card says
         out["repair_issues"] = await _quiet(_issues(live))
         out["log"] = _log_lines(self.hass, self.log_from)
         self.log_from = _log_size(self.hass)

@@ -158,10 +158,15 @@ class Live:
         )
         return speech_of(output), output
 
-    async def entry_state(self) -> str:
-        """The memory config entry's state ("loaded", "setup_retry", "setup_error", …)."""
+    async def entry(self) -> dict[str, Any]:
+        """The memory config entry as Settings → Devices & services shows it: `state` ("loaded",
+        "setup_retry", "setup_error", …) and `reason` (the message of a failed set-up)."""
         entries = await self.owner.ws("config_entries/get", domain="memory")
-        return next((e["state"] for e in entries if e["entry_id"] == self.entry_id), "missing")
+        return next((e for e in entries if e["entry_id"] == self.entry_id), {"state": "missing"})
+
+    async def entry_state(self) -> str:
+        """The memory config entry's state (see entry())."""
+        return str((await self.entry())["state"])
 
     async def repair_issues(self) -> list[dict[str, Any]]:
         """The memory integration's repair issues (repairs/list_issues, as the Repairs page)."""
