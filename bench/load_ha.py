@@ -4,7 +4,7 @@ afterwards through the WebSocket API and in the database.
 
     .venv/bin/python bench/load_ha.py [--seconds 60] [--concurrency 50] [--stores sqlite,postgres]
         [--size 10000] [--datasets ../shared/datasets] [--cache-dir DIR] [--out bench/results/load.json]
-        [--docs docs/benchmarks.md] [--images docs/images]
+        [--docs docs/benchmarks.md] [--images docs/images] [--work DIR]
 
 The store: bench/store_builder.py's store of --size real sentences (LoCoMo, XQuAD, read in place
 from --datasets), copied into the config dir (SQLite) or imported into a fresh database of the
@@ -271,7 +271,7 @@ def judge(run: Run, rows: list[dict[str, Any]], rows_before: int) -> dict[str, A
     forgotten = [i for i in acked if i.forgotten_at is not None]
     by_content = Counter(r["content"] for r in rows if r["status"] == "active")
     present = Counter(r["content"] for r in rows)
-    missing = [i.tag for i in kept if by_content[i.content] != 1]
+    missing = [i.tag for i in kept if not by_content[i.content]]
     still = [i.tag for i in forgotten if present[i.content]]
     buckets = Counter(
         (r["content"], r["scope"], r["owner_id"], r["area_id"]) for r in rows if r["status"] == "active"
@@ -427,6 +427,7 @@ def main() -> int:
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--docs", default=str(REPO / "docs" / "benchmarks.md"))
     parser.add_argument("--images", default=str(REPO / "docs" / "images"))
+    parser.add_argument("--work", help="a folder for the config dirs, kept (default: a temporary one)")
     args = parser.parse_args()
     cache = Path(args.cache_dir).expanduser()
     sv, key = store_builder.sentence_vectors(Path(args.datasets).resolve(), cache)
@@ -438,8 +439,12 @@ def main() -> int:
     doc["size"] = args.size
     ok = True
     for store in [s.strip() for s in args.stores.split(",") if s.strip()]:
-        with tempfile.TemporaryDirectory(prefix=f"load-{store}-") as work:
-            result = run_store(store, db, args.seconds, args.concurrency, Path(work))
+        if args.work:  # kept afterwards: hass's log is there
+            (Path(args.work) / store).mkdir(parents=True, exist_ok=True)
+            result = run_store(store, db, args.seconds, args.concurrency, (Path(args.work) / store).resolve())
+        else:
+            with tempfile.TemporaryDirectory(prefix=f"load-{store}-") as work:
+                result = run_store(store, db, args.seconds, args.concurrency, Path(work))
         result.pop("_run")
         result["passed"] = passed(result)
         result |= {"date": doc["date"], "commit": doc["commit"], "command": doc["command"]}

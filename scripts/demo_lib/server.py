@@ -181,22 +181,26 @@ class HassProcess:
                 await asyncio.sleep(0.5)
         raise TimeoutError(f"hass did not answer within {STARTUP_TIMEOUT}s; see {self.console_file}")
 
-    def kill(self) -> None:
-        """SIGKILL hass's process group at once (a crash: nothing is flushed or closed)."""
+    def _signal(self, sig: signal.Signals) -> subprocess.Popen[bytes] | None:
+        """Send `sig` to the running hass's process group; the process (None if none ran).
+        Either way hass counts as stopped from now on."""
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
-            return
+            return None
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+            os.killpg(proc.pid, sig)
+        return proc
+
+    def kill(self) -> None:
+        """SIGKILL hass's process group at once (a crash: nothing is flushed or closed)."""
+        if (proc := self._signal(signal.SIGKILL)) is not None:
+            proc.wait()
 
     def stop(self) -> None:
         """SIGTERM (hass stops cleanly), then SIGKILL after STOP_TIMEOUT."""
-        proc, self._proc = self._proc, None
-        if proc is None or proc.poll() is not None:
+        proc = self._signal(signal.SIGTERM)
+        if proc is None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:

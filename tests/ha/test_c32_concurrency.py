@@ -176,9 +176,10 @@ async def _seed(hass: HomeAssistant) -> dict[str, str]:
     return seeded
 
 
-async def test_c32_two_satellites_an_automation_and_the_panel_at_once(  # noqa: PLR0917 (fixtures)
+async def test_c32_two_satellites_an_automation_and_the_panel_at_once(
     hass: HomeAssistant,
     memory_entry: Any,
+    *,
     julian: Resident,
     anna: Resident,
     kitchen: Room,
