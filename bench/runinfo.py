@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import platform
 import shlex
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +35,13 @@ def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     except OSError:
         pass
     return platform.processor() or "?"
+
+
+def commit() -> str:
+    """The repository's short HEAD commit ("?" outside a git checkout)."""
+    git = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                         check=False)  # fmt: skip
+    return git.stdout.strip() or "?"
 
 
 def machine() -> dict[str, Any]:

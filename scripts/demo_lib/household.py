@@ -209,10 +209,11 @@ async def run_config_flow(
     raise HAError(f"{handler} config flow did not finish in 10 steps")
 
 
-async def set_up_memory(household: Household) -> None:
-    """Add the memory integration through its config flow and find its conversation agent."""
+async def set_up_memory(household: Household, answers: dict[str, Any] | None = None) -> None:
+    """Add the memory integration through its config flow (`answers`, default
+    MEMORY_FLOW_ANSWERS) and find its conversation agent."""
     owner = household.owner
-    household.memory_entry = await run_config_flow(owner, "memory", MEMORY_FLOW_ANSWERS)
+    household.memory_entry = await run_config_flow(owner, "memory", answers or MEMORY_FLOW_ANSWERS)
 
     async def agent() -> str | None:
         for entry in await owner.ws("config/entity_registry/list"):
@@ -333,8 +334,11 @@ async def create_pipelines(household: Household) -> None:
         household.pipelines[lang] = await create_pipeline(household, f"Memory demo ({lang})", lang)
 
 
-async def provision(session: aiohttp.ClientSession, base_url: str, say: Any) -> Household:
-    """Run every set-up step, printing each via say(). A missing or broken memory integration
+async def provision(
+    session: aiohttp.ClientSession, base_url: str, say: Any, memory_answers: dict[str, Any] | None = None
+) -> Household:
+    """Run every set-up step, printing each via say(); `memory_answers`: the memory config flow's
+    answers (default MEMORY_FLOW_ANSWERS). A missing or broken memory integration
     is recorded in setup_problems (the cases then run against HA's default agent and fail
     visibly) instead of stopping the demo."""
     say("onboarding the owner")
@@ -351,7 +355,7 @@ async def provision(session: aiohttp.ClientSession, base_url: str, say: Any) -> 
         + ", ".join(f"{k}={v}" for k, v in household.devices.items())
     )
     try:
-        await set_up_memory(household)
+        await set_up_memory(household, memory_answers)
         say(f"memory integration set up through its config flow; agent {household.agent_id}")
     except HAError as err:
         household.setup_problems.append(f"memory integration: {err}")

@@ -121,13 +121,23 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 class HassProcess:
     """A `hass` child process; `stop()` is safe to call more than once."""
 
-    def __init__(self, venv: Path, config_dir: Path, port: int, *, console_to_file: bool = True) -> None:
+    def __init__(
+        self,
+        venv: Path,
+        config_dir: Path,
+        port: int,
+        *,
+        console_to_file: bool = True,
+        prefix: tuple[str, ...] = (),
+    ) -> None:
+        """prefix: a command that execs hass with the arguments after it (e.g. `unshare … sh -c
+        '…; exec "$@"' sh`: hass in a mount namespace of its own)."""
         self.config_dir = config_dir
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
         self.log_file = config_dir / "home-assistant.log"
         self.console_file = config_dir / "hass-console.log"
-        self._cmd = [str(venv / "bin" / "hass"), "-c", str(config_dir), "--skip-pip"]
+        self._cmd = [*prefix, str(venv / "bin" / "hass"), "-c", str(config_dir), "--skip-pip"]
         self._proc: subprocess.Popen[bytes] | None = None
         self._console_to_file = console_to_file
 
@@ -144,6 +154,11 @@ class HassProcess:
                 start_new_session=True,
                 preexec_fn=_die_with_parent,  # noqa: PLW1509 - started before any thread
             )
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id (None when not started or exited)."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
     def wait(self) -> int:
         """Block until hass exits by itself; returns its exit status."""
@@ -166,13 +181,26 @@ class HassProcess:
                 await asyncio.sleep(0.5)
         raise TimeoutError(f"hass did not answer within {STARTUP_TIMEOUT}s; see {self.console_file}")
 
-    def stop(self) -> None:
-        """SIGTERM (hass stops cleanly), then SIGKILL after STOP_TIMEOUT."""
+    def _signal(self, sig: signal.Signals) -> subprocess.Popen[bytes] | None:
+        """Send `sig` to the running hass's process group; the process (None if none ran).
+        Either way hass counts as stopped from now on."""
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
-            return
+            return None
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, sig)
+        return proc
+
+    def kill(self) -> None:
+        """SIGKILL hass's process group at once (a crash: nothing is flushed or closed)."""
+        if (proc := self._signal(signal.SIGKILL)) is not None:
+            proc.wait()
+
+    def stop(self) -> None:
+        """SIGTERM (hass stops cleanly), then SIGKILL after STOP_TIMEOUT."""
+        proc = self._signal(signal.SIGTERM)
+        if proc is None:
+            return
         try:
             proc.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
