@@ -21,7 +21,16 @@ PARTS: tuple[type, ...] = (
     base.VoiceprintStore,
     base.StoreTransfer,
 )
-LIFECYCLE = {"open", "close", "schema_version", "pause_writes", "resume_writes", "stale", "set_vector", "counts"}
+LIFECYCLE = {
+    "open",
+    "close",
+    "schema_version",
+    "pause_writes",
+    "resume_writes",
+    "stale",
+    "set_vector",
+    "counts",
+}
 
 
 def _methods(protocol: type) -> set[str]:

@@ -103,18 +103,22 @@ class MemoryEngine:
     def remember(self, draft: MemoryDraft) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
         self._require_open()
-        now = self._clock()
+        text = writer.clean_content(draft.content)
+        # embedded before the write lock: the other writers wait for the store, not for the encoder
+        vector = self.embedder.embed([writer.embedding_text(text)])[0]
         with self._writes:
-            result = writer.remember(self.store, self.embedder, now, draft)
+            now = self._clock()
+            result = writer.remember(self.store, self.embedder, now, draft, vector=vector)
             memory = result.memory
             lifted = forgetting.lift_anchored(
                 self.store,
                 self.embedder,
-                writer.clean_content(draft.content),
+                text,
                 bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
                 provenance=Provenance(draft.provenance),
                 now=now,
                 anchor_key=self._anchor_key,
+                vector=vector,
             )
         return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
 

@@ -194,13 +194,16 @@ def lift_anchored(
     provenance: Provenance,
     now: datetime,
     anchor_key: bytes | None,
+    vector: Vectors | None = None,
 ) -> int:
     """An explicit (CONFIRMED) remember of text lifts every tombstone of its bucket that would
     block it (writer._lift already lifted those ≥ TOMBSTONE_SIMILARITY: this adds the ones
-    sharing an identifier); returns how many more were lifted."""
+    sharing an identifier); returns how many more were lifted. vector: embedding_text(text)'s
+    embedding when the caller has it."""
     if provenance is not Provenance.CONFIRMED or not anchor_digests(text, anchor_key):
         return 0
-    vector = embedder.embed([embedding_text(text)])[0]
+    if vector is None:
+        vector = embedder.embed([embedding_text(text)])[0]
     ids = _blocking(store, embedder, vector, bucket, text=text, anchor_key=anchor_key)
     store.lift_tombstones(ids, now)
     return len(ids)

@@ -101,8 +101,16 @@ def embedding_text(text: str) -> str:
     return text if text[-1] in ".!?…。" else text + "."
 
 
-def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: MemoryDraft) -> RememberResult:
+def remember(
+    store: MemoryStore,
+    embedder: Embedder,
+    now: datetime,
+    draft: MemoryDraft,
+    *,
+    vector: Vectors | None = None,
+) -> RememberResult:
     """Validate, flag, dedup and store `draft`; committed before returning (MemoryEngineAPI.remember).
+    vector: the embedding of embedding_text(the draft's cleaned content) when the caller has it.
 
     In order: the text is checked and flagged (checked_content: a learned draft with sensitive
     text is refused); the
@@ -114,7 +122,8 @@ def remember(store: MemoryStore, embedder: Embedder, now: datetime, draft: Memor
     text, sensitive = checked_content(draft.content, Provenance(draft.provenance))
     bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
     replaced = _replaced(store, draft, bucket)
-    vector: Vectors = embedder.embed([embedding_text(text)])[0]
+    if vector is None:
+        vector = embedder.embed([embedding_text(text)])[0]
     new = Memory(
         id=uuid.uuid4().hex,
         content=text,
