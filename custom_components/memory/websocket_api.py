@@ -66,6 +66,7 @@ CODES = {
     "store_write_refused": "store_unavailable",
     "store_file_changed": "store_unavailable",
     "store_damaged": "store_unavailable",
+    "store_unwritable": "store_unavailable",
 }
 ERR_INVALID_INPUT = "invalid_input"
 

@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from custom_components.memory.engine.api import (
     StoreCorrupt,
     StoreFileChanged,
     StoreUnavailable,
+    StoreUnwritable,
 )
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
@@ -220,3 +222,43 @@ def test_failed_commit_leaves_the_index_as_it_was(sqlite_engine: MemoryEngine) -
         _remember(sqlite_engine, "The paint roller is in the cellar.")
     assert refused.value.writing
     assert _index_ids(sqlite_engine) == _active_ids(sqlite_engine) == {kept}
+
+
+def test_full_store_refuses_writes_and_recovers_by_itself(sqlite_engine: MemoryEngine) -> None:
+    """The database cannot grow (SQLite's own "database or disk is full", reached with
+    max_page_count): a remember is refused with StoreUnwritable and nothing is stored; reads go
+    on; once the store may grow again the next remember works (no reopen) and the fault is gone."""
+    kept = _remember(sqlite_engine, "The spare key is in the blue tin.")
+    conn = sqlite_engine.store._db()  # type: ignore[attr-defined]
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(StoreUnwritable) as refused:
+        for n in range(200):  # the first write that needs a new page fails
+            _remember(sqlite_engine, f"Filler note {n}: " + "spare parts and screws " * 30)
+    assert refused.value.writing and sqlite_engine.write_fault is not None
+    stored = {m.content for m in sqlite_engine.list_memories(ADMIN, limit=1000)}
+    assert "The spare key is in the blue tin." in stored
+    assert sqlite_engine.get(kept, ADMIN) is not None  # reads go on
+    assert _index_ids(sqlite_engine) == _active_ids(sqlite_engine)
+    conn.execute("PRAGMA max_page_count = 1073741823")
+    again = _remember(sqlite_engine, "The tent is in the loft.")
+    assert sqlite_engine.get(again, ADMIN) is not None and sqlite_engine.write_fault is None
+
+
+def test_another_programs_database_is_refused_and_left_alone(
+    tmp_path: Path, encoder: BundledEmbedder
+) -> None:
+    """The store pointed at another program's SQLite file (the recorder's, say): refused at open,
+    the file unchanged — no memory tables added, its journal mode kept."""
+    path = tmp_path / "home-assistant_v2.db"
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE states (state_id INTEGER PRIMARY KEY, state TEXT)")
+        conn.execute("INSERT INTO states (state) VALUES ('on')")
+        conn.commit()
+    before = path.read_bytes()
+    engine = MemoryEngine(SqliteStore(path), encoder)
+    with pytest.raises(StoreUnavailable) as refused:
+        engine.open()
+    assert "not a memory store" in str(refused.value)
+    engine.close()
+    assert path.read_bytes() == before

@@ -165,6 +165,40 @@ async def test_c33_a_replaced_store_file_refuses_writes_and_the_reload_opens_it(
     assert set(acknowledged) <= contents
 
 
+# ---------------------------------------------------------------- SQLite: a full disk
+
+
+async def test_c33_a_full_store_refuses_writes_says_so_and_recovers_by_itself(
+    household: HomeAssistant, julian: Resident
+) -> None:
+    """The store cannot grow (SQLite's "database or disk is full", reached with max_page_count):
+    remember refused with a translated answer naming the cause, the repair issue
+    `store_unwritable` at once, recall goes on; once there is room the next remember works
+    without a reload and the issue goes."""
+    entry = await setup_memory(household)
+    await async_call(household, "remember", {"content": KEY})
+    conn = entry.runtime_data.engine.store._db()
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(HomeAssistantError) as err:
+        for n in range(100):
+            await async_call(
+                household, "remember", {"content": f"Filler {n}: " + "spare screws and parts " * 30}
+            )
+    assert err.value.translation_key == "store_unwritable"
+    assert "nothing was stored" in (await _message(household, err.value)).lower()
+    issue = _issue(household, health.ISSUE_STORE_UNWRITABLE)
+    assert issue is not None and issue.translation_placeholders["store"] == TEST_DB
+    assert "full" in issue.translation_placeholders["error"]
+    said = await async_say(household, entry, "Where is the spare key?", who=julian)
+    assert "blue tin" in speech(said)  # reads go on
+
+    conn.execute("PRAGMA max_page_count = 1073741823")  # room again (space freed)
+    await async_call(household, "remember", {"content": "The ladder is in the shed."})
+    assert _issue(household, health.ISSUE_STORE_UNWRITABLE) is None
+    assert "The ladder is in the shed." in await _contents(household, entry)
+
+
 # ---------------------------------------------------------------- SQLite: a damaged file at set-up
 
 

@@ -70,6 +70,12 @@ class StoreCorrupt(StoreUnavailable):
     never repaired or replaced silently; restore a backup or move it away."""
 
 
+class StoreUnwritable(StoreUnavailable):
+    """The store's file cannot be written (the disk is full, the file or its folder read-only, an
+    I/O error): this write was refused, nothing stored; reads go on, and writes work again as
+    soon as the cause is gone (no reload needed)."""
+
+
 class WritesPaused(StoreUnavailable):
     """Writes were paused (a backup in progress) for longer than a write waits
     (store.write_gate.PAUSE_WAIT): this write was refused, not stored."""

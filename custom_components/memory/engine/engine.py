@@ -566,6 +566,12 @@ class MemoryEngine:
                 self._voice_generation += 1
 
     @property
+    def write_fault(self) -> str | None:
+        """Why the store's file could not be written at the last write (StoreUnwritable: a full
+        disk, a read-only file), None once a write commits again. No I/O."""
+        return self.store.write_fault
+
+    @property
     def voice_generation(self) -> int:
         """A number that changes whenever a voiceprint may have changed (enrol, forget_voice,
         forget_person): a cache of voiceprints() is current while it is unchanged. No I/O."""

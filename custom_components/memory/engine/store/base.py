@@ -502,6 +502,10 @@ class MemoryStore(
     Vectors are unit float32 rows of the store's active EmbeddingIdentity.
     """
 
+    # why the last write could not be written to the store's file (StoreUnwritable: a full disk, a
+    # read-only file), None once a write commits again; always None for a server database
+    write_fault: str | None
+
     def open(self, identity: EmbeddingIdentity) -> None:
         """Connect (creating and migrating the schema) with `identity` as the active embedding
         identity; idempotent. Raises StoreUnavailable (unreachable, unwritable, schema newer)."""

@@ -136,6 +136,7 @@ class PostgresConnection:
         self._identity: EmbeddingIdentity | None = None
         self._version = 0
         self._secret: str | None = None  # the URL's password: redacted from every message
+        self.write_fault: str | None = None  # base.MemoryStore: never set for a server database
         self._lock = threading.Lock()  # guards the caches and the pending touches
         self._pending_touch: dict[str, tuple[int, datetime]] = {}
         self._df_cache: dict[str, tuple[int, int]] = {}  # fulltext.py: term -> (count, cap)

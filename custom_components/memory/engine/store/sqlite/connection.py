@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ...api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable
+from ...api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable, StoreUnwritable
 from ...models import EmbeddingIdentity
 from ..migrations import SchemaTooNew, migrate
 from ..vectors import VectorIndex
@@ -55,6 +55,9 @@ CHECKPOINT_BUSY_TIMEOUT = 2.0
 READ_BUSY_TIMEOUT = 5.0  # s a read waits (WAL readers wait only while the WAL is being recovered)
 READERS_KEPT = 8  # idle read connections kept open (more are opened while more threads read)
 CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+# primary result codes of a file that cannot be written (full disk, read-only, permissions, I/O)
+UNWRITABLE_CODES = frozenset({sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM,
+                              sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR})  # fmt: skip
 RESTORE_HINT = "restore the file from a backup, or move it away to start with an empty store"
 
 type FileId = tuple[int, int]
@@ -94,6 +97,8 @@ class SqliteConnection:
         self._files: tuple[FileId, FileId | None] | None = None  # (file, WAL) identities at open
         self._changes: list[tuple[IndexChange, int]] = []  # queued by the transaction in progress
         self._checkpoint_owed = False  # a forget's checkpoint failed: retried after the next write
+        # why the last write could not be written to the file (StoreUnwritable), None once one commits
+        self.write_fault: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def open(self, identity: EmbeddingIdentity) -> None:
@@ -110,6 +115,11 @@ class SqliteConnection:
                 conn = sqlite3.connect(
                     self.path, check_same_thread=False, isolation_level=None, timeout=WRITE_BUSY_TIMEOUT
                 )
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if tables and "schema_version" not in tables:  # never change another program's file
+                    raise StoreUnavailable(
+                        f"{self.path} is another program's database, not a memory store; choose another file"
+                    )
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.execute("PRAGMA secure_delete=ON")
@@ -126,9 +136,13 @@ class SqliteConnection:
                 raise
             except sqlite3.Error as err:
                 _close_quietly(conn)
-                if getattr(err, "sqlite_errorcode", None) in CORRUPT_CODES:
+                if _primary(err) in CORRUPT_CODES:
                     raise StoreCorrupt(
                         f"the memory store {self.path} is not a readable database ({err}); {RESTORE_HINT}"
+                    ) from err
+                if _primary(err) in UNWRITABLE_CODES:
+                    raise StoreUnwritable(
+                        f"cannot open memory store {self.path}: {err}", writing=True
                     ) from err
                 raise StoreUnavailable(f"cannot open memory store {self.path}: {err}") from err
             except (OSError, SchemaTooNew) as err:
@@ -260,12 +274,15 @@ class SqliteConnection:
                 self._changes = []
                 self._unflush(touched)
                 if isinstance(err, sqlite3.Error):
-                    raise StoreUnavailable(f"memory store write failed: {err}", writing=True) from err
+                    self.write_fault = str(err) if _primary(err) in UNWRITABLE_CODES else None
+                    kind = StoreUnwritable if self.write_fault else StoreUnavailable
+                    raise kind(f"memory store write failed: {err}", writing=True) from err
                 if isinstance(err, Exception) and not isinstance(err, EngineError):  # a row it cannot write
                     _LOGGER.exception("A memory store write failed")
                     raise StoreUnavailable(f"memory store write failed: {err!r}", writing=True) from err
                 raise
             self._check_file()  # committed to a file that was replaced meanwhile: not acknowledged
+            self.write_fault = None
             changes, self._changes = self._changes, []
             self._apply(changes, memories)
             if self._checkpoint_owed:
@@ -360,7 +377,7 @@ class SqliteConnection:
                 conn.execute("COMMIT")
             reusable = True
         except sqlite3.Error as err:
-            if getattr(err, "sqlite_errorcode", None) in CORRUPT_CODES:
+            if _primary(err) in CORRUPT_CODES:
                 raise StoreCorrupt(
                     f"the memory store {self.path} is damaged ({err}); {RESTORE_HINT}"
                 ) from err
@@ -410,6 +427,12 @@ class SqliteConnection:
             for mid, (n, at) in touched.items():
                 count, last = self._pending_touch.get(mid, (0, at))
                 self._pending_touch[mid] = (count + n, max(at, last))
+
+
+def _primary(err: sqlite3.Error) -> int | None:
+    """The primary result code of a SQLite error (extended codes carry it in their low byte)."""
+    code = getattr(err, "sqlite_errorcode", None)
+    return None if code is None else int(code) & 0xFF
 
 
 def _nothing(_index: VectorIndex) -> None:
