@@ -425,16 +425,21 @@ class Reading:
         )
 
 
+@cache
+def _not_content(language: str, cue_words: frozenset[str]) -> frozenset[str]:
+    return lang_rules.function_words(language) | cue_words
+
+
 def _placement(said: said_values.Scan, language: str, cue_words: frozenset[str]) -> dict[str, Any]:
     """Reading's placed / order / frame of a scanned text: its content words (no function, cue or
     value words) and its values in order, each value with the content word before it."""
-    skip = lang_rules.function_words(language) | cue_words | said.value_words
+    skip = _not_content(language, cue_words)
     placed: set[tuple[str, str]] = set()
     order: list[str] = []
     frame: list[str] = []
     for token in said.tokens:
         if token.kind is ValueKind.WORD:
-            frame += (w for w in token.said if w not in skip)
+            frame += (w for w in token.said if w not in skip and w not in said.value_words)
         elif token.value:
             placed.add((frame[-1] if frame else "", token.value))
             order.append(token.value)

@@ -31,6 +31,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 from . import language as lang_rules
 from .lexical import normal_identifier
@@ -53,8 +54,10 @@ COMMA_DECIMAL = frozenset(
      "nb", "no", "fi", "hu"}
 )  # fmt: skip
 POINT_DECIMAL = frozenset({"en", "zh", "ja", "ko", "th"})
-# Languages that group digits with a (no-break) space, which people type as a plain one: "1 234".
-SPACE_GROUPING = frozenset({"fr", "ru", "pl", "cs", "sv", "nb", "no", "fi", "hu"})
+# Languages that group digits with a space ("1 234": CLDR's no-break space, typed as a plain one, or
+# the SI's, which DIN 5008 and the RAE prescribe too): the comma-decimal ones. English groups with
+# ",", so "1 234" stays two numbers there.
+SPACE_GROUPING = COMMA_DECIMAL
 
 # Canonical unit -> how it is written after a number (casefolded; symbols, SI abbreviations and
 # the words of en/de/it/fr/es): "5 Kilometer" and "5 km" are one value, "5 km" and "5 m" two.
@@ -132,6 +135,7 @@ BELOW_ZERO = (
     ("below", "zero"), ("below", "freezing"), ("unter", "null"), ("sotto", "zero"), ("sous", "zéro"),
     ("sous", "zero"), ("bajo", "cero"), ("abaixo", "de", "zero"), ("onder", "nul"), ("ниже", "нуля"),
 )  # fmt: skip
+_BELOW_ZERO_FROM = {p[0]: [q for q in BELOW_ZERO if q[0] == p[0]] for p in BELOW_ZERO}  # by first word
 NEGATIVE_UNITS = {"minusgrad": "°", "minusgrade": "°", "minusgraden": "°"}  # de: "5 Minusgrade"
 # Ordinal endings written on the digits ("3rd", "3e", "3º" -> NFKC "3o"), per language; the English
 # ones in every language ("3rd" says nothing else anywhere).
@@ -161,12 +165,12 @@ _NUMBER_RUN = re.compile(r"\d+(?:[.,']\d+)*")
 _CODE_RUN = re.compile(r"\d+(?:[-/.:,']\d+)*")
 _NUMBER_THEN_LETTERS = re.compile(r"(\d+(?:[.,']\d+)*)([^\W\d_]+(?:[./][^\W\d_]+)?)")  # "5km", "9a.m"
 _DIGITS = re.compile(r"\d+")
-_GROUPS = re.compile(r"[^\W\d_]+|\d+")
+_DIGIT = re.compile(r"\d")
+_GROUPS = re.compile(r"[^\W\d]+|\d+")  # "snake_case" stays one word, as \w+ read it
 _MARKS = re.compile(r"([.,'])")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One word, value or symbol of a text. said: as the wording compares it (words casefolded,
     numbers in canonical form "-2.5"; several for a joined run: "hx-4471" -> "hx", "4471");
     value: what the fact rules compare for a value (a number with its unit "-5 °c", an
@@ -217,7 +221,7 @@ def scan(text: str, language: str | None) -> Scan:
     prepared = _GROUPING_SPACE.sub("'", unicodedata.normalize("NFC", text)).translate(_ARABIC_MARKS)
     folded = lang_rules.folded(prepared).casefold().translate(_DASHES)
     raw = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(folded)]
-    if language in SPACE_GROUPING:
+    if language in SPACE_GROUPING and len(raw) > 1:
         raw = _space_grouped(raw, folded)
     return _Reader(folded, raw, language).read()
 
@@ -307,12 +311,19 @@ class _Reader:
 
     def read(self) -> Scan:
         for i, (_, _, run) in enumerate(self.raw):
-            if self.tokens[i] is None:
-                self.tokens[i] = self._token(i, run)
+            if self.tokens[i] is None:  # (a plain word without a method call: most tokens are one)
+                self.tokens[i] = Token(ValueKind.WORD, (run,)) if run.isalpha() else self._token(i, run)
         kept = (t for i, t in enumerate(self.tokens) if t is not None and i not in self.dropped)
         return Scan(tuple(t for t in kept if t.said or t.value), frozenset(self.value_words))
 
     def _token(self, i: int, run: str) -> Token:
+        if not _DIGIT.search(run):  # a word or a mark (the pattern's marks are single characters)
+            if _WORDISH.match(run):  # joined: "rendez-vous", "a.m"
+                return Token(ValueKind.WORD, tuple(_GROUPS.findall(run)))
+            if len(run) > 1 or run.isalnum():  # a run of a script without spaces (Thai vowel marks)
+                return Token(ValueKind.WORD, (run,))
+            kept = unicodedata.category(run)[0] == "S" or run in _KEPT_PUNCTUATION or self._grade_mark(i)
+            return Token(ValueKind.SYMBOL, (run,) if kept else ())
         if _NUMBER_RUN.fullmatch(run) and (number := _number(run, self.language)) is not None:
             return self._number_token(i, number, None, ())
         if _CODE_RUN.fullmatch(run):
@@ -323,15 +334,19 @@ class _Reader:
             unit = ORDINAL if letters in self.ordinals else self._unit(letters)
             if unit is not None:  # "5km", "3rd"
                 return self._number_token(i, number, unit, (letters,))
-        if _DIGITS.search(run):
-            digits = tuple(_DIGITS.findall(run))
-            return Token(ValueKind.IDENTIFIER, tuple(_GROUPS.findall(run)), normal_identifier(run), digits)
-        if _WORDISH.match(run):
-            return Token(ValueKind.WORD, tuple(_GROUPS.findall(run)))
-        if run[0].isalnum():  # a run of a script without spaces
-            return Token(ValueKind.WORD, (run,))
-        kept = unicodedata.category(run)[0] == "S" or run in _KEPT_PUNCTUATION
-        return Token(ValueKind.SYMBOL, (run,) if kept else ())
+        digits = tuple(_DIGITS.findall(run))
+        return Token(ValueKind.IDENTIFIER, tuple(_GROUPS.findall(run)), normal_identifier(run), digits)
+
+    def _grade_mark(self, i: int) -> bool:
+        """A "-" written on the end of a word ("A-", "B-" grades); "+" is a symbol anyway."""
+        start, end, run = self.raw[i]
+        after = self.text[end : end + 1]
+        return (
+            run == "-"
+            and start > 0
+            and bool(_WORDISH.match(self.text[start - 1]))
+            and not _WORDISH.match(after)
+        )
 
     def _unit(self, word: str) -> str | None:
         return _UNIT.get(word) or self.units.get(word) or NEGATIVE_UNITS.get(word)
@@ -392,7 +407,7 @@ class _Reader:
             return "-"
         if after - 1 > i and self._word(after - 1) in NEGATIVE_UNITS:
             return "-"
-        for phrase in BELOW_ZERO:
+        for phrase in _BELOW_ZERO_FROM.get(self._word(after), ()):
             span = range(after, after + len(phrase))
             if all(
                 self._word(k) == w and self._adjacent(k - 1, k) for k, w in zip(span, phrase, strict=True)
