@@ -3,8 +3,8 @@ unit, a date or time, an identifier, an ordinal, or values swapped between the s
 never merged or confirmed as one, by any door that merges or confirms: the writer
 (engine.remember), learning (engine.learn), the import (engine.import_memories) and
 consolidation (engine.consolidate); in every language with lexical rules. The same value written
-otherwise ("5,5 °C" / "5.5 °C" in German, "1,234" / "1234" in English, "1 234" / "1234" in
-French, "HX-4471" / "hx 4471") still is one text. Real encoder, both stores; one rule
+otherwise ("5,5 °C" / "5.5 °C" in German, "1,234" / "1234" in English, "1 234" / "1234",
+"HX-4471" / "hx 4471") still is one text. Real encoder, both stores; one rule
 (engine/values.py) read by all four doors.
 """
 
@@ -49,6 +49,7 @@ CHANGED = [
     Pair("below-zero-en", "en", "It was 5 degrees at dawn.", "It was 5 degrees below zero at dawn."),
     Pair("below-zero-first-en", "en", "It was 5 degrees below zero at dawn.", "It was 5 degrees at dawn."),
     Pair("sign-celsius-en", "en", "The freezer is set to -18 °C.", "The freezer is set to 18 °C."),
+    Pair("sign-currency-en", "en", "The club account is at -€50.", "The club account is at €50."),
     Pair("sign-de", "de", "Die Temperatur beträgt 5 Grad.", "Die Temperatur beträgt -5 Grad."),
     Pair("minus-word-de", "de", "Die Gefriertruhe hat minus 18 Grad.", "Die Gefriertruhe hat 18 Grad."),
     Pair("sign-it", "it", "La temperatura è di 5 gradi.", "La temperatura è di -5 gradi."),
@@ -104,6 +105,7 @@ SAME = [
     Pair("grouping-de", "de", "Die Stadt hat 1.234 Einwohner.", "Die Stadt hat 1234 Einwohner."),
     Pair("grouping-es", "es", "El pueblo tiene 1.234 habitantes.", "El pueblo tiene 1234 habitantes."),
     Pair("space-grouping-fr", "fr", "La ville compte 1 234 habitants.", "La ville compte 1234 habitants."),
+    Pair("space-grouping-en", "en", "The town has 1 234 people.", "The town has 1,234 people."),
     Pair("narrow-space-fr", "fr", "La ville compte 1\u202f234 habitants.", "La ville compte 1234 habitants."),
     Pair("minus-sign-en", "en", "It is -5 degrees outside.", "It is \u22125 degrees outside."),
     Pair("minus-word-en", "en", "It is -5 degrees outside.", "It is minus 5 degrees outside."),
@@ -191,6 +193,27 @@ def test_a_fact_keys_value_written_otherwise_merges(
     again = _tell(engine, said.format(second) + " !", language, key=("cellar", "state", second))
     assert (again.action, again.memory.id) == (WriteAction.MERGED, old.memory.id)
     assert engine.stats().memories == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (("en", "The oven is at 180 degrees."), ("de", "Der Ofen steht auf 180 Grad.")),
+        (("en", "The trail is 5 km long."), ("en", "The trail is 5 kilometres long.")),
+        (("en", "The rent went up by 5 %."), ("en", "The rent went up by 5 percent.")),
+        (("en", "Anna's birthday is on 12 May."), ("en", "Anna has her birthday on May 12.")),
+    ],
+    ids=["translation", "unit-word", "percent-word", "date-order"],
+)
+def test_a_restatement_of_the_same_value_is_confirmed(
+    engine: MemoryEngine, first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    """C12/C24 kept: the same value said in other words or another language is the same fact."""
+    told = _tell(engine, first[1], first[0])
+    again = _tell(engine, second[1], second[0])
+    assert (again.action, again.memory.id, again.memory.content) == (
+        WriteAction.CONFIRMED, told.memory.id, first[1],
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- learning
@@ -287,7 +310,8 @@ def test_consolidation_merges_the_same_value_written_otherwise(engine: MemoryEng
         ("de", "1.234", "1234", True),
         ("en", "1.234", "1234", False),
         ("fr", "1 234", "1234", True),
-        ("en", "1 234", "1234", False),  # English groups with ",": two numbers
+        ("en", "1 234", "1234", True),  # a space groups digits in every language
+        ("en", "0171 5551234", "01715551234", False),  # but not after 4 digits: two numbers
         ("de", "1.234,5", "1234,5", True),
         ("en", "1,234.5", "1234.5", True),
         ("de", "2,5", "2.5", True),
@@ -297,6 +321,8 @@ def test_consolidation_merges_the_same_value_written_otherwise(engine: MemoryEng
         ("en", "2.50 €", "2.5 €", False),  # zeros are kept
         ("en", "C++", "C", False),
         ("en", "C#", "C", False),
+        ("en", "10² apples", "102 apples", False),  # an exponent, not a digit
+        ("en", "CO₂", "CO2", True),
         ("en", "A-", "A", False),
         ("en", "I like 🍕", "I like 🍔", False),
         ("en", "+5", "5", False),

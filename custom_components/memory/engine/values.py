@@ -10,9 +10,8 @@ A value is
 - a number with its sign ("-5", the minus sign U+2212, "minus 5", "5 degrees below zero",
   "5 Minusgrade", "零下5度" are all -5; "+5" keeps its "+"; "9 - 17" is a range, no sign), its
   decimals and digit grouping read as the text's language writes them (`_number`: "2,5" is 2.5
-  everywhere, "1,234" is 1234 in English and 1.234 in German, "1 234" is 1234 in French; a
-  no-break or thin space, or an apostrophe, between digit groups groups them in every language)
-  and its unit (UNITS: "5 km", "5 %", "€5" / "5 EUR", "5 °C", "3rd"; the unit words of
+  everywhere, "1,234" is 1234 in English and 1.234 in German; "1 234" (any space) and "1'234"
+  are 1234 everywhere) and its unit (UNITS: "5 km", "5 %", "€5" / "5 EUR", "5 °C", "3rd"; the unit words of
   en/de/it/fr/es are mapped to one unit, so "5 Grad" and "5 degrees" agree);
 - an identifier: letters and digits together, compared in lexical.normal_identifier form
   ("HX-4471", "hx4471" -> "hx4471"; its digit groups count as numbers too, so "HX 4478" said with
@@ -40,6 +39,8 @@ SCAN_CACHE_SIZE = 4096  # texts; the writer reads a bucket's 8 nearest and a con
 
 
 class ValueKind(StrEnum):
+    """What a token of a text is (Token.kind)."""
+
     WORD = "word"
     NUMBER = "number"
     IDENTIFIER = "identifier"
@@ -54,10 +55,6 @@ COMMA_DECIMAL = frozenset(
      "nb", "no", "fi", "hu"}
 )  # fmt: skip
 POINT_DECIMAL = frozenset({"en", "zh", "ja", "ko", "th"})
-# Languages that group digits with a space ("1 234": CLDR's no-break space, typed as a plain one, or
-# the SI's, which DIN 5008 and the RAE prescribe too): the comma-decimal ones. English groups with
-# ",", so "1 234" stays two numbers there.
-SPACE_GROUPING = COMMA_DECIMAL
 
 # Canonical unit -> how it is written after a number (casefolded; symbols, SI abbreviations and
 # the words of en/de/it/fr/es): "5 Kilometer" and "5 km" are one value, "5 km" and "5 m" two.
@@ -148,12 +145,14 @@ _ENGLISH_ORDINALS = frozenset({"st", "nd", "rd", "th"})
 ORDINAL = "ord"  # the unit of an ordinal: "3rd" -> "3 ord"
 
 # Symbols that are part of what a text says (currency, %, °, +, emoji, …); other punctuation is not.
-_KEPT_PUNCTUATION = frozenset("%‰‱#&@")
+_KEPT_PUNCTUATION = frozenset("%‰‱#&@\u2032\u2033")  # and the primes: feet/inches, minutes/seconds
 _DASHES = str.maketrans(dict.fromkeys("\u2212\u2012\u2013\ufe63\uff0d", "-"))  # minus sign, figure/en dash
-_ARABIC_MARKS = str.maketrans({"\u066b": ".", "\u066c": "'"})  # Arabic decimal and thousands marks
-# A no-break, narrow no-break or thin space between digit groups groups them in any language: read
-# as an apostrophe (which NFKC keeps; it would turn them into plain spaces).
-_GROUPING_SPACE = re.compile(r"(?<=\d)[\u00a0\u202f\u2009](?=\d{3}(?!\d))")
+# Arabic decimal and thousands marks; superscript digits stay an exponent ("10²" is not "102", which
+# NFKC would make of it; subscripts may fold: "CO₂" is "CO2").
+_BEFORE_FOLDING = str.maketrans(
+    {"\u066b": ".", "\u066c": "'"}
+    | {c: f"^{unicodedata.digit(c)}" for c in "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"}
+)
 _SA = lang_rules.SET_APART
 _TOKEN = re.compile(
     rf"[{_SA}]+"  # a run of a script without spaces (or Hangul): one token
@@ -218,10 +217,10 @@ def language_of(text: str, language: str | None) -> str | None:
 def scan(text: str, language: str | None) -> Scan:
     """The tokens of `text` with its values read in `language` (a base language code, or None:
     only unambiguous numbers; see language_of). Never raises."""
-    prepared = _GROUPING_SPACE.sub("'", unicodedata.normalize("NFC", text)).translate(_ARABIC_MARKS)
-    folded = lang_rules.folded(prepared).casefold().translate(_DASHES)
+    prepared = unicodedata.normalize("NFC", text).translate(_BEFORE_FOLDING)
+    folded = lang_rules.folded(prepared).casefold().translate(_DASHES)  # NFKC: every space is " "
     raw = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(folded)]
-    if language in SPACE_GROUPING and len(raw) > 1:
+    if len(raw) > 1:
         raw = _space_grouped(raw, folded)
     return _Reader(folded, raw, language).read()
 
@@ -232,7 +231,9 @@ _GROUP_NEXT = re.compile(r"\d{3}(?:[.,]\d+)?")
 
 def _space_grouped(raw: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
     """Digit groups one plain space apart joined as one number ("1 234 567", "1 234,5"): a first
-    group of 1-3 digits, then groups of exactly 3 (the last may carry decimals)."""
+    group of 1-3 digits, then groups of exactly 3 (the last may carry decimals). In every language:
+    the space is CLDR's group mark in French, Russian, Polish, the Nordic languages …, the SI's
+    and DIN 5008's everywhere, and never a decimal mark ("0171 5551234" stays two numbers)."""
     out: list[tuple[int, int, str]] = []
     for start, end, run in raw:
         if (
@@ -380,8 +381,10 @@ class _Reader:
             if (unit := self._unit(word)) or _currency(word):
                 self.value_words.add(word)
                 return unit or word, i + 2
-        before = self._word(i - 1)
-        if self._adjacent(i - 1, i) and (_currency(before) or before in CURRENCY_CODES):
+        signed = self._word(i - 1) in {"-", "+"} and self.raw[i - 1][1] == self.raw[i][0]  # "€-50"
+        j = i - 2 if signed else i - 1
+        before = self._word(j)
+        if self._adjacent(j, i - 1 if signed else i) and (_currency(before) or before in CURRENCY_CODES):
             self.value_words.add(before)
             return _UNIT.get(before, before), i + 1
         return None, i + 1
@@ -389,16 +392,21 @@ class _Reader:
     def _sign(self, i: int, after: int) -> str:
         """The sign of number i: a "-"/"+" written on it (not between two numbers: "9 - 17" is a
         range), a minus word or prefix right before it, or "below zero" (or "Minusgrade") after
-        it and its unit (token `after` on)."""
-        start = self.raw[i][0]
+        it and its unit (token `after` on); before a currency written before it ("-€50")."""
+        first = i - 1 if i and self.raw[i - 1][1] == self.raw[i][0] and _currency(self._word(i - 1)) else i
+        start = self.raw[first][0]
         mark = self.text[start - 1] if start else ""
         written = mark in {"-", "+"} and (start < 2 or not _WORDISH.match(self.text[start - 2]))
         if written and not self._number_before(start - 1):
-            self.dropped.add(i - 1)
+            self.dropped.add(first - 1)
             return mark
-        word = self._word(i - 1)
-        if self._adjacent(i - 1, i) and word in self.minus and not self._number_before(self.raw[i - 1][0]):
-            self.dropped.add(i - 1)
+        word = self._word(first - 1)
+        if (
+            self._adjacent(first - 1, first)
+            and word in self.minus
+            and not self._number_before(self.raw[first - 1][0])
+        ):
+            self.dropped.add(first - 1)
             self.value_words.add(word)
             return "-"
         if i and self.raw[i - 1][1] == start and (prefix := _minus_prefix(self._word(i - 1))):
