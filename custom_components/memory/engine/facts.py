@@ -383,6 +383,7 @@ class Reading:
     first_person: bool = False
     words: tuple[str, ...] = ()
     subject: frozenset[str] = frozenset()  # the name it opens with, if any ("Julian's …")
+    sign_in_words: bool = False  # "minus five", "five below zero": the other says it without
     placed: frozenset[tuple[str, str]] = frozenset()
     order: tuple[str, ...] = ()
     frame: tuple[str, ...] = ()
@@ -421,6 +422,7 @@ class Reading:
             first_person=not cues.first_person.isdisjoint(words),
             change=cues.change.search(folded) is not None,
             negated=cues.negation.search(folded) is not None,
+            sign_in_words=said.sign_in_words,
             **_placement(said, lang, cues.words),
         )
 
@@ -448,9 +450,10 @@ def _placement(said: said_values.Scan, language: str, cue_words: frozenset[str])
 
 def _values_conflict(a: Reading, b: Reading) -> bool:
     """A kind of value both carry, with other values ("Tuesday" / "Wednesday", "4711" / "4712",
-    "-5 °" / "5 °", "5 km" / "5 m"), or the same values moved (`_values_moved`)."""
+    "-5 °" / "5 °", "5 km" / "5 m"), a minus said in words by one only ("minus five degrees" /
+    "five degrees"), or the same values moved (`_values_moved`)."""
     differ = any(kind in b.values and b.values[kind] != have for kind, have in a.values.items())
-    return differ or _values_moved(a, b)
+    return differ or a.sign_in_words != b.sign_in_words or _values_moved(a, b)
 
 
 def _values_moved(a: Reading, b: Reading) -> bool:

@@ -30,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 
 from . import language as lang_rules
@@ -188,6 +189,7 @@ class Scan:
 
     tokens: tuple[Token, ...]
     value_words: frozenset[str] = field(default=frozenset())
+    sign_in_words: bool = False  # a minus said in words on no digits ("minus five"): a value too
 
     @property
     def wording(self) -> tuple[str, ...]:
@@ -314,8 +316,17 @@ class _Reader:
         for i, (_, _, run) in enumerate(self.raw):
             if self.tokens[i] is None:  # (a plain word without a method call: most tokens are one)
                 self.tokens[i] = Token(ValueKind.WORD, (run,)) if run.isalpha() else self._token(i, run)
-        kept = (t for i, t in enumerate(self.tokens) if t is not None and i not in self.dropped)
-        return Scan(tuple(t for t in kept if t.said or t.value), frozenset(self.value_words))
+        kept = tuple(t for i, t in enumerate(self.tokens) if t is not None and i not in self.dropped)
+        tokens = tuple(t for t in kept if t.said or t.value)
+        return Scan(tokens, frozenset(self.value_words), self._sign_in_words(tokens))
+
+    def _sign_in_words(self, tokens: tuple[Token, ...]) -> bool:
+        """A minus said in words on no digits: "minus five", "five below zero", "零下五度"."""
+        words = [w for t in tokens if t.kind is ValueKind.WORD for w in t.said]
+        if any(w in self.minus or w in NEGATIVE_UNITS or any(p in w for p in MINUS_PREFIXES) for w in words):
+            return True
+        pairs = set(pairwise(words))
+        return any(phrase[:2] in pairs for phrase in BELOW_ZERO)  # ("abaixo de" for "abaixo de zero")
 
     def _token(self, i: int, run: str) -> Token:
         if not _DIGIT.search(run):  # a word or a mark (the pattern's marks are single characters)
