@@ -456,6 +456,15 @@ def _values_conflict(a: Reading, b: Reading) -> bool:
     return differ or a.sign_in_words != b.sign_in_words or _values_moved(a, b)
 
 
+def _one_says_more(a: Reading, b: Reading) -> bool:
+    """One carries a kind of value the other lacks ("the bus leaves" / "the bus leaves at 8"):
+    either way round, one memory of the two would lose it (consolidation keeps the newer text).
+    Identifier letters said apart from the same numbers are no more ("HX-4471" / "HX 4471")."""
+    kinds = a.values.keys() ^ b.values.keys()
+    numbers = a.values.get("number")
+    return bool(kinds) and not (kinds == {"identifier"} and numbers and numbers == b.values.get("number"))
+
+
 def _values_moved(a: Reading, b: Reading) -> bool:
     """The same two or more values in one language, put to other words ("opens at 9, closes at 5"
     / "closes at 9, opens at 5") or in another order between the same words ("from 9 to 5" /
@@ -510,7 +519,8 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     - SAME: a topic in common, no value or name differing, and nothing changed: the new one's
       content words are all among the old one's, both carry the same values and little else
       (LITTLE_ELSE), or ≥ SAME_SIMILARITY in one language with no word swapped ("stuck to the
-      fridge" / "on the fridge").
+      fridge" / "on the fridge"); never when one carries a kind of value the other lacks ("the
+      bus leaves" / "the bus leaves at 8": a new version, asked about).
     """
     close = similarity >= CLOSE_SIMILARITY
     if old.subject and new.subject and not old.subject & new.subject:
@@ -529,13 +539,14 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
         return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     if _values_conflict(old, new):  # under a loose topic only: "the alarm code" / "the gate code"
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
-    if one_language and new.stems and new.stems <= old.stems:
+    adds_value = _one_says_more(old, new)
+    if one_language and new.stems and new.stems <= old.stems and not adds_value:
         return Relation.SAME
     substituted = one_language and _substituted(old, new)
     if _values_agree(old, new) and _little_else(old, new) and not substituted:
         return Relation.SAME
     swapped = bool(old.stems - new.stems and new.stems - old.stems)
-    if one_language and not swapped and not substituted and similarity >= SAME_SIMILARITY:
+    if one_language and not swapped and not substituted and not adds_value and similarity >= SAME_SIMILARITY:
         return Relation.SAME  # a word added that changes nothing ("stuck to the fridge")
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version
