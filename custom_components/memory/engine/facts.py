@@ -26,15 +26,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import language as lang_rules
+from . import values as said_values
 from .language import tokens
-from .lexical import identity_anchors
 from .models import Kind, Memory, Provenance, Scope, Status
 from .store.base import Bucket
 from .terms import document_terms
 from .text import same_text
+from .values import ValueKind
 
 SELF = "me"  # the normalised subject of a fact about the speaker
 # First-person forms a model writes as the subject of a fact about the speaker (en/de/it/fr/es).
@@ -47,7 +48,6 @@ FIRST_PERSON = frozenset(
 )  # fmt: skip
 
 _NON_WORD = re.compile(r"[\W_]+")
-_EDGE_PUNCTUATION = " .,;:!?\"'«»“”„()[]{}\u2018\u2019"
 
 
 # ---------------------------------------------------------------------------- fact keys
@@ -89,22 +89,23 @@ class Stated(Protocol):
     def value(self) -> str | None: ...
 
 
-def _fold_value(value: str) -> str:
-    """A value as compared: casefolded, Unicode-normalised (NFC), whitespace collapsed, quotes and
-    sentence punctuation trimmed at the edges — signs, symbols and accents inside are meaning
-    ("-18" is not "18", "C++" is not "C", "año" is not "ano")."""
-    folded = " ".join(unicodedata.normalize("NFC", value.casefold()).split())
-    return folded.strip(_EDGE_PUNCTUATION)
+def _language(stated: Stated) -> str | None:
+    """The language a memory's or candidate's numbers are read in: its own (a Memory's, a
+    MemoryDraft's), else its content's (values.language_of)."""
+    return said_values.language_of(stated.content, getattr(stated, "language", None))
 
 
 def same_value(a: Stated, b: Stated) -> bool:
     """True when two memories of one key state the same value: both carry a value and the values
-    are equal as `_fold_value` compares them; without a value on either side, only the same wording
-    (folded content) counts — a sentence that merely mentions the old value ("I don't drink coffee
-    any more, I drink tea now") is never taken as agreeing with it (C09)."""
+    have the same wording (values.same_text, each read in its memory's language: case and
+    punctuation aside; signs, decimals, units, symbols and accents are meaning — "-18" is not "18",
+    "5 %" not "5", "C++" not "C", "año" not "ano"; "5,5 °C" is "5.5 °C" in German); without a value
+    on either side, only the same wording of the contents counts — a sentence that merely mentions
+    the old value ("I don't drink coffee any more, I drink tea now") is never taken as agreeing
+    with it (C09)."""
     if a.value is not None and b.value is not None:
-        return _fold_value(a.value) == _fold_value(b.value)
-    return same_text(a.content, b.content)
+        return same_text(a.value, b.value, _language(a), _language(b))
+    return same_text(a.content, b.content, _language(a), _language(b))
 
 
 # ---------------------------------------------------------------------------- which wins
@@ -169,7 +170,8 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
     strong (then its case and punctuation win) — a restatement in other words or another language
     never rewrites what was first said."""
     base = existing
-    if same_text(existing.content, new.content) and new.provenance.rank <= existing.provenance.rank:
+    said_again = same_text(existing.content, new.content, existing.language, new.language)
+    if said_again and new.provenance.rank <= existing.provenance.rank:
         base = replace(
             existing,
             content=new.content,
@@ -367,7 +369,9 @@ class Reading:
     """What the fact rules read off one text: its content-word stems (cue words and values left
     out), the first TOPIC_LEAD of them, its values by kind, the names it is about, whether it
     says something changed or negates, whether it speaks in the singular first person, and its
-    casefolded words in order (to see a word swapped in place)."""
+    casefolded words in order (to see a word swapped in place); and where its values stand: each
+    number, identifier or code with the content word before it (`placed`), in order (`order`),
+    between its content words (`frame`)."""
 
     language: str
     stems: frozenset[str]
@@ -379,6 +383,10 @@ class Reading:
     first_person: bool = False
     words: tuple[str, ...] = ()
     subject: frozenset[str] = frozenset()  # the name it opens with, if any ("Julian's …")
+    sign_in_words: bool = False  # "minus five", "five below zero": the other says it without
+    placed: frozenset[tuple[str, str]] = frozenset()
+    order: tuple[str, ...] = ()
+    frame: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, text: str, language: str) -> Reading:
@@ -386,13 +394,20 @@ class Reading:
         folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("\u2019", "'").split())
         words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
         calendar = frozenset(_CALENDAR[w] for w in words if w in _CALENDAR)
-        numbers = frozenset(n.lstrip("0") or "0" for n in _DIGITS.findall(folded))
+        said = said_values.scan(text, said_values.language_of(text, lang))
         cues = _cues(lang)
-        kept = " ".join(w for w in words if w not in cues.words and w not in _CALENDAR and not w.isdigit())
+        kept = " ".join(
+            w
+            for w in words
+            if w not in cues.words
+            and w not in _CALENDAR
+            and w not in said.value_words  # "5 km": the unit is part of the value
+            and not _DIGITS.search(w)  # numbers, identifiers, codes: values, not topic words
+        )
         stems = document_terms(kept, lang).split()
         values = {
-            "number": numbers,
-            "identifier": identity_anchors(text) - numbers,
+            "number": said.numbers,
+            "identifier": said.identifiers,
             "weekday": frozenset(v for v in calendar if v.startswith("weekday:")),
             "month": frozenset(v for v in calendar if v.startswith("month:")),
         }
@@ -407,12 +422,56 @@ class Reading:
             first_person=not cues.first_person.isdisjoint(words),
             change=cues.change.search(folded) is not None,
             negated=cues.negation.search(folded) is not None,
+            sign_in_words=said.sign_in_words,
+            **_placement(said, lang, cues.words),
         )
 
 
+@cache
+def _not_content(language: str, cue_words: frozenset[str]) -> frozenset[str]:
+    return lang_rules.function_words(language) | cue_words
+
+
+def _placement(said: said_values.Scan, language: str, cue_words: frozenset[str]) -> dict[str, Any]:
+    """Reading's placed / order / frame of a scanned text: its content words (no function, cue or
+    value words) and its values in order, each value with the content word before it."""
+    skip = _not_content(language, cue_words)
+    placed: set[tuple[str, str]] = set()
+    order: list[str] = []
+    frame: list[str] = []
+    for token in said.tokens:
+        if token.kind is ValueKind.WORD:
+            frame += (w for w in token.said if w not in skip and w not in said.value_words)
+        elif token.value:
+            placed.add((frame[-1] if frame else "", token.value))
+            order.append(token.value)
+    return {"placed": frozenset(placed), "order": tuple(order), "frame": tuple(frame)}
+
+
 def _values_conflict(a: Reading, b: Reading) -> bool:
-    """A kind of value both carry, with other values ("Tuesday" / "Wednesday", "4711" / "4712")."""
-    return any(kind in b.values and b.values[kind] != have for kind, have in a.values.items())
+    """A kind of value both carry, with other values ("Tuesday" / "Wednesday", "4711" / "4712",
+    "-5 °" / "5 °", "5 km" / "5 m"), a minus said in words by one only ("minus five degrees" /
+    "five degrees"), or the same values moved (`_values_moved`)."""
+    differ = any(kind in b.values and b.values[kind] != have for kind, have in a.values.items())
+    return differ or a.sign_in_words != b.sign_in_words or _values_moved(a, b)
+
+
+def _one_says_more(a: Reading, b: Reading) -> bool:
+    """One carries a kind of value the other lacks ("the bus leaves" / "the bus leaves at 8"):
+    either way round, one memory of the two would lose it (consolidation keeps the newer text).
+    Identifier letters said apart from the same numbers are no more ("HX-4471" / "HX 4471")."""
+    kinds = a.values.keys() ^ b.values.keys()
+    numbers = a.values.get("number")
+    return bool(kinds) and not (kinds == {"identifier"} and numbers and numbers == b.values.get("number"))
+
+
+def _values_moved(a: Reading, b: Reading) -> bool:
+    """The same two or more values in one language, put to other words ("opens at 9, closes at 5"
+    / "closes at 9, opens at 5") or in another order between the same words ("from 9 to 5" /
+    "from 5 to 9"): another fact with the same values."""
+    if a.language != b.language or len(a.order) < 2 or a.values != b.values:
+        return False
+    return a.placed != b.placed or (a.frame == b.frame and a.order != b.order)
 
 
 def _little_else(a: Reading, b: Reading) -> bool:
@@ -460,7 +519,8 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     - SAME: a topic in common, no value or name differing, and nothing changed: the new one's
       content words are all among the old one's, both carry the same values and little else
       (LITTLE_ELSE), or ≥ SAME_SIMILARITY in one language with no word swapped ("stuck to the
-      fridge" / "on the fridge").
+      fridge" / "on the fridge"); never when one carries a kind of value the other lacks ("the
+      bus leaves" / "the bus leaves at 8": a new version, asked about).
     """
     close = similarity >= CLOSE_SIMILARITY
     if old.subject and new.subject and not old.subject & new.subject:
@@ -479,13 +539,14 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
         return Relation.REPLACES if similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     if _values_conflict(old, new):  # under a loose topic only: "the alarm code" / "the gate code"
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
-    if one_language and new.stems and new.stems <= old.stems:
+    adds_value = _one_says_more(old, new)
+    if one_language and new.stems and new.stems <= old.stems and not adds_value:
         return Relation.SAME
     substituted = one_language and _substituted(old, new)
     if _values_agree(old, new) and _little_else(old, new) and not substituted:
         return Relation.SAME
     swapped = bool(old.stems - new.stems and new.stems - old.stems)
-    if one_language and not swapped and not substituted and similarity >= SAME_SIMILARITY:
+    if one_language and not swapped and not substituted and not adds_value and similarity >= SAME_SIMILARITY:
         return Relation.SAME  # a word added that changes nothing ("stuck to the fridge")
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version

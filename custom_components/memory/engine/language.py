@@ -60,6 +60,7 @@ _NO_SPACES = _HAN_KANA + _THAI
 # ("티켓HX-4471은"): its runs are set apart from letters and digits of other scripts too.
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
 _SET_APART = _NO_SPACES + _HANGUL
+SET_APART = _SET_APART  # those scripts' ranges as a regex class body, for the value tokenizer (values.py)
 # A word: a run of one set-apart script, or a run of other word characters where hyphen, slash,
 # dot or colon joined runs stay one token ("hx-4471", "12.5"); a script change ends a word, so
 # "工单HX-4471已关闭" is "工单", "hx-4471", "已关闭".

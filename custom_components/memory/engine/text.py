@@ -13,10 +13,11 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+from .values import language_of, scan
+
 # Unicode categories that show nothing: controls, format chars (ZWSP, BOM, ZWJ, word joiner),
 # the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zs", "Zl", "Zp"})
-_WORDS = re.compile(r"\w+")
 
 
 def is_invisible(char: str) -> bool:
@@ -51,20 +52,23 @@ def visible_text(text: str) -> str | None:
     return strip_invisible(text) or None
 
 
-def wording(text: str) -> list[str]:
-    """The words of `text`, case-folded and NFC-normalised: what stays of it when case,
-    whitespace and punctuation are ignored."""
-    return _WORDS.findall(unicodedata.normalize("NFC", text).casefold())
+def wording(text: str, language: str | None = None) -> tuple[str, ...]:
+    """`text` as compared for "the same text": its words case-folded (NFKC, digits of every script
+    as ASCII), its values in canonical form (sign, decimals, grouping: values.py)
+    and the symbols that carry meaning (currency, %, °, +, #, emoji), in order; other punctuation,
+    whitespace and case are left out. language: the text's (ISO 639-1 or a locale; None: detected)."""
+    return scan(text, language_of(text, language)).wording
 
 
-def same_text(a: str, b: str) -> bool:
-    """Equal up to case, whitespace and punctuation: "identical text again" (case C11).
+def same_text(a: str, b: str, language: str | None = None, other_language: str | None = None) -> bool:
+    """Equal `wording` (a in `language`, b in `other_language`, default the same): "identical text
+    again" (case C11) — case, whitespace and punctuation aside, never a value ("-5" is not "5",
+    "2.5" not "2 5", "5 %" not "5", "€5" not "$5"); "5,5 °C" is "5.5 °C" in German.
 
     The only write-time duplicate: similarity cannot tell "HX-4471" from "HX-4478", "4711" from
     "4712" or "Montag" from "Dienstag" (≥ 0.92 for USE-m3), and merging keeps one text.
-    Paraphrases (C12) are left to consolidation, which keeps history.
-    """
-    return wording(a) == wording(b)
+    Paraphrases (C12) are left to the fact rules and consolidation, which keep history."""
+    return wording(a, language) == wording(b, other_language or language)
 
 
 # A name set off as a vocative addresses the person ("Hey Caroline!", "Thanks, Anna.",

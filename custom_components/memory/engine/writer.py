@@ -146,7 +146,7 @@ def remember(
         speaker_id=draft.speaker.person_id,
     )
     lift = partial(_lift, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now)
-    if (existing := _duplicate(store, vector, bucket, text, new.speaker_id)) is not None:
+    if (existing := _duplicate(store, vector, bucket, new)) is not None:
         merged = confirmed(existing, new)
         retired = tuple(i for i in replaced if i != existing.id)  # said again, now replacing them
         store.update(merged, vector if merged.content != existing.content else None)
@@ -280,12 +280,11 @@ def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory
     return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive, superseded=superseded)
 
 
-def _duplicate(
-    store: MemoryStore, vector: Vectors, bucket: Bucket, text: str, speaker_id: str | None
-) -> Memory | None:
-    """The current memory of this bucket with the same wording as `text` (same_text) among its
-    DEDUP_NEIGHBOURS nearest, else None. Not one another known person said: their "I" is
-    someone else (Anna's "I started the cello" is not Julian's)."""
+def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> Memory | None:
+    """The current memory of this bucket with the same wording as `new` (same_text, each text in
+    its language: its values included, "-5" is not "5") among its DEDUP_NEIGHBOURS nearest, else
+    None. Not one another known person said: their "I" is someone else (Anna's "I started the
+    cello" is not Julian's)."""
     nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
     if not nearest:
         return None
@@ -294,8 +293,8 @@ def _duplicate(
         memory = found.get(mid)
         if (
             memory is not None
-            and same_text(memory.content, text)
-            and same_teller(memory.speaker_id, speaker_id)
+            and same_text(memory.content, new.content, memory.language, new.language)
+            and same_teller(memory.speaker_id, new.speaker_id)
         ):
             return memory
     return None
