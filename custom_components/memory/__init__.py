@@ -55,7 +55,7 @@ from .runtime import (
 )
 from .services import async_setup_services
 from .storage import StoreSettings
-from .transcripts import async_purge_transcripts, async_track_purge
+from .transcripts import TranscriptRecorder, async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)
 ISSUE_ANCHOR_KEY = "anchor_key_mismatch"
@@ -116,6 +116,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
     _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
     entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
+    entry.runtime_data.transcripts = TranscriptRecorder(hass, entry)
     await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
     entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
     entry.async_on_unload(health.stop)
@@ -154,6 +155,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
         await data.reembed.async_stop()
     if (job := job_of(hass, entry)) is not None:  # before the engine closes under it
         await job.async_stop()
+    await data.transcripts.async_flush()  # the turns said last, before the store closes
     await async_run(hass, data.engine.close)
     return True
 

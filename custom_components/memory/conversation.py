@@ -56,7 +56,7 @@ from .intents import (
 from .llm_api import speaker_line, turn_block
 from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, entry_device
 from .speaker import other_tellers
-from .transcripts import async_record_turn, learning_allowed
+from .transcripts import learning_allowed, record_turn
 from .turn import (
     Turn,
     active,
@@ -154,7 +154,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         if (problem := utterance_problem(user_input.text)) is not None:
             return self._reply(turn, reply(turn.language, problem))
         with active(turn):
-            await self._async_record(turn, Role.USER, turn.text)
+            self._record(turn, Role.USER, turn.text)
             try:
                 if (match := await self._async_match(turn)) is not None:
                     result = await self._async_handle_sentence(user_input, turn, match)
@@ -164,7 +164,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
                 _LOGGER.exception("Memory agent failed on a turn")
                 result = self._reply(turn, reply(turn.language, "turn_failed"))
             reply_text = result.response.speech.get("plain", {}).get("speech", "")
-            await self._async_record(turn, Role.ASSISTANT, reply_text)
+            self._record(turn, Role.ASSISTANT, reply_text)
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
             self.hass,
             self._entry,
@@ -175,9 +175,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         )
         return result
 
-    async def _async_record(self, turn: Turn, role: Role, text: str) -> None:
-        await async_record_turn(
-            self.hass,
+    def _record(self, turn: Turn, role: Role, text: str) -> None:
+        record_turn(
             self._entry,
             turn.conversation_id,
             role,

@@ -215,6 +215,7 @@ class ExtractionJob:
             return None
         engine = self.entry.runtime_data.engine
         try:
+            await self.entry.runtime_data.transcripts.async_flush()  # its last turns may still be queued
             turns: list[TranscriptTurn] = await async_run(self.hass, engine.conversation, conversation_id)
         except Exception:
             _LOGGER.exception("Could not read the transcript of conversation %s", conversation_id)

@@ -27,7 +27,7 @@ from .intents import forget_candidates, infer_kind, infer_scope
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import person_names, resolve_identity, tellers
-from .transcripts import async_record_turn
+from .transcripts import record_turn
 from .turn import current_turn, tellable, withheld
 from .utterances import is_filler
 
@@ -432,8 +432,7 @@ class MemoryAPI(llm.API):
         text = current_user_text()
         language = base_language(llm_context.language or self.hass.config.language)
         if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
-            await async_record_turn(
-                self.hass,
+            record_turn(
                 self._entry,
                 chat_log.conversation_id,
                 Role.USER,

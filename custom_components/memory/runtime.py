@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
     from .health import StoreHealth
     from .recognition import VoiceRecognizer
+    from .transcripts import TranscriptRecorder
 
 # The per-installation secret (entry.data[CONF_ANCHOR_KEY], hex) for the identifier digests
 # tombstones keep (engine/forgetting.py): outside the database, so it alone cannot brute-force them.
@@ -123,6 +124,7 @@ class MemoryRuntimeData:
     consolidation_store: Store[dict[str, Any]] | None = None
     recognizer: VoiceRecognizer | None = None
     health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
+    transcripts: TranscriptRecorder = field(init=False)  # turns to record, in order; set by __init__.py
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);

@@ -23,6 +23,7 @@ from .engine.api import (
     StoreFileChanged,
     StoreUnavailable,
     StoreUnwritable,
+    WritesPaused,
 )
 
 # A short BCP-47 tag: language (2-3 letters), optional script/region/variant subtags ("de", "pt-BR").
@@ -113,6 +114,7 @@ STORE_FAULT_KEYS: dict[type[StoreUnavailable], str] = {
     StoreFileChanged: "store_file_changed",  # deleted or replaced under the running store: reload
     StoreCorrupt: "store_damaged",  # not a readable database: restore a backup
     StoreUnwritable: "store_unwritable",  # a full disk, a read-only file: writes work once it is fixed
+    WritesPaused: "store_paused",  # a backup held it longer than a write waits: try again
 }
 STORE_WRITE_REFUSED = "store_write_refused"  # any other StoreUnavailable(writing=True)
 STORE_UNREACHABLE = "store_unreachable"  # any other StoreUnavailable

@@ -67,6 +67,7 @@ CODES = {
     "store_file_changed": "store_unavailable",
     "store_damaged": "store_unavailable",
     "store_unwritable": "store_unavailable",
+    "store_paused": "store_unavailable",
 }
 ERR_INVALID_INPUT = "invalid_input"
 

@@ -59,6 +59,13 @@ def speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech.get("plain", {}).get("speech", ""))
 
 
+async def async_transcript(hass: HomeAssistant, engine: Any, conversation_id: str | None) -> list[Any]:
+    """The stored turns of one conversation, once the turns queued to be recorded after their
+    answers are written (transcripts.TranscriptRecorder runs as the entry's tasks)."""
+    await hass.async_block_till_done()
+    return await hass.async_add_executor_job(engine.conversation, conversation_id)
+
+
 async def async_all_memories(hass: HomeAssistant, entry: Any) -> list[Memory]:
     """Every active memory (the admin view), for asserting stored rows."""
     engine = entry.runtime_data.engine

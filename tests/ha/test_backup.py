@@ -357,7 +357,7 @@ async def test_a_write_held_back_longer_than_pause_wait_is_refused_not_stored(
     await backup.async_pre_backup(household)
     with pytest.raises(HomeAssistantError) as refused:
         await asyncio.wait_for(async_call(household, "remember", {"content": SHARED}), WAIT)
-    assert refused.value.translation_key == "store_unreachable"
+    assert refused.value.translation_key == "store_paused"
     draft = MemoryDraft(LATER, speaker=Speaker(), scope=Scope.SHARED)
     with pytest.raises(WritesPaused):
         await asyncio.wait_for(household.async_add_executor_job(engine.remember, draft), WAIT)

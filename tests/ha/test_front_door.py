@@ -23,6 +23,7 @@ from tests.conftest import Resident, Room, async_call
 from .helpers_conversation import (
     async_all_memories,
     async_say,
+    async_transcript,
     async_wrap_recording_agent,
     speech,
 )
@@ -226,7 +227,7 @@ async def test_c27_over_long_input_gets_a_clear_reply(
     assert speech(result) == reply(language, "too_long")
     assert await async_all_memories(hass, memory_entry) == []
     engine = memory_entry.runtime_data.engine
-    assert await hass.async_add_executor_job(engine.conversation, result.conversation_id) == []
+    assert await async_transcript(hass, engine, result.conversation_id) == []
 
 
 async def test_c27_input_at_the_limit_is_interpreted(
@@ -507,7 +508,7 @@ async def test_a_failing_turn_still_gets_a_reply(
     result = await async_say(hass, memory_entry, WHERE_IS["en"][1][1], room=hall)
     assert speech(result) == reply("en", "turn_failed")
     engine = memory_entry.runtime_data.engine
-    turns = await hass.async_add_executor_job(engine.conversation, result.conversation_id)
+    turns = await async_transcript(hass, engine, result.conversation_id)
     assert [t.text for t in turns] == [WHERE_IS["en"][1][1], reply("en", "turn_failed")]
 
 

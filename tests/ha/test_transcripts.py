@@ -25,7 +25,13 @@ from custom_components.memory.engine.models import Role, TranscriptTurn
 from custom_components.memory.transcripts import PURGE_INTERVAL, learning_allowed
 from tests.conftest import Resident, Room, setup_memory
 
-from .helpers_conversation import async_all_memories, async_say, async_wrap_recording_agent, speech
+from .helpers_conversation import (
+    async_all_memories,
+    async_say,
+    async_transcript,
+    async_wrap_recording_agent,
+    speech,
+)
 
 # Per language: a question the wrapped agent answers, and a remember sentence the memory agent handles.
 TURNS = {
@@ -37,7 +43,7 @@ TURNS = {
 
 async def _conversation(hass: HomeAssistant, entry: Any, conversation_id: str) -> list[TranscriptTurn]:
     engine = entry.runtime_data.engine
-    turns: list[TranscriptTurn] = await hass.async_add_executor_job(engine.conversation, conversation_id)
+    turns: list[TranscriptTurn] = await async_transcript(hass, engine, conversation_id)
     return turns
 
 

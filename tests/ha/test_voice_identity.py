@@ -27,6 +27,7 @@ from tests.ha.helpers_conversation import (
     async_all_memories,
     async_pipeline_say,
     async_say,
+    async_transcript,
     async_wrap_recording_agent,
 )
 from tests.ha.voice_helpers import ENROLMENT, async_enrol, async_enrol_household, media_clip
@@ -140,7 +141,7 @@ async def test_transcript_keeps_how_the_speaker_was_recognised(
     julian, _ = enrolled
     turn = await async_voice_turn(hass, memory_entry, REMEMBER, JULIAN_VOICE, room=kitchen)
     engine = memory_entry.runtime_data.engine
-    said = await hass.async_add_executor_job(engine.conversation, turn.conversation_id)
+    said = await async_transcript(hass, engine, turn.conversation_id)
     user = [t for t in said if t.role is Role.USER]
     assert [(t.speaker_id, t.speaker_source) for t in user] == [(julian.person_id, SpeakerSource.VOICE)]
 

@@ -37,6 +37,7 @@ from tests.ha.helpers_conversation import (
     RecordingAgent,
     async_all_memories,
     async_pipeline_say,
+    async_transcript,
     async_wrap_recording_agent,
     memory_agent_id,
 )
@@ -140,7 +141,7 @@ async def async_speakers(hass: HomeAssistant, entry: ConfigEntry, run: Run) -> l
     """(speaker_id, speaker_source) of the user turns stored for the run's conversation."""
     assert run.intent_output is not None
     engine = entry.runtime_data.engine
-    turns = await hass.async_add_executor_job(engine.conversation, run.intent_output["conversation_id"])
+    turns = await async_transcript(hass, engine, run.intent_output["conversation_id"])
     return [(t.speaker_id, t.speaker_source) for t in turns if t.role is Role.USER]
 
 
@@ -247,7 +248,7 @@ async def async_run_text(
     audio): its answer and the stored (speaker_id, speaker_source) of its user turn."""
     turn = await async_pipeline_say(hass, entry, text, room=room)
     engine = entry.runtime_data.engine
-    turns = await hass.async_add_executor_job(engine.conversation, turn.conversation_id)
+    turns = await async_transcript(hass, engine, turn.conversation_id)
     return turn.speech, [(t.speaker_id, t.speaker_source) for t in turns if t.role is Role.USER]
 
 
