@@ -202,6 +202,9 @@ class MemoryEngine:
             )
             if hits and opts.as_of is None:  # a look back is not a use of what is current
                 self.store.touch([h.memory.id for h in hits], self._clock())
+        except StoreUnavailable as err:  # the store's own fault, reported by its health: no traceback
+            _LOGGER.warning("Memory recall answered without memories: %s", err)
+            return []
         except Exception:
             _LOGGER.exception("Memory recall failed; answering without memories")
             return []
