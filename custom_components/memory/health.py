@@ -113,8 +113,9 @@ class StoreHealth:
 
     @callback
     def answered(self) -> None:
-        """An engine call returned: once a write commits again (engine.write_fault None), the
-        store_unwritable repair issue goes (a freed disk, a writable file: no reload needed)."""
+        """An engine call returned (recall returns even when the store failed, so whether a
+        store is up again is the probe's to say): once a write commits again (engine.write_fault
+        None), the store_unwritable repair issue goes (a freed disk, a writable file: no reload)."""
         if self.engine.write_fault is None and ir.async_get(self._hass).async_get_issue(
             DOMAIN, ISSUE_STORE_UNWRITABLE
         ):
