@@ -112,10 +112,13 @@ class StoreHealth:
         return self.down_since is not None
 
     @callback
-    def answered(self) -> None:
-        """An engine call returned (recall returns even when the store failed, so whether a
-        store is up again is the probe's to say): once a write commits again (engine.write_fault
-        None), the store_unwritable repair issue goes (a freed disk, a writable file: no reload)."""
+    def answered(self, *, reached: bool) -> None:
+        """An engine call returned. reached: it can only have returned by reaching the store (any
+        call but recall, which answers [] when the store fails): a store marked down is up again
+        at once, not at the next probe. Once a write commits again (engine.write_fault None), the
+        store_unwritable repair issue goes (a freed disk, a writable file: no reload needed)."""
+        if reached and self.down_since is not None:
+            self.succeeded()
         if self.engine.write_fault is None and ir.async_get(self._hass).async_get_issue(
             DOMAIN, ISSUE_STORE_UNWRITABLE
         ):

@@ -189,7 +189,7 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
             await health.async_check(err)
         raise
     if health is not None and engine_call:
-        health.answered()
+        health.answered(reached=func != health.engine.recall)
     return result
 
 
