@@ -10,6 +10,14 @@ may change a memory's text). Every connection, timeout or server error becomes
 StoreUnavailable, with a message that never holds the URL or the password; a write's says it was
 refused (writing=True).
 
+Concurrency (HA calls the store from many executor threads at once): each call borrows its own
+pooled connection (up to POOL_MAX at once; more wait for one), so reads never wait for a writer
+and every write is one server transaction — what another caller sees is what PostgreSQL's MVCC
+has committed; the vector index (HNSW) lives in the server and changes in the same transaction as
+the rows, so it cannot fall out of step. Only the caches and the pending access counts are
+shared in this process, under self._lock; the engine's write lock orders the operations that
+read before they write (engine.py), as on SQLite.
+
 A lost server (breaker.py): the first call that cannot reach it opens the breaker, every later
 call fails at once, and a background task on the store's loop tries the server every
 breaker.RECONNECT_EVERY; once it answers, a fresh pool replaces the old one (whose own attempts
