@@ -89,12 +89,16 @@ class EncoderUnavailable(EngineError):
 class InvalidInput(EngineError):
     """Bad input. `field` names the offending field, `reason` a stable key
     (e.g. "empty", "too_long", "scope_needs_person", "scope_needs_area",
-    "unknown_memory", "unknown_speaker")."""
+    "unknown_memory", "unknown_speaker"; the input checks' reasons: engine/inputs.py).
+    `limit`: the bound that was crossed when there is one (the most characters or items for
+    "too_long" / "too_many", the largest value for "too_large", the smallest for "negative" /
+    "too_small"), else None."""
 
-    def __init__(self, field_name: str, reason: str) -> None:
+    def __init__(self, field_name: str, reason: str, *, limit: float | None = None) -> None:
         super().__init__(f"{field_name}: {reason}")
         self.field = field_name
         self.reason = reason
+        self.limit = limit
 
 
 class WriteAction(StrEnum):
@@ -290,6 +294,9 @@ class ImportReport:
     created: int = 0
     duplicates: int = 0
     rejected: tuple[tuple[int, str], ...] = ()
+    # index in the input -> the InvalidInput that refused it (field, reason, limit), for the
+    # rejections that are one (not "forgotten", "conflict", "scope_reserved")
+    refusals: Mapping[int, InvalidInput] = field(default_factory=dict)
 
 
 class MemoryEngineAPI(Protocol):
