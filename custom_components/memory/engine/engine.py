@@ -102,7 +102,7 @@ class MemoryEngine:
     # ------------------------------------------------------------------ writing
     def remember(self, draft: MemoryDraft) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
-        inputs.check_draft(draft)
+        draft = inputs.check_draft(draft)
         self._require_open()
         text = writer.clean_content(draft.content)
         # embedded before the write lock: the other writers wait for the store, not for the encoder
@@ -132,7 +132,7 @@ class MemoryEngine:
         ids superseded."""
         inputs.check_ids("memory_id", memory_ids)
         inputs.check_id("memory_id", by_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             view = Visibility.of(speaker)
@@ -196,7 +196,7 @@ class MemoryEngine:
         try:
             self._require_open()
             query = inputs.recall_query(query)
-            inputs.check_speaker(speaker)
+            speaker = inputs.check_speaker(speaker)
             if not query or visible_text(query) is None:
                 return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
@@ -242,7 +242,7 @@ class MemoryEngine:
         """Forget candidates visible to speaker, best first; InvalidInput("query", "too_long") past
         inputs.MAX_QUERY_CHARS."""
         inputs.check_query(query)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         inputs.check_count("limit", limit)
         self._require_open()
         return forgetting.find_to_forget(
@@ -258,7 +258,7 @@ class MemoryEngine:
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory (any status) if visible to speaker."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         return self.store.get(memory_id, Visibility.of(speaker))
 
@@ -274,7 +274,7 @@ class MemoryEngine:
     def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
         """The memory with what it replaced and what replaced it (api.MemoryEngineAPI.lineage)."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         vis = Visibility.of(speaker)
         memory = self.store.get(memory_id, vis)
@@ -309,7 +309,7 @@ class MemoryEngine:
     def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
         """approve(), with the ids it superseded (api.MemoryEngineAPI.approve_pending)."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             memory = self._pending(memory_id, speaker)
@@ -344,7 +344,7 @@ class MemoryEngine:
     def reject(self, memory_id: str, speaker: Speaker) -> Memory:
         """Forget a PENDING memory visible to speaker (api.MemoryEngineAPI.reject)."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             self._pending(memory_id, speaker)
@@ -354,8 +354,8 @@ class MemoryEngine:
         self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
     ) -> tuple[list[Memory], int]:
         """Visible memories matching `where`, newest first, and how many (api.MemoryEngineAPI.find)."""
-        inputs.check_speaker(speaker)
-        inputs.check_filter(where)
+        speaker = inputs.check_speaker(speaker)
+        where = inputs.check_filter(where)
         inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
@@ -365,8 +365,8 @@ class MemoryEngine:
     def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
         """Correct one current memory (api.MemoryEngineAPI.edit); committed."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_edit(change)
-        inputs.check_speaker(speaker)
+        change = inputs.check_edit(change)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             memory = self.store.get(memory_id, Visibility.of(speaker))
@@ -400,7 +400,7 @@ class MemoryEngine:
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
@@ -412,7 +412,7 @@ class MemoryEngine:
 
         Raises InvalidInput("limit", "negative") when limit < 0.
         """
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         inputs.check_page(limit=limit)
         self._require_open()
         if limit < 0:
@@ -424,7 +424,7 @@ class MemoryEngine:
         """Delete the text and the older values it replaced (forgetting.forget), leave
         tombstones; InvalidInput("memory_id", "unknown_memory") if not visible."""
         inputs.check_id("memory_id", memory_id)
-        inputs.check_speaker(speaker)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:  # not beside a remember or supersede of the same memory
             return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
@@ -496,8 +496,7 @@ class MemoryEngine:
         for index, draft in enumerate(drafts):
             with self._writes:
                 try:
-                    inputs.check_draft(draft)
-                    outcome = self._import_one(draft, replaced)
+                    outcome = self._import_one(inputs.check_draft(draft), replaced)
                 except InvalidInput as err:
                     outcome, refusals[index] = err.reason, err
             if outcome is WriteAction.CREATED:
@@ -645,7 +644,7 @@ class MemoryEngine:
         identifier in common (both on the recall scale of this engine's embedder).
         Given a vector, pass its `text` too, else only similarity counts."""
         inputs.check_tombstone_text(text_or_vector, text)
-        inputs.check_bucket(scope, owner_id, area_id)
+        scope = inputs.check_bucket(scope, owner_id, area_id)
         self._require_open()
         return forgetting.is_tombstoned(
             self.store,
@@ -664,8 +663,7 @@ class MemoryEngine:
         the conversation, not a memory); a turn index already stored raises StoreUnavailable."""
         if not isinstance(turns, list | tuple):
             raise InvalidInput("turns", "wrong_type")
-        for said in turns:
-            inputs.check_turn(said)
+        turns = [inputs.check_turn(said) for said in turns]
         self._require_open()
         for t in turns:
             if t.turn < 0:
@@ -676,7 +674,7 @@ class MemoryEngine:
         """Record one verbatim turn after the conversation's last (its `turn` is assigned here,
         atomically); committed. Returns the stored turn, or None when it repeats the last user
         turn (the same utterance through both the memory agent and the Memory LLM API)."""
-        inputs.check_turn(said)
+        said = inputs.check_turn(said)
         self._require_open()
         return self.store.append_turn(said)
 
@@ -711,7 +709,7 @@ class MemoryEngine:
         applied when both are still current, and kept; returns the ids retired."""
         inputs.check_id("memory_id", older_id)
         inputs.check_id("memory_id", newer_id)
-        inputs.check_verdict(verdict)
+        verdict = inputs.check_verdict(verdict)
         self._require_open()
         with self._writes:
             now = self._clock()

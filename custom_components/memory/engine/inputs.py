@@ -22,8 +22,10 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +35,9 @@ from .facts import Relation
 from .models import Kind, Provenance, Role, Scope, Source, Speaker, SpeakerSource, Status, TranscriptTurn
 from .store.base import MemoryFilter
 from .text import is_encodable
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 # ---------------------------------------------------------------------------- the limits
 # A query longer than any memory cannot be meant as a question: recall reads the first this many
@@ -73,18 +78,19 @@ DRAFT_STATUSES = (Status.ACTIVE, Status.PENDING)  # what a new memory can be (ap
 
 
 # ---------------------------------------------------------------------------- one per record
-def check_draft(draft: object) -> None:
+def check_draft(draft: object) -> MemoryDraft:
     """A MemoryDraft's fields: types, enum values, lengths, a finite importance (the text's own
-    rule is writer.checked_content's). Raises InvalidInput naming the field."""
+    rule is writer.checked_content's). Raises InvalidInput naming the field; returns the draft
+    with its enum fields as members (a value such as "shared" is taken for Scope.SHARED)."""
     if not isinstance(draft, MemoryDraft):
         raise InvalidInput("draft", "wrong_type")
     _content("content", draft.content)
-    check_speaker(draft.speaker)
-    _choice("scope", draft.scope, Scope)
-    _choice("kind", draft.kind, Kind)
-    _choice("provenance", draft.provenance, Provenance)
-    _choice("source", draft.source, Source)
-    if _choice("status", draft.status, Status) not in DRAFT_STATUSES:
+    speaker = check_speaker(draft.speaker)
+    scope = _choice("scope", draft.scope, Scope)
+    kind = _choice("kind", draft.kind, Kind)
+    provenance = _choice("provenance", draft.provenance, Provenance)
+    source = _choice("source", draft.source, Source)
+    if (status := _choice("status", draft.status, Status)) not in DRAFT_STATUSES:
         raise InvalidInput("status", "unknown_value")
     _text("language", draft.language, MAX_LANGUAGE_CHARS)
     _text("source_ref", draft.source_ref, MAX_ID_CHARS, optional=True)
@@ -95,21 +101,22 @@ def check_draft(draft: object) -> None:
     _text("value", draft.value, MAX_VALUE_CHARS, optional=True)
     _number("importance", draft.importance)
     check_ids("replaces", draft.replaces)
+    return _with(draft, speaker=speaker, scope=scope, kind=kind, provenance=provenance, source=source,
+                 status=status)  # fmt: skip
 
 
-def check_edit(change: object) -> None:
+def check_edit(change: object) -> MemoryEdit:
     """A MemoryEdit's fields (None keeps one): content text a store can hold (its own rule is
-    writer.checked_content's), kind and scope values, owner/area ids."""
+    writer.checked_content's), kind and scope values (returned as members), owner/area ids."""
     if not isinstance(change, MemoryEdit):
         raise InvalidInput("change", "wrong_type")
     if change.content is not None:
         _content("content", change.content)
-    if change.kind is not None:
-        _choice("kind", change.kind, Kind)
-    if change.scope is not None:
-        _choice("scope", change.scope, Scope)
+    kind = None if change.kind is None else _choice("kind", change.kind, Kind)
+    scope = None if change.scope is None else _choice("scope", change.scope, Scope)
     _text("owner_id", change.owner_id, MAX_ID_CHARS, optional=True)
     _text("area_id", change.area_id, MAX_ID_CHARS, optional=True)
+    return _with(change, kind=kind, scope=scope)
 
 
 def check_recall_options(options: object) -> None:
@@ -173,34 +180,37 @@ def check_retention(now: object, retention_days: object) -> None:
     _count("retention_days", retention_days, low=1, high=MAX_RETENTION_DAYS)
 
 
-def check_speaker(speaker: object, field: str = "speaker") -> None:
+def check_speaker(speaker: object, field: str = "speaker") -> Speaker:
     """A Speaker: ids of at most MAX_ID_CHARS characters (or None), admin a bool, source a
-    SpeakerSource (or None)."""
+    SpeakerSource (or None; returned as a member)."""
     if not isinstance(speaker, Speaker):
         raise InvalidInput(field, "wrong_type")
     _text(f"{field}.person_id", speaker.person_id, MAX_ID_CHARS, optional=True)
     _text(f"{field}.area_id", speaker.area_id, MAX_ID_CHARS, optional=True)
     _flag(f"{field}.admin", speaker.admin)
-    if speaker.source is not None:
-        _choice(f"{field}.source", speaker.source, SpeakerSource)
+    source = None if speaker.source is None else _choice(f"{field}.source", speaker.source, SpeakerSource)
+    return _with(speaker, source=source)
 
 
-def check_turn(turn: object) -> None:
+def check_turn(turn: object) -> TranscriptTurn:
     """A TranscriptTurn: a conversation id, a turn number in 0..MAX_COUNT, a role, its text (at most
     MAX_TURN_CHARS characters a store can hold; empty is a turn too), a language tag, an aware
-    created_at, the speaker's and area's ids (or None), a SpeakerSource (or None)."""
+    created_at, the speaker's and area's ids (or None), a SpeakerSource (or None); the enums
+    returned as members."""
     if not isinstance(turn, TranscriptTurn):
         raise InvalidInput("turn", "wrong_type")
     check_id("conversation_id", turn.conversation_id)
     _count("turn", turn.turn)
-    _choice("role", turn.role, Role)
+    role = _choice("role", turn.role, Role)
     _text("text", turn.text, MAX_TURN_CHARS)
     _text("language", turn.language, MAX_LANGUAGE_CHARS)
     check_moment("created_at", turn.created_at)
     _text("speaker_id", turn.speaker_id, MAX_ID_CHARS, optional=True)
     _text("area_id", turn.area_id, MAX_ID_CHARS, optional=True)
-    if turn.speaker_source is not None:
-        _choice("speaker_source", turn.speaker_source, SpeakerSource)
+    said_by = (
+        None if turn.speaker_source is None else _choice("speaker_source", turn.speaker_source, SpeakerSource)
+    )
+    return _with(turn, role=role, speaker_source=said_by)
 
 
 def check_voiceprint(person_id: object, vector: object, clips: object, embedding: object) -> None:
@@ -214,21 +224,24 @@ def check_voiceprint(person_id: object, vector: object, clips: object, embedding
     except (TypeError, ValueError, OverflowError):
         raise InvalidInput("vector", "invalid_vector") from None
     if array.size > MAX_VECTOR_DIMENSION:
-        raise InvalidInput("vector", "too_long", limit=MAX_VECTOR_DIMENSION)
+        raise InvalidInput("vector", "too_many", limit=MAX_VECTOR_DIMENSION)
     _count("clips", clips, low=1)
     _text("embedding", embedding, MAX_ID_CHARS)
 
 
-def check_filter(where: object) -> None:
-    """A MemoryFilter: enum values (or None), ids and a language tag of their limits (or None)."""
+def check_filter(where: object) -> MemoryFilter:
+    """A MemoryFilter: enum values (or None; returned as members), ids and a language tag of their
+    limits (or None)."""
     if not isinstance(where, MemoryFilter):
         raise InvalidInput("where", "wrong_type")
+    members: dict[str, object] = {}
     for name, enum in (("kind", Kind), ("scope", Scope), ("provenance", Provenance), ("status", Status)):
-        if (value := getattr(where, name)) is not None:
-            _choice(name, value, enum)
+        value = getattr(where, name)
+        members[name] = None if value is None else _choice(name, value, enum)
     for name in ("person", "area", "said_by"):
         _text(name, getattr(where, name), MAX_ID_CHARS, optional=True)
     _text("language", where.language, MAX_LANGUAGE_CHARS, optional=True)
+    return _with(where, **members)
 
 
 def check_learning(
@@ -260,14 +273,14 @@ def check_learning(
     for candidate in candidates:
         if not isinstance(candidate, Candidate):
             raise InvalidInput("candidates", "wrong_type")
-        found.append(candidate)
         _content("content", candidate.content)
-        _choice("kind", candidate.kind, Kind)
+        kind = _choice("kind", candidate.kind, Kind)
         for name in ("subject", "predicate", "value", "scope_hint"):
             value = getattr(candidate, name)
             if value is not None:
                 _content(name, value)
         _number("confidence", candidate.confidence)
+        found.append(_with(candidate, kind=kind))
     return found
 
 
@@ -281,9 +294,9 @@ def check_moment(field: str, value: object, *, optional: bool = False) -> None:
         raise InvalidInput(field, "naive_time")
 
 
-def check_verdict(verdict: object) -> None:
-    """A judge's verdict: a facts.Relation value."""
-    _choice("verdict", verdict, Relation)
+def check_verdict(verdict: object) -> Relation:
+    """A judge's verdict: a facts.Relation value (returned as a member)."""
+    return _choice("verdict", verdict, Relation)
 
 
 def check_seconds(field: str, value: object, high: float = MAX_PAUSE_SECONDS) -> None:
@@ -305,11 +318,11 @@ def check_count(field: str, value: object, *, low: int = 0, high: int = MAX_COUN
     _count(field, value, low=low, high=high)
 
 
-def check_bucket(scope: object, owner_id: object, area_id: object) -> None:
-    """A scope value with its owner's and area's ids (or None)."""
-    _choice("scope", scope, Scope)
+def check_bucket(scope: object, owner_id: object, area_id: object) -> Scope:
+    """A scope value (returned as a member) with its owner's and area's ids (or None)."""
     _text("owner_id", owner_id, MAX_ID_CHARS, optional=True)
     _text("area_id", area_id, MAX_ID_CHARS, optional=True)
+    return _choice("scope", scope, Scope)
 
 
 def check_tombstone_text(text_or_vector: object, text: object) -> None:
@@ -347,6 +360,12 @@ def _text(field: str, value: object, limit: int, *, optional: bool = False) -> N
         raise InvalidInput(field, "too_long", limit=limit)
     if not storable(value):
         raise InvalidInput(field, "invalid_text")
+
+
+def _with[R: DataclassInstance](record: R, **values: object) -> R:
+    """`record` with `values` where they differ (itself when none does)."""
+    changed = {name: value for name, value in values.items() if getattr(record, name) is not value}
+    return replace(record, **changed) if changed else record
 
 
 def _choice[E: StrEnum](field: str, value: object, enum: type[E]) -> E:
