@@ -120,13 +120,14 @@ def check_edit(change: object) -> MemoryEdit:
 
 
 def check_recall_options(options: object) -> None:
-    """RecallOptions: whole counts in 0..MAX_COUNT, a finite min_similarity, a language tag, at
-    most MAX_NAMES named persons/areas, as_of an aware datetime or None."""
+    """RecallOptions: limit a whole number in 0..MAX_COUNT, the character caps whole numbers from 0
+    (any size: "unlimited" is sys.maxsize; they are only compared), a finite min_similarity, a
+    language tag, at most MAX_NAMES named persons/areas, as_of an aware datetime or None."""
     if not isinstance(options, RecallOptions):
         raise InvalidInput("options", "wrong_type")
     _count("limit", options.limit)
-    _count("max_chars", options.max_chars)
-    _count("max_chars_per_memory", options.max_chars_per_memory)
+    _count("max_chars", options.max_chars, high=None)
+    _count("max_chars_per_memory", options.max_chars_per_memory, high=None)
     _number("min_similarity", options.min_similarity)
     _flag("include_about_speaker", options.include_about_speaker)
     _text("language", options.language, MAX_LANGUAGE_CHARS, optional=True)
@@ -397,15 +398,15 @@ def _number(field: str, value: object) -> float:
         return math.copysign(math.inf, value)
 
 
-def _count(field: str, value: object, *, low: int = 0, high: int = MAX_COUNT) -> int:
-    """A whole number (no bool, no float) in low..high: "negative" below 0, "too_small" below a
-    positive `low`, "too_large" above `high` (the bound as InvalidInput.limit)."""
+def _count(field: str, value: object, *, low: int = 0, high: int | None = MAX_COUNT) -> int:
+    """A whole number (no bool, no float) in low..high (None: no upper bound): "negative" below 0,
+    "too_small" below a positive `low`, "too_large" above `high` (the bound as InvalidInput.limit)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InvalidInput(field, "wrong_type")
     number = int(value)
     if number < low:
         raise InvalidInput(field, "negative" if low == 0 else "too_small", limit=low)
-    if number > high:
+    if high is not None and number > high:
         raise InvalidInput(field, "too_large", limit=high)
     return number
 
