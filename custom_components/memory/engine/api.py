@@ -34,7 +34,7 @@ from .store.base import MemoryFilter
 if TYPE_CHECKING:
     from .embedding.base import Vectors
 
-MAX_CONTENT_CHARS = 1000  # longest memory text accepted (docs/services.md)
+MAX_CONTENT_CHARS = 1000  # longest memory text accepted (other limits: inputs.py, docs/services.md#limits)
 WRITE_REFUSED = "the memory store is unavailable for writing, nothing was stored"  # as_refused_write
 
 
@@ -300,7 +300,10 @@ class ImportReport:
 
 
 class MemoryEngineAPI(Protocol):
-    """What the HA side may call. Every method but recall() may raise EngineError."""
+    """What the HA side may call. Every method but recall() may raise EngineError. Each checks
+    its input first (engine/inputs.py: types, enum values, lengths, ranges, finite numbers) and
+    raises InvalidInput naming the field before anything is read or written; recall() logs and
+    answers [] instead, and reads a query up to inputs.MAX_QUERY_CHARS."""
 
     anchor_key_matches: bool
     """After open(): False when the store's tombstone digests were made with another anchor key
