@@ -24,10 +24,12 @@ from typing import Any
 
 import pytest
 import voluptuous as vol
+from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
+from homeassistant.helpers.chat_session import async_get_chat_session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, WebSocketGenerator
@@ -42,7 +44,7 @@ from tests.conftest import Resident, async_call, both_stores
 from tests.hostile import anything, huge_int, long_text, non_finite, unstorable_text, words
 
 FUZZ = settings(
-    max_examples=100,
+    max_examples=200,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -342,6 +344,35 @@ async def test_every_llm_tool_names_the_problem_or_stores_verbatim(
     )
     instance = await llm.async_get_api(household, LLM_API_ID, context)
     await household.async_add_executor_job(_tool_property, household, engine, instance, caplog)
+
+
+async def test_a_turn_past_the_transcript_limit_is_not_recorded_and_the_turn_goes_on(
+    household: HomeAssistant,
+    memory_entry: Any,
+    engine: Any,
+    julian: Resident,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A paste of 40,000 characters typed to an LLM agent with the Memory API: the turn is longer
+    than a transcript turn may be (inputs.MAX_TURN_CHARS), so it is not recorded — said in the log
+    as a warning, no traceback — and the prompt is still built from what recall reads of it."""
+    pasted = "Where is the spare key? " + "lorem ipsum " * 3_400
+    assert len(pasted) > inputs.MAX_TURN_CHARS
+    await async_call(household, "remember", {"content": "The spare key is in the blue tin."})
+    user_input = conversation.ConversationInput(
+        text=pasted, context=julian.context, conversation_id=None, device_id=None, satellite_id=None,
+        language="en", agent_id="test_llm",
+    )  # fmt: skip
+    with (
+        async_get_chat_session(household, None) as session,
+        conversation.async_get_chat_log(household, session, user_input) as chat_log,
+    ):
+        await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)
+        assert chat_log.llm_api is not None and chat_log.llm_api.api_prompt
+        conversation_id = session.conversation_id
+    assert await household.async_add_executor_job(engine.conversation, conversation_id) == []
+    assert not _errors(caplog), _errors(caplog)
+    assert any("not recorded" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
 
 
 # ------------------------------------------------------------------ every reason has its words
