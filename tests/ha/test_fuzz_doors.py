@@ -38,6 +38,7 @@ from custom_components.memory.const import DOMAIN, LLM_API_ID
 from custom_components.memory.engine import inputs
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput
 from custom_components.memory.engine.models import Speaker
+from custom_components.memory.engine.store.base import MemoryFilter
 from custom_components.memory.engine.text import strip_invisible
 from custom_components.memory.validation import BOUNDED_KEYS, REASON_KEYS, map_invalid
 from tests.conftest import Resident, async_call, both_stores
@@ -101,6 +102,23 @@ def _run[T](hass: HomeAssistant, coro: Coroutine[Any, Any, T]) -> T:
 
 def _rows(engine: Any) -> int:
     return int(engine.stats().memories)
+
+
+# what each stored field may hold (docs/services.md#limits)
+STORED_LIMITS = {
+    "content": MAX_CONTENT_CHARS, "value": inputs.MAX_VALUE_CHARS, "subject": inputs.MAX_KEY_CHARS,
+    "predicate": inputs.MAX_KEY_CHARS, "language": inputs.MAX_LANGUAGE_CHARS,
+    **dict.fromkeys(("source_ref", "owner_id", "area_id", "speaker_id"), inputs.MAX_ID_CHARS),
+}  # fmt: skip
+
+
+def _assert_within_limits(engine: Any) -> None:
+    """Every stored memory (any status) holds text within its field's limit, none with NUL."""
+    memories, _ = engine.find(ADMIN, MemoryFilter(status=None), limit=10_000)
+    for memory in memories:
+        for name, limit in STORED_LIMITS.items():
+            value = getattr(memory, name)
+            assert value is None or (len(value) <= limit and "\x00" not in value), (name, len(value or ""))
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -171,6 +189,7 @@ def _service_property(
         elif service != "consolidate":
             assert _rows(engine) == before
     assert not _errors(caplog), _errors(caplog)
+    _assert_within_limits(engine)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
@@ -272,6 +291,7 @@ def _command_property(
     elif command != "consolidate":
         assert _rows(engine) == before
     assert not _errors(caplog), _errors(caplog)
+    _assert_within_limits(engine)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
@@ -329,6 +349,7 @@ def _tool_property(
         elif tool != "replace":
             assert _rows(engine) == before
     assert not _errors(caplog), _errors(caplog)
+    _assert_within_limits(engine)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
