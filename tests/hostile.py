@@ -10,8 +10,10 @@ sort of value (valid or not) for doors whose own schemas decide.
 from __future__ import annotations
 
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 # One megabyte of each text shape the issue saw stored or searched.
@@ -69,8 +71,11 @@ def words(max_size: int) -> st.SearchStrategy[str]:
     return st.text(st.characters(exclude_characters="\x00"), max_size=max_size)
 
 
+# Numbers no store binds (sqlite3 takes int and float only): numpy's float32 and int64, a fraction.
+foreign_numbers = st.sampled_from([np.float32(0.5), np.int64(5), Fraction(1, 3)])
 bad_number = st.one_of(
     non_finite,
+    foreign_numbers,
     st.text(max_size=6),
     st.binary(max_size=4),
     st.none(),
@@ -89,6 +94,7 @@ def bad_count(high: int, low: int = 0) -> st.SearchStrategy[Any]:
         st.booleans(),
         st.text(max_size=6),
         st.none(),
+        foreign_numbers,
     )
 
 

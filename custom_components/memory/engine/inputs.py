@@ -20,7 +20,7 @@ after trimming, sensitive) is writer.checked_content's; visibility and existence
 from __future__ import annotations
 
 import math
-import numbers
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -99,10 +99,10 @@ def check_draft(draft: object) -> MemoryDraft:
     _text("subject", draft.subject, MAX_KEY_CHARS, optional=True)
     _text("predicate", draft.predicate, MAX_KEY_CHARS, optional=True)
     _text("value", draft.value, MAX_VALUE_CHARS, optional=True)
-    _number("importance", draft.importance)
+    importance = _number("importance", draft.importance)
     check_ids("replaces", draft.replaces)
     return _with(draft, speaker=speaker, scope=scope, kind=kind, provenance=provenance, source=source,
-                 status=status)  # fmt: skip
+                 status=status, importance=importance)  # fmt: skip
 
 
 def check_edit(change: object) -> MemoryEdit:
@@ -280,8 +280,8 @@ def check_learning(
             value = getattr(candidate, name)
             if value is not None:
                 _content(name, value)
-        _number("confidence", candidate.confidence)
-        found.append(_with(candidate, kind=kind))
+        confidence = _number("confidence", candidate.confidence)
+        found.append(_with(candidate, kind=kind, confidence=confidence))
     return found
 
 
@@ -379,29 +379,24 @@ def _choice[E: StrEnum](field: str, value: object, enum: type[E]) -> E:
         raise InvalidInput(field, "unknown_value") from None
 
 
-def _finite(value: numbers.Real) -> bool:
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an int too large for a float is still a finite number
-        return True
-
-
 def _number(field: str, value: object) -> float:
-    """A finite real number (no bool, no text), as a float; "not_finite" for NaN or infinity."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    """A finite int or float (no bool, no text; what every store binds), as a float: "not_finite"
+    for NaN or infinity; an int too large for a float is taken as the largest one."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(field, "wrong_type")
-    if not _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
         raise InvalidInput(field, "not_finite")
     try:
         return float(value)
     except OverflowError:
-        return math.copysign(math.inf, value)
+        return math.copysign(sys.float_info.max, value)
 
 
 def _count(field: str, value: object, *, low: int = 0, high: int | None = MAX_COUNT) -> int:
-    """A whole number (no bool, no float) in low..high (None: no upper bound): "negative" below 0,
-    "too_small" below a positive `low`, "too_large" above `high` (the bound as InvalidInput.limit)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """An int (no bool, no float; what every store binds) in low..high (None: no upper bound):
+    "negative" below 0, "too_small" below a positive `low`, "too_large" above `high` (the bound as
+    InvalidInput.limit)."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(field, "wrong_type")
     number = int(value)
     if number < low:
