@@ -67,8 +67,8 @@ def bad_choice(enum: type[StrEnum], *, optional: bool = False) -> st.SearchStrat
 
 
 def words(max_size: int) -> st.SearchStrategy[str]:
-    """Any text a store can hold (hypothesis' text without NUL), up to max_size characters."""
-    return st.text(st.characters(exclude_characters="\x00"), max_size=max_size)
+    """Any text a store can hold (valid UTF-8, no NUL), up to max_size characters."""
+    return st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=max_size)
 
 
 # Numbers no store binds (sqlite3 takes int and float only): numpy's float32 and int64, a fraction.
