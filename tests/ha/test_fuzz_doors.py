@@ -401,6 +401,7 @@ async def test_a_turn_past_the_transcript_limit_is_not_recorded_and_the_turn_goe
         await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)
         assert chat_log.llm_api is not None and chat_log.llm_api.api_prompt
         conversation_id = session.conversation_id
+    await memory_entry.runtime_data.transcripts.async_flush()  # turns are written after the answer
     assert await household.async_add_executor_job(engine.conversation, conversation_id) == []
     assert not _errors(caplog), _errors(caplog)
     assert any("not recorded" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
