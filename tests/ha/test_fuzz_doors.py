@@ -113,6 +113,12 @@ STORED_LIMITS = {
 }  # fmt: skip
 
 
+def _assert_clean(engine: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """After a call: no ERROR in the log, and the store within its limits."""
+    assert not _errors(caplog), _errors(caplog)
+    _assert_within_limits(engine)
+
+
 def _assert_within_limits(engine: Any) -> None:
     """Every stored memory (any status) holds text within its field's limit, none with NUL."""
     memories, _ = engine.find(ADMIN, MemoryFilter(status=None), limit=10_000)
@@ -189,8 +195,7 @@ def _service_property(
             assert _rows(engine) in (before, before + 1)
         elif service != "consolidate":
             assert _rows(engine) == before
-    assert not _errors(caplog), _errors(caplog)
-    _assert_within_limits(engine)
+    _assert_clean(engine, caplog)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
@@ -296,8 +301,7 @@ def _command_property(
         assert _rows(engine) == before + created
     elif command != "consolidate":
         assert _rows(engine) == before
-    assert not _errors(caplog), _errors(caplog)
-    _assert_within_limits(engine)
+    _assert_clean(engine, caplog)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
@@ -358,8 +362,7 @@ def _tool_property(
             _assert_stored(engine, result["id"], args["content"], result["action"])
         elif tool != "replace":
             assert _rows(engine) == before
-    assert not _errors(caplog), _errors(caplog)
-    _assert_within_limits(engine)
+    _assert_clean(engine, caplog)
 
 
 @both_stores  # the doors over both stores (PostgreSQL's text refuses NUL, SQLite's takes it)
