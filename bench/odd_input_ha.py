@@ -3,7 +3,8 @@
 Run by odd_input.py as
   BENCH_ODD_WORK=work.json BENCH_ODD_OUT=out.json python -m pytest -p no:sugar bench/odd_input_ha.py
 work.json: {"utterances": [{"shape", "said_as", "text"}, ...], "repeats": int, "fuzzy_unsafe": [shape, ...],
-"area_word": str, "area_repeats": [int, ...], "recursion_probe": [text, ...]}
+"area_word": str, "area_repeats": [int, ...], "recursion_probe": [text, ...], "rows": bool,
+"invalid_repeats": int}
 
 A real Home Assistant (pytest-homeassistant-custom-component's `hass`) with person, conversation,
 intent and assist_pipeline; Julian (a person with a user) speaks at a satellite in the Kitchen, where
@@ -18,6 +19,11 @@ cleared before every call (the same text again would be answered from it):
 - non-strict recognition of `area_word` said k times (k in `area_repeats`), once each;
 - HA's fuzzy matcher (the default agent's `_recognize_fuzzy`, in the executor like HA runs it) on
   each `recursion_probe` text, once each: where it raises, the innermost frame.
+(all of these only when `rows`), and — when `invalid_repeats` — each hostile call of issue 26 through
+the doors that many times after an untimed one (p50 / p99 / max ms and what it answered: the
+translated error's key and field, HA's schema error, the tool's error, or the answer): the memory.*
+services, the memory/... WebSocket commands (an administrator's client), the Memory LLM API's tools
+(Julian's), a memory-agent turn.
 """
 
 from __future__ import annotations
@@ -35,8 +41,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import voluptuous as vol  # noqa: E402
 from homeassistant.components import conversation  # noqa: E402
+from homeassistant.exceptions import HomeAssistantError  # noqa: E402
 from homeassistant.helpers import entity_registry as er  # noqa: E402
+from homeassistant.helpers import llm  # noqa: E402
 
 import custom_components  # noqa: E402, F401 - pin the repo's package before HA's testing config can shadow it
 from tests.conftest import _resident, _room, async_set_up_household, setup_memory  # noqa: E402
@@ -67,9 +76,10 @@ async def _timed(
     return {"p50": round(statistics.median(samples), 2), "max": round(max(samples), 2)}
 
 
-async def test_odd_input(hass: Any, tmp_path: Path, enable_custom_integrations: Any) -> None:
+async def test_odd_input(
+    hass: Any, tmp_path: Path, enable_custom_integrations: Any, hass_ws_client: Any
+) -> None:
     work = json.loads(Path(os.environ["BENCH_ODD_WORK"]).read_text(encoding="utf-8"))  # noqa: ASYNC240
-    repeats = work["repeats"]
     await async_set_up_household(hass, tmp_path)
     julian = await _resident(hass, "Julian")
     kitchen = await _room(hass, "Kitchen")
@@ -92,11 +102,27 @@ async def test_odd_input(hass: Any, tmp_path: Path, enable_custom_integrations: 
             satellite_id=None, language="en", agent_id=None,
         )  # fmt: skip
 
-    async def turn(text: str) -> None:
-        await conversation.async_converse(
+    async def turn(text: str) -> Any:
+        return await conversation.async_converse(
             hass, text, None, julian.context, "en", agent_id=memory_agent, device_id=kitchen.device_id
         )
 
+    out: dict[str, Any] = {}
+    if work["invalid_repeats"]:
+        client = await hass_ws_client(hass)
+        instance = await llm.async_get_api(hass, "memory", llm.LLMContext(
+            platform="bench", context=julian.context, language="en", assistant="conversation", device_id=None))  # fmt: skip
+        out["invalid"] = await _hostile(hass, client, instance, turn, work["invalid_repeats"])
+    if work["rows"]:
+        out.update(await _rows(hass, work, agent, said, turn, clear))
+    Path(os.environ["BENCH_ODD_OUT"]).write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")  # noqa: ASYNC240
+
+
+async def _rows(
+    hass: Any, work: dict[str, Any], agent: Any, said: Any, turn: Any, clear: Any
+) -> dict[str, Any]:
+    """The rows' HA steps, the area probe and the recursion probe (module docstring)."""
+    repeats = work["repeats"]
     rows = []
     for item in work["utterances"]:
         text = item["text"]
@@ -137,5 +163,102 @@ async def test_odd_input(hass: Any, tmp_path: Path, enable_custom_integrations: 
         probe.append({"chars": len(text), "words": len(text.split()), **result})
         print(json.dumps(probe[-1]), flush=True)
 
-    out = {"rows": rows, "area": area, "recursion_probe": probe}
-    Path(os.environ["BENCH_ODD_OUT"]).write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")  # noqa: ASYNC240
+    return {"rows": rows, "area": area, "recursion_probe": probe}
+
+
+async def _answered(call: Callable[[], Awaitable[Any]]) -> tuple[float, str]:
+    """(ms the call took, what it answered)."""
+    start = time.perf_counter()
+    try:
+        result = await call()
+    except vol.Invalid as err:
+        outcome = f"vol.Invalid @ {'.'.join(str(p) for p in err.path)}"
+    except HomeAssistantError as err:
+        field = (err.translation_placeholders or {}).get("field")
+        outcome = f"{type(err).__name__} {err.translation_key} ({field})"
+    except Exception as err:  # a benchmark records what broke
+        outcome = f"{type(err).__name__} at {_where(err)}"
+    else:
+        outcome = _summary(result)
+    return (time.perf_counter() - start) * 1000, outcome
+
+
+def _summary(result: Any) -> str:
+    """What a door answered, briefly: a WebSocket error's code and key, a tool's error, what an
+    import rejected, what the memory agent said, or 'ok'."""
+    if isinstance(result, conversation.ConversationResult):
+        return f"said {result.response.speech.get('plain', {}).get('speech', '')!r}"
+    if isinstance(result, dict) and result.get("success") is False:
+        error = result.get("error")
+        if isinstance(error, dict):
+            return (
+                f"error {error.get('code')} {error.get('translation_key') or error.get('message', '')[:50]}"
+            )
+        return f"error {error}"
+    if isinstance(result, dict) and "result" in result:
+        result = result["result"]
+    if isinstance(result, dict) and "rejected" in result:
+        return "ok, rejected: " + ", ".join(f"{r['reason']} ({r['field']})" for r in result["rejected"])
+    found = (
+        next((len(v) for v in result.values() if isinstance(v, list)), None)
+        if isinstance(result, dict)
+        else None
+    )
+    return "ok" if found is None else f"ok, {found} listed"
+
+
+async def _hostile(hass: Any, client: Any, instance: Any, turn: Any, repeats: int) -> list[dict[str, Any]]:
+    """Issue 26's hostile calls through HA's doors, `repeats` times each after an untimed one."""
+    from custom_components.memory.const import DOMAIN  # noqa: PLC0415
+
+    megabyte, query = "x" * 1_000_000, "where is the spare key " * 52_200  # 1.2 MB
+
+    def service(name: str, **data: Any) -> Callable[[], Awaitable[Any]]:
+        supports = hass.services.supports_response(DOMAIN, name)
+        return lambda: hass.services.async_call(DOMAIN, name, data, blocking=True,
+                                                return_response=supports.value != "none")  # fmt: skip
+
+    def ws(command: str, **data: Any) -> Callable[[], Awaitable[Any]]:
+        async def call() -> Any:
+            await client.send_json_auto_id({"type": f"memory/{command}", **data})
+            return await client.receive_json()
+
+        return call
+
+    def tool(name: str, **args: Any) -> Callable[[], Awaitable[Any]]:
+        return lambda: instance.async_call_tool(llm.ToolInput(tool_name=name, tool_args=args))
+
+    written = await service("remember", content="The bins go out on Thursday.")()
+    memory_id = written["memory"]["id"]
+    cases = {
+        ("service", "remember: 1.2 MB content"): service("remember", content="x" * 1_200_000),
+        ("service", "remember: 1 MB language"): service("remember", content="A fact.", language=megabyte),
+        ("service", "remember: 1 MB id in replaces"): service("remember", content="A fact.", replaces=[megabyte]),
+        ("service", "remember: 1 MB person"): service("remember", content="A fact.", person=megabyte),
+        ("service", "recall: 1.2 MB query"): service("recall", query=query),
+        ("service", "recall: limit infinity"): service("recall", query="bins", limit=float("inf")),
+        ("service", "recall: as_of before year 1 in UTC"): service("recall", query="bins",
+                                                                  as_of="0001-01-01T00:00:00+05:00"),
+        ("service", "find_to_forget: limit infinity"): service("find_to_forget", query="bins", limit=float("inf")),
+        ("service", "find_to_forget: 1.2 MB query"): service("find_to_forget", query=query),
+        ("WebSocket", "list: offset 2^63"): ws("list", offset=2**63),
+        ("WebSocket", "search: 1.2 MB query"): ws("search", query=query),
+        ("WebSocket", "update: 1.2 MB content"): ws("update", memory_id=memory_id, content="x" * 1_200_000),
+        ("WebSocket", "import: 1 MB subject"): ws("import", data={
+            "format": "household-memory/export", "version": 1,
+            "memories": [{"content": "Leo likes green.", "scope": "shared", "subject": megabyte}]}),
+        ("LLM tool", "recall: 1.2 MB query"): tool("recall", query=query),
+        ("LLM tool", "find_to_forget: 1.2 MB query"): tool("find_to_forget", query=query),
+        ("LLM tool", "remember: 1.2 MB content"): tool("remember", content="x" * 1_200_000),
+        ("LLM tool", "forget: 1 MB id"): tool("forget", memory_id=megabyte),
+        ("memory agent", "turn: 1.2 MB utterance"): lambda: turn(query),
+    }  # fmt: skip
+    rows = []
+    for (door, case), call in cases.items():
+        _, outcome = await _answered(call)
+        samples = [(await _answered(call))[0] for _ in range(repeats)]
+        p99 = statistics.quantiles(samples, n=100, method="inclusive")[98] if len(samples) > 1 else samples[0]
+        rows.append({"door": door, "case": case, "outcome": outcome, "p50": round(statistics.median(samples), 2),
+                     "p99": round(p99, 2), "max": round(max(samples), 2)})  # fmt: skip
+        print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
+    return rows

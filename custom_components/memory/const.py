@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .engine.inputs import MAX_RETENTION_DAYS
+
 DOMAIN: Final = "memory"
 
 # Config entry data (config flow / reconfigure)
@@ -53,7 +55,7 @@ DEFAULT_ANSWER_SIMILARITY: Final = 0.35
 
 DEFAULT_LEARNING: Final = False  # consent first (docs/learning.md)
 DEFAULT_TRANSCRIPT_RETENTION_DAYS: Final = 365  # transcripts older than this are purged daily (issue text)
-TRANSCRIPT_RETENTION_RANGE: Final = (1, 3650)  # one day to ten years
+TRANSCRIPT_RETENTION_RANGE: Final = (1, MAX_RETENTION_DAYS)  # one day to ten years (the engine's limit)
 DEFAULT_REVIEW: Final = False
 # "no turn for a configurable idle time" (issue); below HA's own chat-session end (5 minutes after
 # the last turn, chat_session.CONVERSATION_TIMEOUT), which ends a conversation first otherwise

@@ -23,6 +23,7 @@ from .const import LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable, strip_invisible
+from .engine.writer import clean_content
 from .intents import forget_candidates, infer_kind, infer_scope
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
@@ -242,9 +243,10 @@ class RememberTool(_SpeakerTool):
     ) -> JsonObjectType:
         args = self._args(tool_input)
         language = base_language(llm_context.language)
-        if error := _text_error(args["content"]):
-            return {"success": False, "error": error}
-        content = strip_invisible(args["content"])
+        try:  # the engine's rule for a memory's text, before anything reads it
+            content = clean_content(args["content"])
+        except InvalidInput as err:
+            return {"success": False, "error": err.reason}
         if is_filler(content, language):  # "that": the model must pass the user's actual words
             return {"success": False, "error": "empty"}
         scope = Scope(args["scope"]) if "scope" in args else infer_scope(content, language, self._speaker)
@@ -345,6 +347,8 @@ class FindToForgetTool(_SpeakerTool):
             return {"success": True, "candidates": []}
         try:
             hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
+        except InvalidInput as err:
+            return {"success": False, "error": err.reason}
         except EngineError:
             return {"success": False, "error": "store_unavailable"}
         names = tellers(hass, self._speaker)

@@ -27,6 +27,7 @@ from .const import (
     DOMAIN,
 )
 from .engine.api import RecallOptions, StoreUnavailable
+from .engine.inputs import recall_query
 from .engine.models import Hit, Speaker
 from .speaker import areas_named, persons_named
 
@@ -210,6 +211,7 @@ async def async_recall(
     without waiting on an unreachable database."""
     if data.health is not None and data.health.down:
         return []
+    query = recall_query(query)  # what the engine reads of it: the names are looked for there too
     if "named_persons" not in overrides:
         overrides["named_persons"] = persons_named(hass, query)
     if "named_areas" not in overrides:

@@ -57,6 +57,7 @@ from .engine.api import (
     InvalidInput,
     MemoryDraft,
 )
+from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable, strip_invisible
 from .judge import async_consolidate
@@ -75,7 +76,7 @@ from .recognition import (
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
-from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range
+from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range, whole_number
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -107,7 +108,6 @@ ATTR_CLIPS = "clips"
 ATTR_SATELLITE = "satellite"
 ATTR_UTTERANCES = "utterances"
 
-MAX_QUERY_CHARS = MAX_CONTENT_CHARS  # a query longer than any memory cannot be meant as a question
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
 DEFAULT_FORGET_CANDIDATES = 3  # as many as a person can choose between when asked
 DEFAULT_PENDING_LIMIT = 50  # one review session's worth
@@ -134,7 +134,7 @@ REMEMBER_SCHEMA = vol.Schema(
 FIND_TO_FORGET_SCHEMA = vol.Schema(
     {
         vol.Required(ATTR_QUERY): cv.string,
-        vol.Optional(ATTR_LIMIT): vol.All(vol.Coerce(int), vol.Range(min=1, max=MAX_RECALL_LIMIT)),
+        vol.Optional(ATTR_LIMIT): vol.All(whole_number, vol.Range(min=1, max=MAX_RECALL_LIMIT)),
         **_SPEAKER_FIELDS,
     }
 )
@@ -245,7 +245,10 @@ def _as_of(call: ServiceCall) -> datetime | None:
         raise invalid("invalid_datetime", ATTR_AS_OF)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt_util.get_default_time_zone())
-    return dt_util.as_utc(moment)
+    try:
+        return dt_util.as_utc(moment)
+    except OverflowError:  # the first or last day of the calendar in a zone ahead of or behind UTC
+        raise invalid("invalid_datetime", ATTR_AS_OF) from None
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:
@@ -368,6 +371,8 @@ async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
     limit = call.data.get(ATTR_LIMIT, DEFAULT_FORGET_CANDIDATES)
     try:
         hits = await async_run(hass, data.engine.find_to_forget, query, speaker, limit)
+    except InvalidInput as err:
+        raise map_invalid(err) from err
     except EngineError as err:
         raise engine_failed(err) from err
     return {"candidates": [hit_dict(hit) for hit in hits]}
@@ -397,6 +402,8 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
         raise invalid("unknown_person", ATTR_PERSON)
     try:
         count = await async_run(hass, data.engine.forget_person, speaker.person_id)
+    except InvalidInput as err:
+        raise map_invalid(err, ATTR_PERSON) from err
     except EngineError as err:
         raise engine_failed(err) from err
     return {"person": speaker.person_id, "forgotten": count}
@@ -450,6 +457,8 @@ async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
     speaker = await _async_speaker(call.hass, call)
     try:
         memories = await async_run(call.hass, data.engine.list_pending, speaker, limit=limit)
+    except InvalidInput as err:
+        raise map_invalid(err) from err
     except EngineError as err:
         raise engine_failed(err) from err
     return {
@@ -656,6 +665,8 @@ async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
     await _async_may_act_for(hass, call, person)
     try:
         forgotten = await async_run(hass, data.engine.forget_voice, person)
+    except InvalidInput as err:
+        raise map_invalid(err, ATTR_PERSON) from err
     except EngineError as err:
         raise engine_failed(err) from err
     return {"person": person, "forgotten": forgotten}

@@ -32,7 +32,7 @@ from .const import (
     DEFAULT_LEARNING,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
 )
-from .engine.api import StoreUnavailable
+from .engine.api import InvalidInput, StoreUnavailable
 from .engine.models import Role, Speaker, TranscriptTurn
 from .runtime import MemoryConfigEntry, async_run
 
@@ -79,6 +79,9 @@ class TranscriptRecorder:
             except StoreUnavailable:  # the store's health reports it (log, repair issue): no traceback
                 _LOGGER.debug("Turn %s of conversation %s not recorded: store unavailable",
                               said.role.value, said.conversation_id)  # fmt: skip
+            except InvalidInput as err:  # a turn no store takes (engine/inputs.py): said, not a failure
+                _LOGGER.warning("Turn %s of conversation %s not recorded: %s %s",
+                                said.role.value, said.conversation_id, err.field, err.reason)  # fmt: skip
             except Exception:
                 _LOGGER.exception("Could not record a %s turn of conversation %s",
                                   said.role.value, said.conversation_id)  # fmt: skip

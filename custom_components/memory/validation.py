@@ -4,7 +4,8 @@ automation's input: the memory.* services (services.py) and the panel's WebSocke
 
 Bad input is a ServiceValidationError with a translation key from strings.json "exceptions" and
 the offending field as the `field` placeholder; an engine InvalidInput maps to one by its reason
-(REASON_KEYS); a failed engine call to a translated HomeAssistantError (engine_failed).
+(REASON_KEYS; with the bound it crossed, BOUNDED_KEYS and its `max`/`min`); a failed engine call to
+a translated HomeAssistantError (engine_failed). The limits are the engine's (engine/inputs.py).
 """
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ REASON_KEYS = {
     "conflict": "conflict",
     "forgotten": "forgotten",
     "scope_reserved": "scope_reserved",
+    "wrong_type": "wrong_type",
+    "unknown_value": "unknown_value",
+    "not_finite": "not_finite",
+    "naive_time": "naive_time",
+}
+# engine InvalidInput.reason with InvalidInput.limit -> (exceptions key, the limit's placeholder)
+BOUNDED_KEYS = {
+    "too_long": ("text_too_long", "max"),
+    "too_many": ("too_many_items", "max"),
+    "too_large": ("number_too_large", "max"),
+    "too_small": ("number_too_small", "min"),
+    "negative": ("number_too_small", "min"),
 }
 
 
@@ -104,9 +117,23 @@ def invalid(key: str, field: str) -> ServiceValidationError:
 
 
 def map_invalid(err: InvalidInput, field: str | None = None) -> ServiceValidationError:
-    """The engine's InvalidInput as a translated error (REASON_KEYS; "invalid_input" for an
-    unlisted reason), naming `field` (default: the engine's field name)."""
-    return invalid(REASON_KEYS.get(err.reason, "invalid_input"), field or err.field)
+    """The engine's InvalidInput as a translated error (REASON_KEYS; BOUNDED_KEYS with the limit
+    when the engine gives one; "invalid_input" for an unlisted reason), naming `field` (default:
+    the engine's field name)."""
+    name = field or err.field
+    if err.limit is not None and err.reason in BOUNDED_KEYS:
+        key, bound = BOUNDED_KEYS[err.reason]
+        return ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key=key,
+            translation_placeholders={"field": name, bound: _number_text(err.limit)},
+        )
+    return invalid(REASON_KEYS.get(err.reason, "invalid_input"), name)
+
+
+def _number_text(number: float) -> str:
+    """A limit as people write it: 1000, not 1000.0 or 1e+03."""
+    return str(int(number)) if float(number).is_integer() else str(number)
 
 
 # A store that failed -> strings.json exceptions key; each says nothing was stored or changed.

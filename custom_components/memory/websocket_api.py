@@ -39,7 +39,8 @@ from homeassistant.helpers.translation import async_get_translations
 
 from .answers import base_language
 from .const import DOMAIN
-from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput, MemoryEdit
+from .engine.api import EngineError, InvalidInput, MemoryEdit
+from .engine.inputs import MAX_COUNT, MAX_ID_CHARS, MAX_LANGUAGE_CHARS, MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Provenance, Scope, Speaker, Status
 from .engine.store.base import MemoryFilter
 from .runtime import MemoryConfigEntry, async_recall, async_run
@@ -55,7 +56,7 @@ DEFAULT_PAGE = 50
 MAX_PAGE = 200
 DEFAULT_SEARCH_HITS = 10
 MAX_SEARCH_HITS = 20
-MAX_OFFSET = 10**9  # a page's offset: far beyond any household, within every store's integers
+MAX_OFFSET = MAX_COUNT  # a page's offset: the engine's limit of counts (engine/inputs.py)
 STATUS_ANY = "any"
 # strings.json exceptions keys answered with these codes (others: invalid_input / the engine's)
 CODES = {
@@ -76,8 +77,8 @@ type Command = Callable[[HomeAssistant, ActiveConnection, dict[str, Any]], None]
 
 # Strings must be strings and numbers whole numbers (validation.text, whole_number): no 5 taken
 # for "5", no 1.5 truncated to 1.
-_ID = vol.All(text, vol.Length(min=1, max=200))
-_LANGUAGE = vol.All(text, vol.Length(min=1, max=35))
+_ID = vol.All(text, vol.Length(min=1, max=MAX_ID_CHARS))
+_LANGUAGE = vol.All(text, vol.Length(min=1, max=MAX_LANGUAGE_CHARS))
 _PAGE: dict[vol.Marker, Any] = {
     vol.Optional("offset", default=0): vol.All(whole_number, vol.Range(min=0, max=MAX_OFFSET)),
     vol.Optional("limit", default=DEFAULT_PAGE): vol.All(whole_number, vol.Range(min=1, max=MAX_PAGE)),
@@ -221,7 +222,7 @@ async def _list(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, An
 @memory_command(
     "search",
     {
-        vol.Required("query"): vol.All(text, vol.Length(min=1, max=MAX_CONTENT_CHARS)),
+        vol.Required("query"): vol.All(text, vol.Length(min=1, max=MAX_QUERY_CHARS)),
         vol.Optional("person"): vol.Any(None, _ID),
         vol.Optional("area"): vol.Any(None, _ID),
         vol.Optional("language"): vol.Any(None, _LANGUAGE),

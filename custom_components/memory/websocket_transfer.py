@@ -46,7 +46,7 @@ from .engine.api import MemoryDraft
 from .engine.models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .runtime import MemoryConfigEntry, async_run
 from .speaker import is_person
-from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, text, whole_in_range
+from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, map_invalid, text, whole_in_range
 from .views import async_renderer
 from .websocket_api import check_area, memory_command
 
@@ -180,12 +180,9 @@ def draft_of(hass: HomeAssistant, item: Any, status: Status) -> MemoryDraft:
     )
 
 
-# The field an engine rejection of an imported memory is about (its `field` in the report).
+# The field an engine rejection of an imported memory is about (its `field` in the report) where
+# the engine names none (an import's own outcomes) or another than the export's key.
 IMPORT_FIELDS = {
-    "empty": "content",
-    "too_long": "content",
-    "invalid_text": "content",
-    "sensitive": "content",
     "forgotten": "content",
     "conflict": "value",
     "scope_needs_person": "owner_id",
@@ -227,14 +224,11 @@ async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
             field = (err.translation_placeholders or {}).get("field")
             rejected.append({"index": index, "reason": err.translation_key, "field": field})
     report = await async_run(hass, entry.runtime_data.engine.import_memories, [d for _, d in drafts])
-    rejected += [
-        {
-            "index": drafts[i][0],
-            "reason": REASON_KEYS.get(reason, "invalid_input"),
-            "field": IMPORT_FIELDS.get(reason),
-        }
-        for i, reason in report.rejected
-    ]
+    for i, reason in report.rejected:
+        refusal = report.refusals.get(i)
+        key = map_invalid(refusal).translation_key if refusal else REASON_KEYS.get(reason, "invalid_input")
+        field = IMPORT_FIELDS.get(reason) or (refusal.field if refusal else None)
+        rejected.append({"index": drafts[i][0], "reason": key, "field": field})
     return {
         "created": report.created,
         "duplicates": report.duplicates,

@@ -34,7 +34,7 @@ from .store.base import MemoryFilter
 if TYPE_CHECKING:
     from .embedding.base import Vectors
 
-MAX_CONTENT_CHARS = 1000  # longest memory text accepted (docs/services.md)
+MAX_CONTENT_CHARS = 1000  # longest memory text accepted (other limits: inputs.py, docs/services.md#limits)
 WRITE_REFUSED = "the memory store is unavailable for writing, nothing was stored"  # as_refused_write
 
 
@@ -89,12 +89,16 @@ class EncoderUnavailable(EngineError):
 class InvalidInput(EngineError):
     """Bad input. `field` names the offending field, `reason` a stable key
     (e.g. "empty", "too_long", "scope_needs_person", "scope_needs_area",
-    "unknown_memory", "unknown_speaker")."""
+    "unknown_memory", "unknown_speaker"; the input checks' reasons: engine/inputs.py).
+    `limit`: the bound that was crossed when there is one (the most characters or items for
+    "too_long" / "too_many", the largest value for "too_large", the smallest for "negative" /
+    "too_small"), else None."""
 
-    def __init__(self, field_name: str, reason: str) -> None:
+    def __init__(self, field_name: str, reason: str, *, limit: float | None = None) -> None:
         super().__init__(f"{field_name}: {reason}")
         self.field = field_name
         self.reason = reason
+        self.limit = limit
 
 
 class WriteAction(StrEnum):
@@ -290,10 +294,16 @@ class ImportReport:
     created: int = 0
     duplicates: int = 0
     rejected: tuple[tuple[int, str], ...] = ()
+    # index in the input -> the InvalidInput that refused it (field, reason, limit), for the
+    # rejections that are one (not "forgotten", "conflict", "scope_reserved")
+    refusals: Mapping[int, InvalidInput] = field(default_factory=dict)
 
 
 class MemoryEngineAPI(Protocol):
-    """What the HA side may call. Every method but recall() may raise EngineError."""
+    """What the HA side may call. Every method but recall() may raise EngineError. Each checks
+    its input first (engine/inputs.py: types, enum values, lengths, ranges, finite numbers) and
+    raises InvalidInput naming the field before anything is read or written; recall() logs and
+    answers [] instead, and reads a query up to inputs.MAX_QUERY_CHARS."""
 
     anchor_key_matches: bool
     """After open(): False when the store's tombstone digests were made with another anchor key

@@ -15,7 +15,7 @@ from types import TracebackType
 
 import numpy as np
 
-from . import consolidation, extraction, facts, forgetting, writer
+from . import consolidation, extraction, facts, forgetting, inputs, writer
 from . import recall as recall_mod
 from .api import (
     ConsolidationReport,
@@ -102,6 +102,7 @@ class MemoryEngine:
     # ------------------------------------------------------------------ writing
     def remember(self, draft: MemoryDraft) -> RememberResult:
         """Store a memory, committed before returning (api.MemoryEngineAPI.remember)."""
+        draft = inputs.check_draft(draft)
         self._require_open()
         text = writer.clean_content(draft.content)
         # embedded before the write lock: the other writers wait for the store, not for the encoder
@@ -129,6 +130,9 @@ class MemoryEngine:
         now, kept in its history) in one transaction, and it is seen by everyone who saw them
         (facts.taking_over: a private memory replacing a shared one becomes shared). Returns the
         ids superseded."""
+        inputs.check_ids("memory_id", memory_ids)
+        inputs.check_id("memory_id", by_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             view = Visibility.of(speaker)
@@ -153,7 +157,12 @@ class MemoryEngine:
     ) -> LearnResult:
         """Learn one conversation's candidates (extraction.apply_candidates: the checks, the
         fact rules, the summary) as one operation under the write lock, at the engine's clock.
-        Raises StoreUnavailable; a refused candidate counts as rejected."""
+        Raises StoreUnavailable; a refused candidate counts as rejected; InvalidInput for input
+        of the wrong shape (inputs.check_learning)."""
+        candidates = inputs.check_learning(
+            candidates, speaker=speaker, language=language, summary=summary, review=review,
+            conversation_id=conversation_id, people=people,
+        )  # fmt: skip
         self._require_open()
         with self._writes:
             return extraction.apply_candidates(
@@ -181,13 +190,17 @@ class MemoryEngine:
 
         vector: the query's embedding (float32[dimension], unit, of embedder.identity) when the
         caller already has it; otherwise the query is embedded here. The text is still needed
-        for the lexical leg.
+        for the lexical leg. A query longer than inputs.MAX_QUERY_CHARS is read up to there; input
+        of the wrong shape (inputs.check_recall_options) is logged and answered with [].
         """
         try:
             self._require_open()
+            query = inputs.recall_query(query)
+            speaker = inputs.check_speaker(speaker)
             if not query or visible_text(query) is None:
                 return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
+            inputs.check_recall_options(opts)
             if opts.as_of is not None and opts.as_of.utcoffset() is None:
                 raise InvalidInput("as_of", "naive_time")  # logged below: recall never raises
             qvec = embed_queries(self.embedder, [query])[0] if vector is None else self._checked(vector)
@@ -202,6 +215,10 @@ class MemoryEngine:
             )
             if hits and opts.as_of is None:  # a look back is not a use of what is current
                 self.store.touch([h.memory.id for h in hits], self._clock())
+        except InvalidInput as err:  # the caller's mistake, not a failure: no traceback
+            _LOGGER.warning("Memory recall refused its input (%s: %s); answering without memories",
+                            err.field, err.reason)  # fmt: skip
+            return []
         except StoreUnavailable as err:  # the store's own fault, reported by its health: no traceback
             _LOGGER.warning("Memory recall answered without memories: %s", err)
             return []
@@ -222,7 +239,11 @@ class MemoryEngine:
         return self._hubness
 
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
-        """Forget candidates visible to speaker, best first."""
+        """Forget candidates visible to speaker, best first; InvalidInput("query", "too_long") past
+        inputs.MAX_QUERY_CHARS."""
+        inputs.check_query(query)
+        speaker = inputs.check_speaker(speaker)
+        inputs.check_count("limit", limit)
         self._require_open()
         return forgetting.find_to_forget(
             self.store,
@@ -236,6 +257,8 @@ class MemoryEngine:
 
     def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
         """One memory (any status) if visible to speaker."""
+        inputs.check_id("memory_id", memory_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         return self.store.get(memory_id, Visibility.of(speaker))
 
@@ -250,6 +273,8 @@ class MemoryEngine:
 
     def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
         """The memory with what it replaced and what replaced it (api.MemoryEngineAPI.lineage)."""
+        inputs.check_id("memory_id", memory_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         vis = Visibility.of(speaker)
         memory = self.store.get(memory_id, vis)
@@ -283,6 +308,8 @@ class MemoryEngine:
 
     def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
         """approve(), with the ids it superseded (api.MemoryEngineAPI.approve_pending)."""
+        inputs.check_id("memory_id", memory_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             memory = self._pending(memory_id, speaker)
@@ -316,6 +343,8 @@ class MemoryEngine:
 
     def reject(self, memory_id: str, speaker: Speaker) -> Memory:
         """Forget a PENDING memory visible to speaker (api.MemoryEngineAPI.reject)."""
+        inputs.check_id("memory_id", memory_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             self._pending(memory_id, speaker)
@@ -325,6 +354,9 @@ class MemoryEngine:
         self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
     ) -> tuple[list[Memory], int]:
         """Visible memories matching `where`, newest first, and how many (api.MemoryEngineAPI.find)."""
+        speaker = inputs.check_speaker(speaker)
+        where = inputs.check_filter(where)
+        inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit" if limit < 0 else "offset", "negative")
@@ -332,6 +364,9 @@ class MemoryEngine:
 
     def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
         """Correct one current memory (api.MemoryEngineAPI.edit); committed."""
+        inputs.check_id("memory_id", memory_id)
+        change = inputs.check_edit(change)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:
             memory = self.store.get(memory_id, Visibility.of(speaker))
@@ -365,6 +400,8 @@ class MemoryEngine:
 
     def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
         """Visible active memories, newest first."""
+        speaker = inputs.check_speaker(speaker)
+        inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit", "negative")
@@ -375,6 +412,8 @@ class MemoryEngine:
 
         Raises InvalidInput("limit", "negative") when limit < 0.
         """
+        speaker = inputs.check_speaker(speaker)
+        inputs.check_page(limit=limit)
         self._require_open()
         if limit < 0:
             raise InvalidInput("limit", "negative")
@@ -384,6 +423,8 @@ class MemoryEngine:
     def forget(self, memory_id: str, speaker: Speaker) -> Memory:
         """Delete the text and the older values it replaced (forgetting.forget), leave
         tombstones; InvalidInput("memory_id", "unknown_memory") if not visible."""
+        inputs.check_id("memory_id", memory_id)
+        speaker = inputs.check_speaker(speaker)
         self._require_open()
         with self._writes:  # not beside a remember or supersede of the same memory
             return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
@@ -392,6 +433,7 @@ class MemoryEngine:
         """Forget every PRIVATE memory of person_id and unlink them as the teller of the others;
         returns how many were forgotten. Under the write lock: a write racing it cannot put the
         teller back."""
+        inputs.check_id("person_id", person_id)
         self._require_open()
         with self._writes:
             try:
@@ -401,6 +443,7 @@ class MemoryEngine:
 
     def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
         """Every tombstone, newest first: the page and the total (api.MemoryEngineAPI)."""
+        inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit" if limit < 0 else "offset", "negative")
@@ -408,6 +451,7 @@ class MemoryEngine:
 
     def lift_tombstone(self, tombstone_id: str) -> Tombstone:
         """Lift one unlifted tombstone (api.MemoryEngineAPI.lift_tombstone)."""
+        inputs.check_id("tombstone_id", tombstone_id)
         self._require_open()
         with self._writes:
             tombstone = self.store.get_tombstone(tombstone_id)
@@ -440,24 +484,28 @@ class MemoryEngine:
                 return out
 
     def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
-        """Remember each draft unless refused (api.MemoryEngineAPI.import_memories)."""
+        """Remember each draft unless refused (api.MemoryEngineAPI.import_memories); a draft of the
+        wrong shape is refused like one remember refuses (inputs.check_draft)."""
+        if isinstance(drafts, str | bytes) or not isinstance(drafts, Sequence):
+            raise InvalidInput("drafts", "wrong_type")
         self._require_open()
         created = duplicates = 0
         rejected: list[tuple[int, str]] = []
+        refusals: dict[int, InvalidInput] = {}
         replaced = self._replaced_wordings()
         for index, draft in enumerate(drafts):
             with self._writes:
                 try:
-                    outcome = self._import_one(draft, replaced)
+                    outcome = self._import_one(inputs.check_draft(draft), replaced)
                 except InvalidInput as err:
-                    outcome = err.reason
+                    outcome, refusals[index] = err.reason, err
             if outcome is WriteAction.CREATED:
                 created += 1
             elif isinstance(outcome, WriteAction):
                 duplicates += 1
             else:
                 rejected.append((index, outcome))
-        return ImportReport(created, duplicates, tuple(rejected))
+        return ImportReport(created, duplicates, tuple(rejected), refusals)
 
     def _replaced_wordings(self) -> dict[tuple[Bucket, tuple[str, ...]], list[str | None]]:
         """Every SUPERSEDED or ARCHIVED memory's (bucket, wording) with who told it: what was
@@ -534,6 +582,7 @@ class MemoryEngine:
         is stored unit length); clips >= 1; embedding: the voice model's identity. Raises
         InvalidInput("person_id", "unknown_speaker"), ("vector", "invalid_vector") for an empty,
         multi-dimensional, non-finite or zero vector, ("clips", "too_small")."""
+        inputs.check_voiceprint(person_id, vector, clips, embedding)
         self._require_open()
         if not person_id:
             raise InvalidInput("person_id", "unknown_speaker")
@@ -561,6 +610,7 @@ class MemoryEngine:
 
     def forget_voice(self, person_id: str) -> bool:
         """Delete person_id's voiceprint; True when there was one."""
+        inputs.check_id("person_id", person_id)
         self._require_open()
         with self._writes:
             try:
@@ -593,6 +643,8 @@ class MemoryEngine:
         ≥ writer.TOMBSTONE_SIMILARITY similar, or ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY with an
         identifier in common (both on the recall scale of this engine's embedder).
         Given a vector, pass its `text` too, else only similarity counts."""
+        inputs.check_tombstone_text(text_or_vector, text)
+        scope = inputs.check_bucket(scope, owner_id, area_id)
         self._require_open()
         return forgetting.is_tombstoned(
             self.store,
@@ -609,6 +661,9 @@ class MemoryEngine:
     def record_turns(self, turns: list[TranscriptTurn]) -> None:
         """Store verbatim turns, committed. Empty text is stored as said (a turn is a fact of
         the conversation, not a memory); a turn index already stored raises StoreUnavailable."""
+        if not isinstance(turns, list | tuple):
+            raise InvalidInput("turns", "wrong_type")
+        turns = [inputs.check_turn(said) for said in turns]
         self._require_open()
         for t in turns:
             if t.turn < 0:
@@ -619,17 +674,21 @@ class MemoryEngine:
         """Record one verbatim turn after the conversation's last (its `turn` is assigned here,
         atomically); committed. Returns the stored turn, or None when it repeats the last user
         turn (the same utterance through both the memory agent and the Memory LLM API)."""
+        said = inputs.check_turn(said)
         self._require_open()
         return self.store.append_turn(said)
 
     def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
         """The stored turns of one conversation, in order ([] when none or purged)."""
+        inputs.check_id("conversation_id", conversation_id)
         self._require_open()
         return self.store.turns(conversation_id)
 
     def purge_transcripts(self, now: datetime, retention_days: int) -> int:
         """Delete turns older than `retention_days` days before `now` (UTC-aware); returns how
-        many. retention_days < 1 raises InvalidInput("retention_days", "too_small")."""
+        many. retention_days < 1 raises InvalidInput("retention_days", "too_small"), more than
+        inputs.MAX_RETENTION_DAYS ("retention_days", "too_large")."""
+        inputs.check_retention(now, retention_days)
         self._require_open()
         if retention_days < 1:
             raise InvalidInput("retention_days", "too_small")
@@ -639,6 +698,8 @@ class MemoryEngine:
     def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
         """One consolidation pass (engine/consolidation.py); idempotent. now: aware UTC.
         dry_run: what it would do, nothing changed."""
+        inputs.check_moment("now", now, optional=True)
+        inputs.check_flag("dry_run", dry_run)
         self._require_open()
         with self._writes:
             return consolidation.consolidate(self, now or self._clock(), dry_run=dry_run)
@@ -646,6 +707,9 @@ class MemoryEngine:
     def settle_pair(self, older_id: str, newer_id: str, verdict: facts.Relation) -> tuple[str, ...]:
         """A judge's verdict on two memories (api.MemoryEngineAPI.settle_pair, facts.settle_pair),
         applied when both are still current, and kept; returns the ids retired."""
+        inputs.check_id("memory_id", older_id)
+        inputs.check_id("memory_id", newer_id)
+        verdict = inputs.check_verdict(verdict)
         self._require_open()
         with self._writes:
             now = self._clock()
@@ -685,6 +749,7 @@ class MemoryEngine:
         Tombstones hold no text, so theirs cannot be re-embedded: a tombstone of another
         identity keeps blocking only once that identity is active again (docs/architecture.md).
         """
+        inputs.check_count("batch", batch)
         self._require_open()
         stale = self.store.stale(batch)
         if not stale:
@@ -703,6 +768,7 @@ class MemoryEngine:
         (store.base.MemoryStore.pause_writes). Raises WritesPaused when a write does not end
         within `timeout` s, StoreUnavailable when the store is not open or its file cannot be
         made whole; nothing stays paused after a raise."""
+        inputs.check_seconds("timeout", timeout)
         self._require_open()
         self.store.pause_writes(timeout)
 

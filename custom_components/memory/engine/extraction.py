@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .api import InvalidInput, MemoryDraft, WriteAction
+from .api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, WriteAction
 from .facts import SELF, Reading, Relation, fact_predicate, fact_subject, same_value
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
@@ -421,7 +421,8 @@ def _apply_one(
     now: datetime,
 ) -> None:
     text = visible_text(" ".join(candidate.content.split())) or ""  # "" for unstorable text
-    if candidate.confidence < MIN_CONFIDENCE or not text or is_device_command(text):
+    too_long = len(text) > MAX_CONTENT_CHARS  # the writer would refuse it: not embedded first
+    if candidate.confidence < MIN_CONFIDENCE or not text or too_long or is_device_command(text):
         result.rejected += 1
         return
     target = target_bucket(speaker, candidate.scope_hint)
