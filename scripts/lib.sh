@@ -1,27 +1,23 @@
-# Shared set-up for scripts/demo, scripts/test, scripts/test-llm and scripts/develop (sourced,
-# not run). First use: builds CPython 3.13 from Debian's trixie source (cached under ~/.cache),
-# creates .venv with the pinned packages, and (ensure_llm) compiles llama-cpp-python and
-# assembles the development model; later uses reuse all of it.
+# Shared set-up for scripts/demo, scripts/test, scripts/test-llm, scripts/develop and scripts/python
+# (sourced, not run). Home Assistant 2026.10 needs Python >= 3.14.2, which Debian stable does not
+# have: first use makes a Debian sid root (debootstrap, cached under ~/.cache) with Python 3.14 and
+# the Debian packages the tests use, and runs everything inside it through bwrap, a private mount
+# namespace (no mount outlives the command). Then it creates .venv with the pinned packages and
+# (ensure_llm) compiles llama-cpp-python and assembles the development model; later uses reuse all.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PY_VERSION="3.13.5"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/household-memory"
-PY_PREFIX="$CACHE/python-$PY_VERSION"
+SID_ROOT="$CACHE/sid-root"
+# Inside the root: Python 3.14, compilers for llama-cpp-python, real speech (espeak-ng, sox), the
+# panel's build tools (Node.js, npm) and the browser its tests drive (chromium).
+SID_DEBS=(python3.14 python3.14-venv python3.14-dev build-essential cmake pkg-config
+          espeak-ng sox chromium fonts-dejavu-core nodejs npm ca-certificates passwd)
+PYTHON=/usr/bin/python3.14
 VENV="$ROOT/.venv"
 STAMP="$VENV/.requirements.sha256"
 
 log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
-
-_find_python() {
-  for cand in "$PY_PREFIX/bin/python3.13" "$(command -v python3.13 || true)"; do
-    [ -n "$cand" ] && [ -x "$cand" ] || continue
-    if "$cand" -c 'import sys, ssl, sqlite3, ctypes, lzma, bz2; sys.exit(sys.version_info < (3, 13, 2))' 2>/dev/null; then
-      echo "$cand"; return 0
-    fi
-  done
-  return 1
-}
 
 _apt() {
   if [ "$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get "$@"; else sudo DEBIAN_FRONTEND=noninteractive apt-get "$@"; fi
@@ -37,56 +33,105 @@ _need_debs() {
   fi
 }
 
-_build_python() {
-  log "building CPython $PY_VERSION from Debian trixie source (about 4 minutes on two cores, once)"
-  _need_debs build-essential libssl-dev libsqlite3-dev libffi-dev zlib1g-dev libbz2-dev \
-    liblzma-dev libreadline-dev libncurses-dev uuid-dev xz-utils dpkg-dev
-  local work; work="$(mktemp -d)"
-  # Reuse the mirror this machine already uses; a private apt state keeps the system lists untouched.
+_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+_mirror() {
+  # The Debian mirror this machine already uses.
   local uri
-  uri="$(grep -m1 -E '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}')"
-  [ -n "$uri" ] || uri="$(grep -m1 -E '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}')"
-  mkdir -p "$work/lists/partial" "$work/parts"
-  printf 'deb-src [trusted=yes] %s trixie main\n' "$uri" > "$work/sources.list"
-  local opts=(-o "Dir::State::Lists=$work/lists" -o "Dir::Etc::SourceList=$work/sources.list"
-              -o "Dir::Etc::SourceParts=$work/parts" -o "APT::Sandbox::User=root")
-  apt-get "${opts[@]}" update -qq >/dev/null
-  (cd "$work" && apt-get "${opts[@]}" source --download-only python3.13 >/dev/null)
-  local tarball; tarball="$(ls "$work"/python3.13_*.orig.tar.xz | head -1)"
-  mkdir -p "$work/src" && tar -xf "$tarball" -C "$work/src" --strip-components=1
-  (cd "$work/src" && ./configure --prefix="$PY_PREFIX" --disable-test-modules >/dev/null \
-     && make -j"$(nproc)" >/dev/null 2>&1 && make install >/dev/null 2>&1)
-  rm -rf "$work"
+  uri="$(grep -m1 -E '^URIs:' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $2}' || true)"
+  [ -n "$uri" ] || uri="$(grep -m1 -E '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}' || true)"
+  echo "${uri:-http://deb.debian.org/debian}"
 }
 
-ensure_python() {
-  PYTHON="$(_find_python || true)"
-  if [ -z "$PYTHON" ]; then
-    _build_python
-    PYTHON="$(_find_python)"
+_bwrap() {
+  # $1: "setup" (the root's own files writable, as for apt) or "run"; then the command.
+  local mode="$1"; shift
+  local args=(--bind "$SID_ROOT" / --dev /dev --tmpfs /dev/shm --proc /proc --bind /tmp /tmp
+              --ro-bind /etc/resolv.conf /etc/resolv.conf --die-with-parent
+              --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+  if [ "$mode" = run ]; then
+    # The clone's parent (benchmarks read ../shared/datasets beside it), the caches (models, pip's
+    # wheels), and this machine's CA bundle (a proxy's CA reaches pip inside the root).
+    local parent; parent="$(dirname "$ROOT")"
+    [ "$parent" = / ] && args+=(--bind "$ROOT" "$ROOT") || args+=(--bind "$parent" "$parent")
+    mkdir -p "$HOME/.cache"
+    args+=(--bind "$HOME/.cache" "$HOME/.cache" --setenv HOME "$HOME")
+    [ -f /etc/ssl/certs/ca-certificates.crt ] \
+      && args+=(--ro-bind /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt)
   fi
+  local dir=/
+  [ "$mode" = run ] && dir="$PWD"
+  _sudo bwrap "${args[@]}" --chdir "$dir" "$@"
+}
+
+in_root() {
+  # Runs "$@" inside the sid root, in the current directory, with this user's caches.
+  _bwrap run "$@"
+}
+
+exec_in_root() {
+  # in_root in place of this shell (its exit status is the command's).
+  _bwrap run "$@"
+  exit $?
+}
+
+_no_mounts_under() {
+  ! findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d) == 1 {found=1} END {exit !found}'
+}
+
+ensure_root() {
+  local want
+  want="$(printf '%s\n' "${SID_DEBS[@]}" | sha256sum | cut -c1-16)"
+  if [ -f "$SID_ROOT/.household-memory" ] && [ "$(cat "$SID_ROOT/.household-memory")" = "$want" ]; then
+    return 0
+  fi
+  command -v bwrap >/dev/null && command -v debootstrap >/dev/null || _need_debs bubblewrap debootstrap
+  mkdir -p "$CACHE"
+  if [ ! -x "$SID_ROOT/usr/bin/apt-get" ]; then
+    local part="$SID_ROOT.partial"
+    if [ -e "$part" ]; then
+      _no_mounts_under "$part" || { log "something is mounted under $part: unmount it first"; return 1; }
+      _sudo rm -rf "$part"
+    fi
+    log "making a Debian sid root for Python 3.14 in $SID_ROOT (a few minutes, once)"
+    # In its own mount namespace: the /proc and /sys debootstrap mounts vanish with it.
+    _sudo unshare --mount --propagation private \
+      debootstrap --variant=minbase sid "$part" "$(_mirror)" >/dev/null
+    _sudo mv "$part" "$SID_ROOT"
+  fi
+  log "installing Debian packages in the root: ${SID_DEBS[*]}"
+  # A mirror that is a dated copy serves a sid Release file past its Valid-Until date.
+  echo 'Acquire::Check-Valid-Until "false";' \
+    | _sudo tee "$SID_ROOT/etc/apt/apt.conf.d/99household-memory" >/dev/null
+  _bwrap setup env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  _bwrap setup env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${SID_DEBS[@]}" >/dev/null
+  _bwrap setup apt-get clean
+  echo "$want" | _sudo tee "$SID_ROOT/.household-memory" >/dev/null
 }
 
 ensure_venv() {
   # $1: requirements file (relative to ROOT)
   local req="$ROOT/$1" want
-  ensure_python
-  # Real speech for the voice tests, the voice benchmark and the demo's voice part (tests/speech.py).
-  command -v espeak-ng >/dev/null && command -v sox >/dev/null || _need_debs espeak-ng sox
-  want="$(cat "$req" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
-  if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/python" ]; then
+  ensure_root
+  want="$(cat "$req" "$ROOT/requirements/ha.txt" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && in_root "$VENV/bin/python" -c '' 2>/dev/null; then
     return 0
   fi
-  [ -x "$VENV/bin/python" ] || { log "creating $VENV"; "$PYTHON" -m venv "$VENV"; }
+  if ! in_root "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 14))' 2>/dev/null; then
+    [ -e "$VENV" ] && { log "replacing $VENV (not a Python 3.14 venv of the sid root)"; rm -rf "$VENV"; }
+    log "creating $VENV"
+    in_root "$PYTHON" -m venv "$VENV"
+  fi
   log "installing packages from $1 (first run takes a few minutes)"
-  "$VENV/bin/python" -m pip install -q --upgrade pip wheel >/dev/null
-  "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements/ha.txt"
-  "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$req"
+  in_root "$VENV/bin/python" -m pip install -q --upgrade pip wheel >/dev/null
+  in_root "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements/ha.txt"
+  in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$req"
   echo "$want" > "$STAMP"
 }
 
 _ha_constraints() {
-  "$VENV/bin/python" -c 'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")'
+  in_root "$VENV/bin/python" -c 'import homeassistant, pathlib; print(pathlib.Path(homeassistant.__file__).parent / "package_constraints.txt")'
 }
 
 ensure_llm() {
@@ -100,30 +145,23 @@ ensure_llm() {
     log "installing requirements/llm.txt (the first build of llama-cpp-python takes about 5 minutes)"
     # A portable build (no -march=native), so the cached wheel runs on any x86-64 machine with AVX2.
     CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" \
-      "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$ROOT/requirements/llm.txt"
+      in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$ROOT/requirements/llm.txt"
     echo "$want" > "$stamp"
   fi
   log "assembling / verifying the local model"
-  LOCAL_LLM_MODEL="$("$VENV/bin/python" "$ROOT/scripts/local_llm_model.py")"
+  LOCAL_LLM_MODEL="$(in_root "$VENV/bin/python" "$ROOT/scripts/local_llm_model.py")"
   export LOCAL_LLM_MODEL
 }
 
 ensure_frontend() {
   # The admin panel's build tools (frontend/node_modules, pinned by frontend/package-lock.json),
-  # for the panel's build and browser tests: Node.js from Debian when there is no npm, then
-  # `npm ci` whenever the lock file changed since the last install.
-  command -v npm >/dev/null || _need_debs nodejs npm
+  # for the panel's build and browser tests: `npm ci` (the root's Node.js) whenever the lock file
+  # changed since the last install.
   local stamp="$ROOT/frontend/node_modules/.package-lock.sha256" want
-  want="$(sha256sum "$ROOT/frontend/package-lock.json" | cut -d' ' -f1)"
+  want="$(cat "$ROOT/frontend/package-lock.json" "$SID_ROOT/.household-memory" | sha256sum | cut -d' ' -f1)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     log "installing the panel's build tools (npm ci in frontend/)"
-    (cd "$ROOT/frontend" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd "$ROOT/frontend" && in_root npm ci --no-audit --no-fund --loglevel=error >/dev/null)
     echo "$want" > "$stamp"
   fi
-}
-
-ensure_browser() {
-  # The panel's browser tests (tests/browser/) drive Debian's Chromium (/usr/bin/chromium) with
-  # Playwright for Python (requirements/dev.txt); Playwright never downloads a browser here.
-  [ -x /usr/bin/chromium ] || _need_debs chromium
 }
