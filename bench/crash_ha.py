@@ -3,7 +3,7 @@ a burst of memory.remember calls, --cycles times per store, and (PostgreSQL) the
 SIGKILLed in the middle of one; afterwards every acknowledged memory must be there and nothing
 half-written.
 
-    .venv/bin/python bench/crash_ha.py [--stores sqlite,postgres] [--cycles-sqlite 20]
+    scripts/python bench/crash_ha.py [--stores sqlite,postgres] [--cycles-sqlite 20]
         [--cycles-postgres 10] [--server-kills 3] [--burst 60] [--parallel 12] [--seed 26]
         [--out bench/results/crash.json]
 

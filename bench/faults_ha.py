@@ -1,7 +1,7 @@
 """Store faults through a real Home Assistant (issue 26, case C33): what the user hears, which
 repair issue appears, and whether the memory comes back without restarting Home Assistant.
 
-    .venv/bin/python bench/faults_ha.py [--faults all|name,name,...] [--lock-seconds 10]
+    scripts/python bench/faults_ha.py [--faults all|name,name,...] [--lock-seconds 10]
         [--issue-wait 150] [--out bench/results/faults.json] [--work DIR]
 
 One provisioned hass on SQLite (bench/live_ha.py; the store file at STORE_PATH in the config dir,

@@ -2,7 +2,7 @@
 a store of --size memories, on SQLite and on PostgreSQL; what every caller was told is checked
 afterwards through the WebSocket API and in the database.
 
-    .venv/bin/python bench/load_ha.py [--seconds 60] [--concurrency 50] [--stores sqlite,postgres]
+    scripts/python bench/load_ha.py [--seconds 60] [--concurrency 50] [--stores sqlite,postgres]
         [--size 10000] [--datasets ../shared/datasets] [--cache-dir DIR] [--out bench/results/load.json]
         [--docs docs/benchmarks.md] [--images docs/images] [--work DIR]
 

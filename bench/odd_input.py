@@ -1,7 +1,7 @@
 """Odd input below the memory agent's front-door cap (case C27): how long each step of a turn takes
 for the worst shapes of text up to MAX_CONTENT_CHARS (1000 characters), and what happens above it.
 
-    .venv/bin/python bench/odd_input.py [--repeats 5] [--over 2000,5000] [--no-ha]
+    scripts/python bench/odd_input.py [--repeats 5] [--over 2000,5000] [--no-ha]
         [--only rows,over,ha,invalid] [--invalid-repeats 50]
         [--results bench/results/odd_input.json] [--out docs/benchmarks.md]
 

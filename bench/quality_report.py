@@ -1,7 +1,7 @@
 """docs/recall-quality.md and its plots in docs/images/ from the recall-quality results
 (generated; edit this file, not the output).
 
-    .venv/bin/python bench/quality_report.py [--results bench/results] [--out docs/recall-quality.md]
+    scripts/python bench/quality_report.py [--results bench/results] [--out docs/recall-quality.md]
         [--images docs/images]
 
 Reads `locomo-<encoder>-<conversations>.json` (bench/locomo.py) and `xquad-<encoder>.json`
@@ -65,7 +65,7 @@ def _is_held_out(half: str) -> bool:
 
 
 def locomo_command(encoder: str, half: str) -> str:
-    return f".venv/bin/python bench/locomo.py --conversations {half} --encoder {encoder}"
+    return f"scripts/python bench/locomo.py --conversations {half} --encoder {encoder}"
 
 
 def provenance(data: dict[str, Any], default_command: str) -> list[str]:
@@ -185,7 +185,7 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
         if _is_held_out(half) and key in images:
             lines += [f"### {encoder} encoder, held out", "", f"![LoCoMo recall@k, {encoder}]({images[key]})", "",
                       *provenance(locomo[(encoder, half)], locomo_command(encoder, half)),
-                      "then the figure with `.venv/bin/python bench/quality_report.py`.", ""]  # fmt: skip
+                      "then the figure with `scripts/python bench/quality_report.py`.", ""]  # fmt: skip
 
     lines += ["## XQuAD cross-lingual retrieval", "",
               "Every sentence of the paragraphs of every language listed in one pool, each stored in its own "
@@ -220,7 +220,7 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
         key = f"xquad-{encoder}"
         if key in images:
             lines += [f"![XQuAD mAP, {encoder}]({images[key]})", "",
-                      "Figure: `.venv/bin/python bench/quality_report.py` after the command above.", ""]  # fmt: skip
+                      "Figure: `scripts/python bench/quality_report.py` after the command above.", ""]  # fmt: skip
     return "\n".join(lines)
 
 

@@ -4,7 +4,7 @@ pgvector and on ChromaDB beside SQLite (--stores); saves the results as JSON
 (bench/results/latency.json) and renders docs/benchmarks.md + docs/images/latency-vs-store-size.png
 + docs/images/stores-compared.png from them (bench/report.py, which also re-renders from the JSON alone).
 
-    .venv/bin/python bench/recall_latency.py [--sizes 1000,10000,100000] [--out docs/benchmarks.md]
+    scripts/python bench/recall_latency.py [--sizes 1000,10000,100000] [--out docs/benchmarks.md]
         [--stores sqlite,postgres,chroma] [--compare-sizes 10000,100000]
         [--results bench/results/latency.json] [--images docs/images]
         [--datasets ../shared/datasets] [--cache-dir ~/.cache/household-memory-bench]

@@ -4,7 +4,7 @@
 bench/recall_latency.py measures, saves the results as JSON (bench/results/latency.json) and calls
 `generate`; to re-render from the saved results without measuring again (seconds):
 
-    .venv/bin/python bench/report.py [--results bench/results/latency.json] [--out docs/benchmarks.md]
+    scripts/python bench/report.py [--results bench/results/latency.json] [--out docs/benchmarks.md]
         [--images docs/images]
 """
 

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-PYTHON = ".venv/bin/python"  # the repo's venv, as every command in bench/README.md is written
+PYTHON = "scripts/python"  # the repo's venv, as every command in bench/README.md is written
 DATE_FORMAT = "%Y-%m-%d %H:%M UTC"
 
 
 def command(argv: list[str] | None = None) -> str:
-    """`.venv/bin/python bench/<script>.py <args>` for `argv` (default sys.argv): the script as a
+    """`scripts/python bench/<script>.py <args>` for `argv` (default sys.argv): the script as a
     path relative to the repository when it lies inside it, the arguments shell-quoted."""
     argv = list(sys.argv if argv is None else argv)
     script = Path(argv[0]).resolve()

@@ -2,7 +2,7 @@
 both paths, the latency embedding adds after the end of speech, who-spoke accuracy and the
 thresholds chosen from it, memory added. A benchmark, not a test: nothing here asserts on time.
 
-    .venv/bin/python bench/voice.py [--repeats 3] [--draws 3000] [--only rtf,embed,stream,memory,ident,whisper_profile,tail_drop]
+    scripts/python bench/voice.py [--repeats 3] [--draws 3000] [--only rtf,embed,stream,memory,ident,whisper_profile,tail_drop]
         [--stream-passes 2] [--results bench/results/voice.json] [--out docs/benchmarks.md]
 
 Speech is espeak-ng's, from tests/speech.py (cached on disk); the Whisper base model is the one

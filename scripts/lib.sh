@@ -14,6 +14,7 @@ SID_ROOT="$CACHE/sid-root"
 SID_DEBS=(python3.14 python3.14-venv python3.14-dev build-essential cmake pkg-config
           espeak-ng sox chromium fonts-dejavu-core nodejs npm ca-certificates passwd)
 PYTHON=/usr/bin/python3.14
+HA_REQ="requirements/ha.txt"
 VENV="$ROOT/.venv"
 STAMP="$VENV/.requirements.sha256"
 
@@ -110,11 +111,33 @@ ensure_root() {
   echo "$want" | _sudo tee "$SID_ROOT/.household-memory" >/dev/null
 }
 
+use_newest_ha() {
+  # Switches the scripts to the newest Home Assistant release (requirements/ha-newest.txt), which has
+  # no test plugin yet: its own venv, the same packages less the test plugin, at HA's own pins.
+  HA_REQ="requirements/ha-newest.txt"
+  VENV="$ROOT/.venv-ha-newest"
+  STAMP="$VENV/.requirements.sha256"
+}
+
+_newest_ha_requirements() {
+  # $1: requirements file. Prints it without the test plugin and with the packages HA's
+  # package_constraints.txt pins left unpinned (the constraints choose their versions).
+  in_root "$VENV/bin/python" - "$1" "$(_ha_constraints)" <<'PY'
+import re, sys
+name = lambda line: re.split(r"[\[=<>~! ;]", line.strip(), maxsplit=1)[0].lower().replace("_", "-")
+pinned = {name(l) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")}
+for line in open(sys.argv[1]):
+    if not line.strip() or line.startswith("#") or name(line) == "pytest-homeassistant-custom-component":
+        continue
+    print(re.split(r"==", line.strip())[0] if name(line) in pinned else line.strip())
+PY
+}
+
 ensure_venv() {
-  # $1: requirements file (relative to ROOT)
+  # $1: requirements file (relative to ROOT), installed on top of $HA_REQ under HA's constraints.
   local req="$ROOT/$1" want
   ensure_root
-  want="$(cat "$req" "$ROOT/requirements/ha.txt" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
+  want="$(cat "$req" "$ROOT/$HA_REQ" "$ROOT/scripts/lib.sh" | sha256sum | cut -d' ' -f1)"
   if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && in_root "$VENV/bin/python" -c '' 2>/dev/null; then
     return 0
   fi
@@ -123,10 +146,17 @@ ensure_venv() {
     log "creating $VENV"
     in_root "$PYTHON" -m venv "$VENV"
   fi
-  log "installing packages from $1 (first run takes a few minutes)"
+  log "installing packages from $HA_REQ and $1 into $VENV (first run takes a few minutes)"
   in_root "$VENV/bin/python" -m pip install -q --upgrade pip wheel >/dev/null
-  in_root "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements/ha.txt"
-  in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$req"
+  in_root "$VENV/bin/python" -m pip install -q -r "$ROOT/$HA_REQ"
+  if [ "$HA_REQ" = requirements/ha.txt ]; then
+    in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$req"
+  else
+    local filtered; filtered="$(mktemp /tmp/requirements.XXXXXX)"
+    _newest_ha_requirements "$req" > "$filtered"
+    in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$filtered"
+    rm -f "$filtered"
+  fi
   echo "$want" > "$STAMP"
 }
 

@@ -6,7 +6,7 @@ with `get_part_path()`. They are joined in order into one file under
 size and sha256 are checked against the values below before it is used: the wrapper packages
 are opaque, so nothing is loaded that does not match.
 
-Usage: `.venv/bin/python scripts/local_llm_model.py [--model qwen2.5-coder-1.5b]` → the path on
+Usage: `scripts/python scripts/local_llm_model.py [--model qwen2.5-coder-1.5b]` → the path on
 stdout. Exit status 1 when a part is missing or the hash does not match.
 """
 

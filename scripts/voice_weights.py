@@ -13,7 +13,7 @@ only reads the .npz it writes, with numpy. What goes in (docs/voice.md "The port
   mel, Slaney norm) and `window` float32 [512] (periodic Hamming 400, centred in 512);
 - `source`: the package, file and sha256 it came from.
 
-Usage: .venv/bin/python scripts/voice_weights.py [--check]  (--check: fail when the committed file
+Usage: scripts/python scripts/voice_weights.py [--check]  (--check: fail when the committed file
 differs from what the installed package gives)
 """
 

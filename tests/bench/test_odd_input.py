@@ -25,7 +25,7 @@ def test_utterances_fit_the_size(shape: str, said_as: str, language: str) -> Non
 
 def _doc(**overrides: Any) -> dict[str, Any]:
     doc: dict[str, Any] = {
-        "command": ".venv/bin/python bench/odd_input.py --repeats 3",
+        "command": "scripts/python bench/odd_input.py --repeats 3",
         "machine": {"cpu": "Test CPU", "nproc": 2, "platform": "Linux", "python": "3.13.5"},
         "date": "2026-12-01 12:00 UTC",
         "cap": 1000,
@@ -62,7 +62,7 @@ def _doc(**overrides: Any) -> dict[str, Any]:
 def test_section_renders_every_step() -> None:
     text = "\n".join(report.odd_input_section(_doc()))
     assert "## Odd input (case C27)" in text
-    assert ".venv/bin/python bench/odd_input.py --repeats 3" in text
+    assert "scripts/python bench/odd_input.py --repeats 3" in text
     assert (
         "| one word | plain | 1.5 / 2 | 1.5 / 2 | recall 1.5 / 2 | 1.5 / 2 | 1.5 / 2 | "
         "not run (fuzzy matcher: 2^k readings) | 700 / 800 |" in text

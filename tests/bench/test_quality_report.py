@@ -40,7 +40,7 @@ def _grid(same: float, cross: float) -> dict:
 
 # the held-out file in the current shape (bench/runinfo.py); the tuning half and XQUAD in older ones
 RUN_INFO = {
-    "command": ".venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json",
+    "command": "scripts/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json",
     "machine": {"platform": "Linux-test", "cpu": "Test CPU 9000", "nproc": 3, "python": "3.13.5"},
     "date": "2026-02-03 04:05 UTC",
 }
@@ -96,11 +96,11 @@ def test_report_numbers_and_figures(tmp_path: Path) -> None:
     assert "| 4 | 0.25 | 0.5 | 2.2 / 9.5 | 2026-02-03 04:05 UTC | 3 | 1.5 |" in text
     # per run: the recorded command (held out), the documented one as fallback (tuning half)
     assert (
-        "- `.venv/bin/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json` — "
+        "- `scripts/python bench/locomo.py --conversations 5-9 --encoder tiny --data /x/l.json` — "
         "2026-02-03 04:05 UTC, Test CPU 9000, 3 cores, Linux-test, Python 3.13.5"
     ) in text
     tuning_run = (
-        "- `.venv/bin/python bench/locomo.py --conversations 0-4 --encoder tiny` — 2026-01-02 03:04 UTC"
+        "- `scripts/python bench/locomo.py --conversations 0-4 --encoder tiny` — 2026-01-02 03:04 UTC"
     )
     assert f"{tuning_run}, 7 cores" in text
     # the held-out figure carries its run
@@ -112,5 +112,5 @@ def test_report_numbers_and_figures(tmp_path: Path) -> None:
     assert "| en | 0.812 / 0.500 / 1.000 | 0.772 / 0.250 / 0.750 |" in text
     # an older xquad file: command without the interpreter, machine as a string
     xquad_run = "Run 2026-01-02T03:04:05+00:00 on test machine. Reproduce:"
-    assert f"{xquad_run}\n\n```\n.venv/bin/python bench/xquad.py --questions 2\n```" in text
+    assert f"{xquad_run}\n\n```\nscripts/python bench/xquad.py --questions 2\n```" in text
     assert "![XQuAD mAP, bundled](images/xquad-map-bundled.png)" in text

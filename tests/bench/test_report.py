@@ -52,7 +52,7 @@ DOC = {
         "blas": [],
         "openblas_env": {},
     },
-    "command": ".venv/bin/python bench/recall_latency.py --sizes 1000,10000 --turn-size 0",
+    "command": "scripts/python bench/recall_latency.py --sizes 1000,10000 --turn-size 0",
     # keys as JSON stores them: strings
     "results": {"1000": _size(0.75, 1.25, 1000), "10000": _size(6.5, 9.25, 10000)},
     "builds": {

@@ -28,7 +28,7 @@ class LocalModel:
         """Load the model (about a second for the 1.5B from the page cache, ~2 GB RSS)."""
         if not Path(model_path).is_file():
             raise ModelUnavailable(
-                f"model file {model_path} not found: run .venv/bin/python scripts/local_llm_model.py"
+                f"model file {model_path} not found: run scripts/python scripts/local_llm_model.py"
             )
         try:
             from llama_cpp import Llama  # noqa: PLC0415  # optional, development-only
