@@ -419,7 +419,10 @@ def main() -> int:
 
     port = args.port or free_port()
     write_config(args.config_dir, ROOT, port, fresh=True, llm=not args.no_learning)
-    hass = HassProcess(ROOT / ".venv", args.config_dir.resolve(), port)
+    hass = HassProcess(Path(sys.prefix), args.config_dir.resolve(), port)  # the venv running the demo
+    from homeassistant.const import __version__ as ha_version  # noqa: PLC0415 - the venv's, to say it
+
+    print(f"Home Assistant {ha_version} on Python {sys.version.split()[0]} ({sys.prefix})", flush=True)
     # SIGTERM (e.g. from CI) takes the same path as Ctrl-C: stop hass, then exit.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     status = 2
