@@ -21,7 +21,7 @@ import json
 import secrets
 from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import probatio
@@ -32,7 +32,7 @@ from homeassistant.helpers import llm
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from .answers import base_language
-from .cloud import async_is_cloud_domain, without_sensitive
+from .cloud import CLIENT_DOMAINS, async_is_cloud_domain, without_sensitive
 from .const import DOMAIN, LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
@@ -41,7 +41,7 @@ from .engine.writer import clean_content
 from .intents import forget_candidates, infer_kind, infer_scope
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
-from .speaker import person_names, resolve_identity, tellers
+from .speaker import area_of, person_names, resolve_identity, tellers
 from .transcripts import record_turn
 from .turn import Turn, asker_key, current_turn, tellable, withheld
 from .utterances import is_filler
@@ -223,22 +223,27 @@ class Binding:
 @callback
 def bind(hass: HomeAssistant, data: MemoryRuntimeData, llm_context: llm.LLMContext) -> Binding:
     """The speaker of this LLM request: the memory agent's turn when it wraps the agent (resolved
-    once there), else resolved here from the context's user (an MCP client: its token's user),
-    the device and a voice heard for the live utterance (speaker.resolve_identity). A user with
-    no person, or no user, is an unknown speaker."""
+    once there), else resolved here from the context's user, the device and a voice heard for
+    the live utterance (speaker.resolve_identity). A user with no person, or no user, is an
+    unknown speaker. An MCP client (cloud.CLIENT_DOMAINS) is its token's user: the device it
+    names (a field the client fills in) gives the room, never a person (Personal devices)."""
     chat_log = current_chat_log.get()
     turn = current_turn(chat_log.conversation_id if chat_log is not None else None)
     if turn is not None:
         return Binding(turn.speaker, turn.asker, turn)
+    device_id = llm_context.device_id
+    client = llm_context.platform in CLIENT_DOMAINS
     speaker = resolve_identity(
         hass,
         context=llm_context.context,
-        device_id=llm_context.device_id,
+        device_id=None if client else device_id,
         satellite_id=None,
         options=data.options,
         heard=heard_for(current_user_text()),
     ).speaker
-    return Binding(speaker, asker_key(speaker, llm_context.device_id, None))
+    if client and device_id:
+        speaker = replace(speaker, area_id=area_of(hass, device_id=device_id, satellite_id=None))
+    return Binding(speaker, asker_key(speaker, device_id, None))
 
 
 # Which door offered the memory tools for an LLM context, while HA builds its API instance: the

@@ -23,6 +23,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.components.mcp_server.const import CONF_ALL_LLM_APIS, CONF_REQUIRE_ADMIN
+from homeassistant.components.mcp_server.server import META_DEVICE_ID
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
@@ -31,8 +32,8 @@ from mcp.client.streamable_http import streamable_http_client
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.memory.const import LLM_API_ID
-from tests.conftest import Resident, async_call, both_stores
+from custom_components.memory.const import CONF_DEVICE_PERSONS, LLM_API_ID
+from tests.conftest import Resident, Room, async_call, both_stores
 
 from .helpers_conversation import async_all_memories
 
@@ -45,6 +46,7 @@ PLUMBER = "The plumber's number is 0151 2345."
 GATE = "The garden gate code is 4711."
 JULIAN_DENTIST = "My dentist is Dr. Weber."
 ANNA_DENTIST = "My dentist is Dr. Brandt."
+WINDOW = "The window sticks, lift it before opening."
 
 
 async def _token(hass: HomeAssistant, user_id: str) -> str:
@@ -234,14 +236,22 @@ async def test_c37_a_user_with_no_person_is_an_unknown_speaker(
     memory_entry: Any,
     julian: Resident,
     anna: Resident,
-    hass_client: ClientSessionGenerator,
+    kitchen: Room,
     *,
+    hass_client: ClientSessionGenerator,
     hass_access_token: str,
 ) -> None:
     """The administrator's token (a user with no person) over the entry HA creates (every LLM API,
     administrators only): the household's memories, nobody's private ones, one set of memory
-    tools though Assist and the Memory API are both served."""
+    tools though Assist and the Memory API are both served. Naming Julian's personal device (the
+    kitchen satellite, mapped to him) in the request gives that device's room, not Julian."""
     await _household_memories(hass, julian, anna)
+    await async_call(hass, "remember", {"content": WINDOW, "scope": "room", "area": kitchen.area_id})
+    mapping = [{"device_id": kitchen.device_id, "person": julian.person_id}]
+    hass.config_entries.async_update_entry(
+        memory_entry, options={**memory_entry.options, CONF_DEVICE_PERSONS: mapping}
+    )
+    await hass.config_entries.async_reload(memory_entry.entry_id)
     await _serve(hass, apis=None, require_admin=True)
     server = await hass_client()
     async with _mcp(server, hass_access_token, "/api/mcp") as session:
@@ -253,6 +263,12 @@ async def test_c37_a_user_with_no_person_is_an_unknown_speaker(
         assert "Weber" not in told and "Brandt" not in told
         found = await _answer(session, recall[0], query="What is the plumber's number?")
         assert PLUMBER in [m["content"] for m in found["memories"]]
+
+        at_kitchen = {META_DEVICE_ID: kitchen.device_id}
+        result = await session.call_tool(recall[0], {"query": "Who is the dentist?"}, meta=at_kitchen)
+        assert not result.isError and "Weber" not in str(result.content)
+        result = await session.call_tool(recall[0], {"query": "Which window sticks?"}, meta=at_kitchen)
+        assert not result.isError and WINDOW in str(result.content)
 
 
 async def test_the_memory_api_endpoint_is_for_administrators(
