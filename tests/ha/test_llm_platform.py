@@ -27,7 +27,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.memory.const import CONF_AGENT, LLM_API_ID
 from custom_components.memory.engine.models import Scope
 from custom_components.memory.llm_api import IN_TURN_PROMPT, MEMORY_BLOCK_HEADER
-from tests.conftest import Resident, async_call
+from tests.conftest import Resident, async_call, both_stores
 
 from .helpers_conversation import async_all_memories, memory_agent_id
 
@@ -153,6 +153,7 @@ async def _forget_found(model: Model) -> str:
     return f"Forgotten: {done['forgotten']}"
 
 
+@both_stores
 async def test_c36_assist_only_agent_remembers_and_forgets_after_asking(
     hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -217,6 +218,7 @@ async def test_assist_tools_are_bound_to_the_speaker(
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
 
+@both_stores
 @pytest.mark.parametrize(
     "apis",
     [[llm.LLM_API_ASSIST, LLM_API_ID], [LLM_API_ID, llm.LLM_API_ASSIST]],
@@ -249,6 +251,7 @@ async def test_c36_both_apis_one_memory_block_one_set_of_tools(
     assert [m["content"] for m in _succeeded(result)["memories"]] == [PLUMBER]
 
 
+@both_stores
 async def test_c36_wrapped_by_the_memory_agent_one_memory_block(
     hass: HomeAssistant, memory_entry: Any, julian: Resident
 ) -> None:
