@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 from homeassistant.components import conversation
-from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent, llm
 from homeassistant.helpers.chat_session import async_get_chat_session
@@ -29,7 +28,7 @@ from custom_components.memory.engine.models import Scope
 from custom_components.memory.llm_api import IN_TURN_PROMPT, MEMORY_BLOCK_HEADER
 from tests.conftest import Resident, async_call, both_stores
 
-from .helpers_conversation import async_all_memories, memory_agent_id
+from .helpers_conversation import RecordingAgent, async_all_memories, memory_agent_id
 
 LLM_DOMAIN = "test_llm"
 PLUMBER = "The plumber's number is 0151 2345"
@@ -55,6 +54,12 @@ class Model:
             if isinstance(c, conversation.ToolResultContent) and c.tool_name == tool_name
         ]
 
+    async def call_memory(self, verb: str, **args: Any) -> llm.ToolResult:
+        """Call the one memory tool of `verb` offered, whichever API offers it (memory__recall,
+        assist__memory__recall …)."""
+        (name,) = [n for n in self.offered if n.endswith(f"memory__{verb}")]
+        return await self.call(name, **args)
+
     async def call(self, tool_name: str, **args: Any) -> llm.ToolResult:
         call = llm.ToolInput(tool_name=tool_name, tool_args=args)
         (result,) = [
@@ -70,18 +75,13 @@ type Step = Callable[[Model], Awaitable[str]]
 
 
 @dataclass
-class ScriptedLLM(conversation.AbstractConversationAgent):
-    """An LLM agent with `apis` selected; each turn runs the next scripted step (none: "ok")."""
+class ScriptedLLM(RecordingAgent):
+    """An LLM agent with the APIs `llm_api` selected; each turn runs the next scripted step
+    (none: "ok"), recording the system prompt and the tools offered."""
 
-    hass: HomeAssistant
-    apis: list[str]
     script: deque[Step] = field(default_factory=deque)
     system_prompts: list[str] = field(default_factory=list)
     offered: list[list[str]] = field(default_factory=list)
-
-    @property
-    def supported_languages(self) -> list[str] | Literal["*"]:
-        return MATCH_ALL
 
     async def async_process(
         self, user_input: conversation.ConversationInput
@@ -91,14 +91,14 @@ class ScriptedLLM(conversation.AbstractConversationAgent):
             conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
         ):
             await chat_log.async_provide_llm_data(
-                user_input.as_llm_context(LLM_DOMAIN), self.apis, None, user_input.extra_system_prompt
+                user_input.as_llm_context(self.platform), self.llm_api, None, user_input.extra_system_prompt
             )
             model = Model(chat_log)
             self.system_prompts.append(chat_log.content[0].content)
             self.offered.append(model.offered)
             answer = await self.script.popleft()(model) if self.script else "ok"
             chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(agent_id=LLM_DOMAIN, content=answer)
+                conversation.AssistantContent(agent_id=self.platform, content=answer)
             )
         response = intent.IntentResponse(language=user_input.language)
         response.async_set_speech(answer)
@@ -109,7 +109,7 @@ async def _agent(hass: HomeAssistant, apis: list[str]) -> tuple[ScriptedLLM, str
     """A ScriptedLLM registered as the agent of a config entry; (agent, agent id)."""
     entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
     entry.add_to_hass(hass)
-    agent = ScriptedLLM(hass, apis)
+    agent = ScriptedLLM(hass, llm_api=apis, platform=LLM_DOMAIN)
     conversation.async_set_agent(hass, entry, agent)
     return agent, entry.entry_id
 
@@ -235,8 +235,7 @@ async def test_c36_both_apis_one_memory_block_one_set_of_tools(
     calls: list[llm.ToolResult] = []
 
     async def recall(model: Model) -> str:
-        (name,) = [n for n in model.offered if n.endswith("memory__recall")]
-        calls.append(await model.call(name, query="plumber"))
+        calls.append(await model.call_memory("recall", query="plumber"))
         return "ok"
 
     agent.script.append(recall)
@@ -268,8 +267,7 @@ async def test_c36_wrapped_by_the_memory_agent_one_memory_block(
     stored: list[llm.ToolResult] = []
 
     async def remember(model: Model) -> str:
-        (name,) = [n for n in model.offered if n.endswith("memory__remember")]
-        stored.append(await model.call(name, content="My gym locker is number 12."))
+        stored.append(await model.call_memory("remember", content="My gym locker is number 12."))
         return "ok"
 
     agent.script.append(remember)
@@ -296,15 +294,10 @@ async def test_no_memory_tools_without_a_loaded_entry(
     hass: HomeAssistant, memory_entry: Any, julian: Resident
 ) -> None:
     """The integration stays loaded after its entry is unloaded; its tool platform then offers nothing."""
-    context = llm.LLMContext(
-        platform=LLM_DOMAIN,
-        context=julian.context,
-        language="en",
-        assistant=conversation.DOMAIN,
-        device_id=None,
-    )
-    assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-    assert "memory__remember" in {tool.name for tool in assist.tools}
+    agent, agent_id = await _agent(hass, [llm.LLM_API_ASSIST])
+    await _say(hass, agent_id, "Hello", julian)
     await hass.config_entries.async_unload(memory_entry.entry_id)
-    assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST, context)
-    assert not any(tool.name.startswith("memory__") for tool in assist.tools)
+    await _say(hass, agent_id, "Hello", julian)
+    with_entry, without = agent.offered
+    assert "memory__remember" in with_entry
+    assert not any(name.startswith("memory__") for name in without)

@@ -33,6 +33,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.memory.const import CONF_DEVICE_PERSONS, LLM_API_ID
+from custom_components.memory.llm_api import TOOL_CLASSES
 from tests.conftest import Resident, Room, async_call, both_stores
 
 from .helpers_conversation import async_all_memories
@@ -40,7 +41,6 @@ from .helpers_conversation import async_all_memories
 pytestmark = both_stores  # who sees what is the store's visibility rule: run on SQLite and PostgreSQL
 
 MCP_TIMEOUT = 60  # seconds for one client session: HA's own per-request limit (mcp_server.http.TIMEOUT)
-MEMORY_VERBS = ("remember", "replace", "recall", "find_to_forget", "forget")
 
 PLUMBER = "The plumber's number is 0151 2345."
 GATE = "The garden gate code is 4711."
@@ -130,6 +130,28 @@ class Endpoint:
     prefix: str
 
 
+@dataclass
+class Served:
+    """HA's MCP server serving the memory at `endpoint`, to Julian and Anna (no admin)."""
+
+    hass: HomeAssistant
+    entry: Any
+    julian: Resident
+    anna: Resident
+    server: TestClient
+    endpoint: Endpoint
+
+    def tool(self, verb: str) -> str:
+        """The memory tool's name at this endpoint."""
+        return f"{self.endpoint.prefix}{verb}"
+
+    @asynccontextmanager
+    async def session(self, who: Resident) -> AsyncIterator[ClientSession]:
+        """An MCP client session with a long-lived token of `who`'s user."""
+        async with _mcp(self.server, await _token(self.hass, who.user_id), self.endpoint.path) as session:
+            yield session
+
+
 # Anna (no admin) reaches the memory tools at the Assist endpoint, which HA serves to every user
 # (the tool platform, names memory__…), or at /api/mcp once the entry serves the Memory API to
 # non-admins (its own names).
@@ -139,96 +161,81 @@ ENDPOINTS = [
 ]
 
 
-@pytest.mark.parametrize("endpoint", ENDPOINTS)
-async def test_c37_anna_over_mcp_sees_what_anna_may_see(
+@pytest.fixture(params=ENDPOINTS)
+async def served(
+    request: pytest.FixtureRequest,
     hass: HomeAssistant,
     memory_entry: Any,
     julian: Resident,
     anna: Resident,
-    hass_client: ClientSessionGenerator,
     *,
-    endpoint: Endpoint,
-) -> None:
-    """Anna's token lists the memory tools (with the hints a client asks a person by) and recalls
-    hers and the household's memories; Julian's private memory never appears; the sensitive
-    gate code is only counted."""
-    await _household_memories(hass, julian, anna)
+    hass_client: ClientSessionGenerator,
+) -> Served:
+    endpoint: Endpoint = request.param
     await _serve(hass, apis=endpoint.apis, require_admin=endpoint.require_admin)
-    server = await hass_client()
-    async with _mcp(server, await _token(hass, anna.user_id), endpoint.path) as session:
-        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-        memory = {verb: tools[f"{endpoint.prefix}{verb}"] for verb in MEMORY_VERBS}
-        assert all(tool.title and tool.annotations is not None for tool in memory.values())
-        hints = {
-            verb: (tool.annotations.readOnlyHint, tool.annotations.destructiveHint)
-            for verb, tool in memory.items()
-            if tool.annotations is not None
-        }
-        assert hints == {
-            "remember": (False, False),
-            "replace": (False, True),
-            "recall": (True, False),
-            "find_to_forget": (True, False),
-            "forget": (False, True),
-        }
-        assert "confirmation" in memory["forget"].inputSchema["required"]
+    return Served(hass, memory_entry, julian, anna, await hass_client(), endpoint)
 
-        recall, find, remember = (
-            f"{endpoint.prefix}{verb}" for verb in ("recall", "find_to_forget", "remember")
-        )
-        found = await _answer(session, recall, query="Who is the dentist?")
+
+async def test_c37_anna_over_mcp_sees_what_anna_may_see(served: Served) -> None:
+    """Anna's token lists the memory tools (titled, with the tools' annotations as the hints a
+    client asks a person by) and recalls hers and the household's memories; Julian's private
+    memory never appears; the sensitive gate code is only counted."""
+    hass, anna = served.hass, served.anna
+    await _household_memories(hass, served.julian, anna)
+    async with served.session(anna) as session:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        for cls in TOOL_CLASSES:
+            listed, flags = tools[served.tool(cls.verb)], cls.annotations
+            assert listed.title == cls.title and listed.annotations is not None
+            hints = listed.annotations
+            assert (hints.readOnlyHint, hints.destructiveHint, hints.idempotentHint, hints.openWorldHint) == (
+                flags.read_only,
+                flags.destructive,
+                flags.idempotent,
+                flags.open_world,
+            )
+        assert "confirmation" in tools[served.tool("forget")].inputSchema["required"]
+
+        found = await _answer(session, served.tool("recall"), query="Who is the dentist?")
         told = [m["content"] for m in found["memories"]]
         assert ANNA_DENTIST in told and JULIAN_DENTIST not in told
         assert {m["said_by"] for m in found["memories"] if m["content"] == ANNA_DENTIST} == {"you"}
-        found = await _answer(session, recall, query="What is the plumber's number?")
+        found = await _answer(session, served.tool("recall"), query="What is the plumber's number?")
         assert PLUMBER in [m["content"] for m in found["memories"]]
-        found = await _answer(session, recall, query="What is the garden gate code?")
+        found = await _answer(session, served.tool("recall"), query="What is the garden gate code?")
         assert "4711" not in json.dumps(found) and found["withheld"] == 1
-        candidates = await _answer(session, find, query="dentist")
+        candidates = await _answer(session, served.tool("find_to_forget"), query="dentist")
         assert [c["content"] for c in candidates["candidates"]] == [ANNA_DENTIST]
 
-        stored = await _answer(session, remember, content="My yoga class is on Thursday.")
+        stored = await _answer(session, served.tool("remember"), content="My yoga class is on Thursday.")
         assert stored["scope"] == "private"
-    mine = {m.content: m.owner_id for m in await async_all_memories(hass, memory_entry)}
+    mine = {m.content: m.owner_id for m in await async_all_memories(hass, served.entry)}
     assert mine["My yoga class is on Thursday."] == anna.person_id
 
 
-@pytest.mark.parametrize("endpoint", ENDPOINTS)
-async def test_c37_forget_over_mcp_needs_the_confirmation_anna_was_given(
-    hass: HomeAssistant,
-    memory_entry: Any,
-    julian: Resident,
-    anna: Resident,
-    hass_client: ClientSessionGenerator,
-    *,
-    endpoint: Endpoint,
-) -> None:
+async def test_c37_forget_over_mcp_needs_the_confirmation_anna_was_given(served: Served) -> None:
     """As by voice ("Forget …" names it and asks; only the one asked can say yes): forget without
     a confirmation, with one given to Julian or a made-up one forgets nothing; with the one
     find_to_forget gave Anna it forgets."""
-    await async_call(hass, "remember", {"content": PLUMBER})
-    await _serve(hass, apis=endpoint.apis, require_admin=endpoint.require_admin)
-    server = await hass_client()
-    julian_token = await _token(hass, julian.user_id)
-    anna_token = await _token(hass, anna.user_id)
-    forget, find = f"{endpoint.prefix}forget", f"{endpoint.prefix}find_to_forget"
-    async with _mcp(server, julian_token, endpoint.path) as session:
+    await async_call(served.hass, "remember", {"content": PLUMBER})
+    forget, find = served.tool("forget"), served.tool("find_to_forget")
+    async with served.session(served.julian) as session:
         found = await _answer(session, find, query="plumber")
         (for_julian,) = found["candidates"]
-    async with _mcp(server, anna_token, endpoint.path) as session:
+    async with served.session(served.anna) as session:
         failed, _ = await _tool(session, forget, memory_id=for_julian["id"])
         assert failed  # the schema requires the confirmation
         for given in (for_julian["confirmation"], "yes"):
             failed, refused = await _tool(session, forget, memory_id=for_julian["id"], confirmation=given)
             assert failed and refused == {"success": False, "error": "not_confirmed"}
-        assert [m.content for m in await async_all_memories(hass, memory_entry)] == [PLUMBER]
+        assert [m.content for m in await async_all_memories(served.hass, served.entry)] == [PLUMBER]
 
         found = await _answer(session, find, query="plumber")
         (for_anna,) = found["candidates"]
         assert for_anna["id"] == for_julian["id"] and for_anna["confirmation"] != for_julian["confirmation"]
         done = await _answer(session, forget, memory_id=for_anna["id"], confirmation=for_anna["confirmation"])
         assert done == {"success": True, "forgotten": PLUMBER}
-    assert await async_all_memories(hass, memory_entry) == []
+    assert await async_all_memories(served.hass, served.entry) == []
 
 
 async def test_c37_a_user_with_no_person_is_an_unknown_speaker(
