@@ -255,7 +255,9 @@ _OFFERED: ContextVar[tuple[llm.LLMContext, str] | None] = ContextVar("memory_too
 def claim_tools(llm_context: llm.LLMContext, door: Literal["api", "platform"]) -> bool:
     """True when `door` offers the memory tools for `llm_context`; False when the other door
     already did for this very LLMContext object (one build selecting both APIs). The same door
-    asking again for the same object is a new build and offers them again."""
+    asking again for the same object is a new build and offers them again. HA makes a new
+    LLMContext per request (chat log, MCP call); one object reused for separate builds of
+    different APIs in one task would get the tools from the first door only."""
     offered = _OFFERED.get()
     if offered is not None and offered[0] is llm_context and offered[1] != door:
         return False
