@@ -16,15 +16,18 @@ from .engine.models import Hit
 
 # HA's own agent and the conversation component run in-process.
 LOCAL_DOMAINS = frozenset({conversation.DOMAIN, "homeassistant"})
+# Doors that serve a client outside Home Assistant: HA's MCP server (the LLM context's platform
+# of its tool calls). The model behind the client is unknown, so it counts as cloud.
+CLIENT_DOMAINS = frozenset({"mcp_server"})
 
 
 async def async_is_cloud_domain(hass: HomeAssistant, domain: str | None) -> bool:
     """True when integration `domain` reaches a cloud service (manifest iot_class cloud_*).
 
-    Unknown integrations, and custom ones that declare no iot_class, count as cloud: when in
-    doubt a secret stays home.
+    Unknown integrations, custom ones that declare no iot_class, and an MCP client
+    (CLIENT_DOMAINS) count as cloud: when in doubt a secret stays home.
     """
-    if not domain:
+    if not domain or domain in CLIENT_DOMAINS:
         return True
     if domain in LOCAL_DOMAINS:
         return False

@@ -1,25 +1,39 @@
-"""The "Memory" LLM API: a prompt block of recalled memories plus remember/recall/forget tools.
+"""Household memory for LLMs: the memory tools, and the "Memory" LLM API that adds a prompt block
+of recalled memories.
 
-Users tick it beside "Assist" in any LLM conversation agent (HA merges the APIs). Every
-instance is bound to the speaker of the turn (resolved from the context and device), so
-the model can never read or write another person's private memories.
+The tools (remember, replace, recall, find_to_forget, forget) reach a model two ways, built by
+`memory_tools` from the same classes: the "Memory" LLM API (tick it in an LLM agent; bare names)
+and the integration's LLM tool platform (llm.py: every agent and MCP client of the Assist API;
+names "memory__remember" …). Both bind every tool to the speaker of the turn (`bind`: resolved
+from the context and device, or the memory agent's turn), so the model can never read or write
+another person's private memories. One build of the APIs gets one set of them (`claim_tools`).
+
+A destructive tool (replace, forget) acts only with a `confirmation`: the token the tool that
+names its target gave this asker (remember's conflicts, find_to_forget's candidates;
+`confirmation`), the tool call's form of the "yes" to the question a memory sentence asks.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
-import voluptuous as vol
+import probatio
 from homeassistant.components.conversation.chat_log import current_chat_log
+from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from .answers import base_language
-from .cloud import async_is_cloud_domain, without_sensitive
-from .const import LLM_API_ID, LLM_API_NAME
+from .cloud import CLIENT_DOMAINS, async_is_cloud_domain, without_sensitive
+from .const import DOMAIN, LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable, strip_invisible
@@ -27,9 +41,9 @@ from .engine.writer import clean_content
 from .intents import forget_candidates, infer_kind, infer_scope
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
-from .speaker import person_names, resolve_identity, tellers
+from .speaker import area_of, person_names, resolve_identity, tellers
 from .transcripts import record_turn
-from .turn import current_turn, tellable, withheld
+from .turn import Turn, asker_key, current_turn, tellable, withheld
 from .utterances import is_filler
 
 # How each provenance is labelled in a prompt (docs/design.md §6).
@@ -48,15 +62,18 @@ MEMORY_BLOCK_HEADER = (
     "Use a memory only when it helps to answer."
 )
 
-API_PROMPT = (
+# How the model is told to use the tools; {remember} etc. are the tool names as offered
+# (tool_names: bare in the Memory API, "memory__remember" on the Assist API's tool platform).
+TOOLS_PROMPT = (
     "You have a long-term household memory. "
-    "When the user explicitly asks you to remember something, call `remember` with their words; "
+    "When the user explicitly asks you to remember something, call `{remember}` with their words; "
     "if it returns `conflicts`, tell the user what you already have and ask whether the new one "
-    "replaces it; call `replace` ONLY after the user said yes. "
-    "Use `recall` to look up memories beyond those listed below. "
-    "To forget, call `find_to_forget`, tell the user what you would forget and ask; "
-    "call `forget` ONLY after the user confirmed. Never claim to have remembered or "
-    "forgotten something unless the tool reported success."
+    "replaces it; call `{replace}` ONLY after the user said yes, with the `confirmation` of each "
+    "memory they agreed it replaces. "
+    "Use `{recall}` to look up what the household told you before. "
+    "To forget, call `{find_to_forget}`, tell the user what you would forget and ask; "
+    "call `{forget}` ONLY after the user confirmed, with that memory's `id` and `confirmation`. "
+    "Never claim to have remembered or forgotten something unless the tool reported success."
 )
 NO_MEMORY_PROMPT = "No stored memory matched this turn."
 # The remember tool's answer when the store refused the write (unreachable, its file deleted,
@@ -183,28 +200,145 @@ def _hit_json(hit: Hit, names: Mapping[str, str], listed: Collection[str] = ()) 
     }
 
 
+def tool_language(hass: HomeAssistant, llm_context: llm.LLMContext) -> str:
+    """The base language of a tool call or prompt: the LLM context's, else Home Assistant's
+    configured one (none given, or any: "*", which HA's MCP server passes)."""
+    language = llm_context.language
+    if not language or language == MATCH_ALL:
+        language = hass.config.language
+    return base_language(language)
+
+
+# ------------------------------------------------------------------ who the tools act as
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """Who a set of tools acts as: the speaker, the asker a confirmation is bound to
+    (turn.asker_key: the person, else the device), and the memory agent's turn when one runs."""
+
+    speaker: Speaker
+    asker: tuple[str, str]
+    turn: Turn | None = None
+
+
+@callback
+def bind(hass: HomeAssistant, data: MemoryRuntimeData, llm_context: llm.LLMContext) -> Binding:
+    """The speaker of this LLM request: the memory agent's turn when it wraps the agent (resolved
+    once there), else resolved here from the context's user, the device and a voice heard for
+    the live utterance (speaker.resolve_identity). A user with no person, or no user, is an
+    unknown speaker. An MCP client (cloud.CLIENT_DOMAINS) is its token's user: the device it
+    names (a field the client fills in) gives the room, never a person (Personal devices)."""
+    chat_log = current_chat_log.get()
+    turn = current_turn(chat_log.conversation_id if chat_log is not None else None)
+    if turn is not None:
+        return Binding(turn.speaker, turn.asker, turn)
+    device_id = llm_context.device_id
+    client = llm_context.platform in CLIENT_DOMAINS
+    speaker = resolve_identity(
+        hass,
+        context=llm_context.context,
+        device_id=None if client else device_id,
+        satellite_id=None,
+        options=data.options,
+        heard=heard_for(current_user_text()),
+    ).speaker
+    if client and device_id:
+        speaker = replace(speaker, area_id=area_of(hass, device_id=device_id, satellite_id=None))
+    return Binding(speaker, asker_key(speaker, device_id, None))
+
+
+# Which door offered the memory tools for an LLM context, while HA builds its API instance: the
+# Memory API and the Assist API's tool platform are built one after the other for the same
+# LLMContext object when both are selected (llm.MergedAPI), and only the first offers them.
+_OFFERED: ContextVar[tuple[llm.LLMContext, str] | None] = ContextVar("memory_tools_offered", default=None)
+
+
+def claim_tools(llm_context: llm.LLMContext, door: Literal["api", "platform"]) -> bool:
+    """True when `door` offers the memory tools for `llm_context`; False when the other door
+    already did for this very LLMContext object (one build selecting both APIs). The same door
+    asking again for the same object is a new build and offers them again. HA makes a new
+    LLMContext per request (chat log, MCP call); one object reused for separate builds of
+    different APIs in one task would get the tools from the first door only."""
+    offered = _OFFERED.get()
+    if offered is not None and offered[0] is llm_context and offered[1] != door:
+        return False
+    _OFFERED.set((llm_context, door))
+    return True
+
+
+# ------------------------------------------------------------------ confirmations
+# The key of the confirmation tokens: random per Home Assistant run, so a token is worth nothing
+# outside it (after a restart the model asks find_to_forget again).
+_CONFIRMATION_KEY = secrets.token_bytes(32)
+# Hex characters of a token: 64 bits of HMAC-SHA256, far beyond what a model could guess.
+CONFIRMATION_CHARS = 16
+
+
+def confirmation(action: Literal["forget", "replace"], asker: tuple[str, str], *memory_ids: str) -> str:
+    """The token that lets `asker` do `action` to exactly `memory_ids` (forget: the memory;
+    replace: the new memory, then the one it replaces): what find_to_forget and remember hand
+    out beside the memories they name, and forget and replace require."""
+    message = "\n".join((action, *asker, *memory_ids)).encode("utf-8", "surrogatepass")
+    return hmac.new(_CONFIRMATION_KEY, message, hashlib.sha256).hexdigest()[:CONFIRMATION_CHARS]
+
+
+# ------------------------------------------------------------------ the tools
+VERBS = ("remember", "replace", "recall", "find_to_forget", "forget")
+
+
+def tool_names(prefix: str = "") -> dict[str, str]:
+    """verb -> the tool's name as offered: `prefix` + verb ("" for the Memory API's own tools,
+    "memory__" on the tool platform, as HA requires of a platform's tools)."""
+    return {verb: f"{prefix}{verb}" for verb in VERBS}
+
+
+def tools_prompt(prefix: str = "") -> str:
+    """TOOLS_PROMPT with the tools' names as offered under `prefix`."""
+    return TOOLS_PROMPT.format(**tool_names(prefix))
+
+
+def _ok(**data: Any) -> llm.ToolResult:
+    return llm.ToolResult(data={"success": True, **data})
+
+
+def _failed(reason: str, **data: Any) -> llm.ToolResult:
+    """A tool call that did nothing: `reason` as the `error` code the model reads (docs/intents.md)."""
+    return llm.ToolResult(data={"success": False, "error": reason, **data}, error=True)
+
+
 class _SpeakerTool(llm.Tool):
-    """A tool bound to one entry and one speaker (the model cannot choose who it is)."""
+    """A tool bound to one entry and one speaker (the model cannot choose who it is).
 
-    def __init__(self, data: MemoryRuntimeData, speaker: Speaker, *, cloud: bool) -> None:
+    verb: the tool's name without prefix; about: its description, naming the other tools as
+    {remember} etc. (formatted with the names offered beside it).
+    """
+
+    verb: str
+    about: str
+    integration = DOMAIN
+
+    def __init__(self, data: MemoryRuntimeData, binding: Binding, *, prefix: str = "") -> None:
         self._data = data
-        self._speaker = speaker
-        self._cloud = cloud  # the model is a cloud service: it never sees a sensitive memory
+        self._speaker = binding.speaker
+        self._asker = binding.asker
+        self.name = f"{prefix}{self.verb}"
+        self.description = self.about.format(**tool_names(prefix))
 
-    def _hidden(self, memory: Memory) -> bool:
-        """True when the model may not see `memory`'s text: sensitive and a cloud model, or a
+    def _hidden(self, memory: Memory, *, cloud: bool) -> bool:
+        """True when the model may not see `memory`'s text: sensitive and a `cloud` model, or a
         sensitive memory an unknown speaker may not hear (turn.withheld)."""
-        return (memory.sensitive and self._cloud) or withheld(memory, self._speaker, self._data.options)
+        return (memory.sensitive and cloud) or withheld(memory, self._speaker, self._data.options)
 
-    def _visible(self, hits: list[Hit]) -> list[Hit]:
-        return [hit for hit in hits if not self._hidden(hit.memory)]
+    @staticmethod
+    async def _cloud(hass: HomeAssistant, llm_context: llm.LLMContext) -> bool:
+        """The model is a cloud service (or unknown: an MCP client): it never sees a sensitive memory."""
+        return await async_is_cloud_domain(hass, llm_context.platform)
 
     def _args(self, tool_input: llm.ToolInput) -> dict[str, Any]:
         """The model's arguments checked against `parameters`.
 
         HA's APIInstance.async_call_tool does not apply the schema; a made-up argument
-        ("scope": "public", a missing "query") raises vol.Invalid here, which the chat log
-        hands back to the model as the tool's error instead of ending the turn.
+        ("scope": "public", a missing "query") raises probatio.Invalid here, which the chat log
+        (and HA's MCP server) hands back to the model as the tool's error instead of ending the turn.
         """
         args: dict[str, Any] = self.parameters(dict(tool_input.tool_args))
         return args
@@ -220,38 +354,42 @@ def _text_error(text: str) -> str | None:
 
 
 class RememberTool(_SpeakerTool):
-    name = "remember"
-    description = (
+    verb = "remember"
+    title = "Remember"
+    about = (
         "Store something the user explicitly asked you to remember, in the user's own words and language. "
         "scope: 'private' (only this user; needs a recognised user), 'room' (this room), "
         "'shared' (the household). Leave scope out to decide from the words. "
         "The result lists `conflicts`: stored memories the new one may replace (both stay current). "
-        "Ask the user whether it replaces them; if yes, call `replace` with the new id and their ids. "
-        "`replaces`: ids of stored memories the user already said this replaces."
+        "Ask the user whether it replaces them; if yes, call `{replace}` with the new id and the "
+        "`confirmation` of each one it replaces."
     )
-    parameters = vol.Schema(
+    parameters = probatio.Schema(
         {
-            vol.Required("content", description="What to remember, verbatim"): str,
-            vol.Optional("scope"): vol.In([Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]),
-            vol.Optional("kind"): vol.In([kind.value for kind in Kind]),
-            vol.Optional("replaces", description="Ids of memories the user confirmed this replaces"): [str],
+            probatio.Required("content", description="What to remember, verbatim"): str,
+            probatio.Optional("scope"): probatio.In(
+                [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
+            ),
+            probatio.Optional("kind"): probatio.In([kind.value for kind in Kind]),
         }
     )
+    # adds a memory and takes nothing away; a repeat stores nothing new but confirms the memory
+    annotations = llm.ToolAnnotations(read_only=False, destructive=False, idempotent=False, open_world=False)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
+    ) -> llm.ToolResult:
         args = self._args(tool_input)
-        language = base_language(llm_context.language)
+        language = tool_language(hass, llm_context)
         try:  # the engine's rule for a memory's text, before anything reads it
             content = clean_content(args["content"])
         except InvalidInput as err:
-            return {"success": False, "error": err.reason}
+            return _failed(err.reason)
         if is_filler(content, language):  # "that": the model must pass the user's actual words
-            return {"success": False, "error": "empty"}
+            return _failed("empty")
         scope = Scope(args["scope"]) if "scope" in args else infer_scope(content, language, self._speaker)
         if scope is Scope.PRIVATE and not self._speaker.known:
-            return {"success": False, "error": "unknown_speaker"}
+            return _failed("unknown_speaker")
         try:
             result = await async_run(
                 hass,
@@ -264,127 +402,181 @@ class RememberTool(_SpeakerTool):
                     language=language,
                     provenance=Provenance.CONFIRMED,
                     source=Source.VOICE,
-                    replaces=tuple(args.get("replaces", ())),
                 ),
             )
         except InvalidInput as err:
-            return {"success": False, "error": err.reason}
+            return _failed(err.reason)
         except EngineError:
-            return {"success": False, "error": "store_unavailable", "message": NOT_STORED}
-        return {
-            "success": True,
-            "id": result.memory.id,
-            "action": result.action.value,  # "confirmed": the user said it before, nothing new stored
-            "scope": result.memory.scope.value,
-            "conflicts": [
-                {"id": c.memory.id, "content": c.memory.content}
+            return _failed("store_unavailable", message=NOT_STORED)
+        cloud = await self._cloud(hass, llm_context)
+        new_id = result.memory.id
+        return _ok(
+            id=new_id,
+            action=result.action.value,  # "confirmed": the user said it before, nothing new stored
+            scope=result.memory.scope.value,
+            conflicts=[
+                {
+                    "id": c.memory.id,
+                    "content": c.memory.content,
+                    "confirmation": confirmation("replace", self._asker, new_id, c.memory.id),
+                }
                 for c in result.conflicts
-                if not self._hidden(c.memory)
+                if not self._hidden(c.memory, cloud=cloud)
             ],
-        }
+        )
 
 
 class ReplaceTool(_SpeakerTool):
-    name = "replace"
-    description = (
-        "After the user confirmed it: the memory `id` (just stored) replaces the memories `replaces` "
-        "(ids from remember's conflicts). The old ones are kept as history, no longer recalled."
+    verb = "replace"
+    title = "Replace memories"
+    about = (
+        "After the user said yes: the memory `id` (just stored by `{remember}`) replaces the memories "
+        "`replaces` (ids from its conflicts), each with the `confirmation` `{remember}` gave for it. "
+        "The old ones are kept as history, no longer recalled."
     )
-    parameters = vol.Schema({vol.Required("id"): str, vol.Required("replaces"): [str]})
+    parameters = probatio.Schema(
+        {
+            probatio.Required("id", description="The new memory's id from remember"): str,
+            probatio.Required("replaces", description="Ids of the conflicts the user agreed it replaces"): [
+                str
+            ],
+            probatio.Required(
+                "confirmations",
+                description="The `confirmation` of each memory in `replaces`, from remember's conflicts",
+            ): [str],
+        }
+    )
+    # old memories stop being recalled; a repeat finds them replaced already and fails
+    annotations = llm.ToolAnnotations(read_only=False, destructive=True, idempotent=False, open_world=False)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
+    ) -> llm.ToolResult:
         args = self._args(tool_input)
+        new_id, replaces = args["id"], args["replaces"]
+        given = set(args["confirmations"])
+        if not all(confirmation("replace", self._asker, new_id, old) in given for old in replaces):
+            return _failed("not_confirmed")
         try:
-            done = await async_run(
-                hass, self._data.engine.supersede, tuple(args["replaces"]), args["id"], self._speaker
-            )
+            done = await async_run(hass, self._data.engine.supersede, tuple(replaces), new_id, self._speaker)
         except InvalidInput as err:
-            return {"success": False, "error": err.reason}
+            return _failed(err.reason)
         except EngineError:
-            return {"success": False, "error": "store_unavailable"}
-        return {"success": True, "replaced": list(done)}
+            return _failed("store_unavailable")
+        return _ok(replaced=list(done))
 
 
 class RecallTool(_SpeakerTool):
-    name = "recall"
-    description = "Search the household memory for what the user or household told you before."
-    parameters = vol.Schema({vol.Required("query"): str})
+    verb = "recall"
+    title = "Recall memories"
+    about = "Search the household memory for what the user or household told you before."
+    parameters = probatio.Schema({probatio.Required("query"): str})
+    annotations = llm.ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
+    ) -> llm.ToolResult:
         query = self._args(tool_input)["query"]
         hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
         names = tellers(hass, self._speaker)
-        visible = self._visible(hits)
+        cloud = await self._cloud(hass, llm_context)
+        visible = [hit for hit in hits if not self._hidden(hit.memory, cloud=cloud)]
         listed = {hit.memory.id for hit in visible}
-        result: JsonObjectType = {
-            "success": True,
-            "memories": [_hit_json(hit, names, listed) for hit in visible],
-        }
+        result: JsonObjectType = {"memories": [_hit_json(hit, names, listed) for hit in visible]}
         if withheld_count := len(hits) - len(visible):
             result["withheld"] = withheld_count  # matched, but not for this model or speaker
-        return result
+        return _ok(**result)
 
 
 class FindToForgetTool(_SpeakerTool):
-    name = "find_to_forget"
-    description = (
+    verb = "find_to_forget"
+    title = "Find memories to forget"
+    about = (
         "Find the memories the user wants forgotten. Tell the user what you found and ask "
-        "for confirmation before calling `forget`."
+        "for confirmation before calling `{forget}` with the memory's `id` and `confirmation`."
     )
-    parameters = vol.Schema({vol.Required("query"): str})
+    parameters = probatio.Schema({probatio.Required("query"): str})
+    annotations = llm.ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
+    ) -> llm.ToolResult:
         query = self._args(tool_input)["query"]
         if not is_encodable(query):
-            return {"success": False, "error": "invalid_text"}
+            return _failed("invalid_text")
         if not strip_invisible(query):
-            return {"success": True, "candidates": []}
+            return _ok(candidates=[])
         try:
             hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
         except InvalidInput as err:
-            return {"success": False, "error": err.reason}
+            return _failed(err.reason)
         except EngineError:
-            return {"success": False, "error": "store_unavailable"}
+            return _failed("store_unavailable")
         names = tellers(hass, self._speaker)
+        cloud = await self._cloud(hass, llm_context)
         candidates: list[JsonValueType] = []
         for hit in forget_candidates(hits):
             found = _hit_json(hit, names)
-            if self._hidden(hit.memory):  # may be forgotten, never read out
+            found["confirmation"] = confirmation("forget", self._asker, hit.memory.id)
+            if self._hidden(hit.memory, cloud=cloud):  # may be forgotten, never read out
                 found["content"] = None
                 found["sensitive"] = True
             candidates.append(found)
-        return {"success": True, "candidates": candidates}
+        return _ok(candidates=candidates)
 
 
 class ForgetTool(_SpeakerTool):
-    name = "forget"
-    description = (
-        "Forget one memory by its id from `find_to_forget`. Call ONLY after the user "
-        "confirmed that exactly this memory should be forgotten."
+    verb = "forget"
+    title = "Forget a memory"
+    about = (
+        "Forget one memory: its `id` and `confirmation` from `{find_to_forget}`. Call ONLY after the "
+        "user confirmed that exactly this memory should be forgotten."
     )
-    parameters = vol.Schema({vol.Required("memory_id"): str})
+    parameters = probatio.Schema(
+        {
+            probatio.Required("memory_id", description="The memory's id from find_to_forget"): str,
+            probatio.Required(
+                "confirmation", description="Its `confirmation` from find_to_forget, once the user said yes"
+            ): str,
+        }
+    )
+    # the memory's text is deleted; a repeat finds nothing to forget and fails
+    annotations = llm.ToolAnnotations(read_only=False, destructive=True, idempotent=False, open_world=False)
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> JsonObjectType:
-        memory_id = self._args(tool_input)["memory_id"]
+    ) -> llm.ToolResult:
+        args = self._args(tool_input)
+        memory_id = args["memory_id"]
         if error := _text_error(memory_id):
-            return {"success": False, "error": error}
+            return _failed(error)
+        memory_id = memory_id.strip()
+        given = args["confirmation"].encode("utf-8", "surrogatepass")
+        if not hmac.compare_digest(given, confirmation("forget", self._asker, memory_id).encode()):
+            return _failed("not_confirmed")
         try:
-            memory = await async_run(hass, self._data.engine.forget, memory_id.strip(), self._speaker)
+            memory = await async_run(hass, self._data.engine.forget, memory_id, self._speaker)
         except InvalidInput as err:
-            return {"success": False, "error": err.reason}
+            return _failed(err.reason)
         except EngineError:
-            return {"success": False, "error": "store_unavailable"}
-        if self._hidden(memory):
-            return {"success": True}
-        return {"success": True, "forgotten": memory.content}
+            return _failed("store_unavailable")
+        if self._hidden(memory, cloud=await self._cloud(hass, llm_context)):
+            return _ok()
+        return _ok(forgotten=memory.content)
+
+
+TOOL_CLASSES: tuple[type[_SpeakerTool], ...] = (
+    RememberTool,
+    ReplaceTool,
+    RecallTool,
+    FindToForgetTool,
+    ForgetTool,
+)
+
+
+def memory_tools(data: MemoryRuntimeData, binding: Binding, *, prefix: str = "") -> list[llm.Tool]:
+    """The memory tools bound to `binding`, named `prefix` + verb (tool_names)."""
+    return [tool(data, binding, prefix=prefix) for tool in TOOL_CLASSES]
 
 
 class MemoryAPI(llm.API):
@@ -400,41 +592,27 @@ class MemoryAPI(llm.API):
         Inside a turn of the memory agent (an LLM agent it wraps, with this API ticked) the turn's
         speaker is used and its memory block is already in the system prompt: nothing is resolved,
         recorded or recalled again. Used directly by an LLM agent, the API does all three itself.
+        Selected together with the Assist API, whose tool platform offered the tools first
+        (claim_tools), it adds only the speaker and the memory block.
         """
         data = self._entry.runtime_data
-        cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
-        chat_log = current_chat_log.get()
-        turn = current_turn(chat_log.conversation_id if chat_log is not None else None)
-        if turn is not None:
-            speaker = turn.speaker
-            prompt = IN_TURN_PROMPT  # the memory agent's prompt names the speaker already
+        binding = bind(self.hass, data, llm_context)
+        tools = memory_tools(data, binding) if claim_tools(llm_context, "api") else []
+        parts = [tools_prompt()] if tools else []
+        if binding.turn is not None:
+            parts.append(IN_TURN_PROMPT)  # the memory agent's prompt names the speaker already
         else:
-            speaker = resolve_identity(
-                self.hass,
-                context=llm_context.context,
-                device_id=llm_context.device_id,
-                satellite_id=None,
-                options=data.options,
-                heard=heard_for(current_user_text()),
-            ).speaker
-            block = await self._async_prompt(data, speaker, llm_context, cloud=cloud)
-            prompt = f"{speaker_line(self.hass, speaker)}\n\n{block}"
-        return llm.APIInstance(
-            api=self,
-            api_prompt=f"{API_PROMPT}\n\n{prompt}",
-            llm_context=llm_context,
-            tools=[
-                tool(data, speaker, cloud=cloud)
-                for tool in (RememberTool, ReplaceTool, RecallTool, FindToForgetTool, ForgetTool)
-            ],
-        )
+            cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
+            block = await self._async_prompt(data, binding.speaker, llm_context, cloud=cloud)
+            parts.append(f"{speaker_line(self.hass, binding.speaker)}\n\n{block}")
+        return llm.APIInstance(api=self, api_prompt="\n\n".join(parts), llm_context=llm_context, tools=tools)
 
     async def _async_prompt(
         self, data: MemoryRuntimeData, speaker: Speaker, llm_context: llm.LLMContext, *, cloud: bool
     ) -> str:
         """Record the live utterance, recall for it, and format the memory block."""
         text = current_user_text()
-        language = base_language(llm_context.language or self.hass.config.language)
+        language = tool_language(self.hass, llm_context)
         if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
             record_turn(
                 self._entry,

@@ -22,6 +22,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+import probatio
 import pytest
 import voluptuous as vol
 from homeassistant.components import conversation
@@ -147,9 +148,10 @@ def _drawn(
     return {**base, **{name: data.draw(fields[name], label=name) for name in sorted(hostile)}}
 
 
-def _assert_names_a_field(err: vol.Invalid, keys: set[str]) -> None:
-    """A voluptuous error points at the key it is about (HA tells the caller `… @ data['key']`)."""
-    errors = err.errors if isinstance(err, vol.MultipleInvalid) else [err]
+def _assert_names_a_field(err: vol.Invalid | probatio.Invalid, keys: set[str]) -> None:
+    """A voluptuous (or probatio) error points at the key it is about (HA tells the caller
+    `… @ data['key']`)."""
+    errors = err.errors if isinstance(err, vol.MultipleInvalid | probatio.MultipleInvalid) else [err]
     assert all(e.path and str(e.path[0]) in keys for e in errors), (err, keys)
 
 
@@ -327,13 +329,13 @@ async def test_every_websocket_command_names_the_field_or_stores_verbatim(
 # tool -> hostile values per argument
 TOOLS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "remember": {"content": texts, "scope": texts, "kind": texts, "replaces": id_lists},
-    "replace": {"id": texts, "replaces": id_lists},
+    "replace": {"id": texts, "replaces": id_lists, "confirmations": id_lists},
     "recall": {"query": st.one_of(texts, long_text(1_200_000))},
     "find_to_forget": {"query": st.one_of(texts, long_text(1_200_000))},
-    "forget": {"memory_id": texts},
+    "forget": {"memory_id": texts, "confirmation": texts},
 }
 # the reasons a tool may answer: the engine's (inputs.py, the writer's) and the tools' own
-TOOL_ERRORS = {*REASON_KEYS, *BOUNDED_KEYS, "unknown_speaker", "scope_needs_area"}
+TOOL_ERRORS = {*REASON_KEYS, *BOUNDED_KEYS, "unknown_speaker", "scope_needs_area", "not_confirmed"}
 
 
 @FUZZ
@@ -350,11 +352,12 @@ def _tool_property(
     caplog.clear()
     try:
         result = _run(hass, instance.async_call_tool(llm.ToolInput(tool_name=tool, tool_args=args)))
-    except vol.Invalid as err:  # the tool's parameters: the chat log hands it back to the model
+    except probatio.Invalid as err:  # the tool's parameters: the chat log hands it back to the model
         _assert_names_a_field(err, set(fields))
         assert _rows(engine) == before
     else:
-        assert isinstance(result, dict) and isinstance(result.get("success"), bool), result
+        assert isinstance(result, llm.ToolResult) and result.error is not result.data["success"], result
+        result = result.data
         if not result["success"]:
             assert result["error"] in TOOL_ERRORS, result
             assert _rows(engine) == before

@@ -99,5 +99,5 @@ async def test_the_recall_tool_and_service_say_which_replaces_which(
     result = await api.async_call_tool(
         llm.ToolInput(tool_name="recall", tool_args={"query": "Where is the bike pump?"})
     )
-    tool_by_place = {("cellar" if "cellar" in m["content"] else "garage"): m for m in result["memories"]}
+    tool_by_place = {("cellar" if "cellar" in m["content"] else "garage"): m for m in result.data["memories"]}
     assert tool_by_place["garage"]["outdated_by"] == tool_by_place["cellar"]["id"]

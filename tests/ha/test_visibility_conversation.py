@@ -88,9 +88,9 @@ async def test_visibility_through_llm_tools_and_conversation(
             llm.ToolInput(tool_name="remember", tool_args={"content": content, "scope": scope})
         )
         if scope == "private" and who is None:
-            assert result == {"success": False, "error": "unknown_speaker"}
+            assert result == llm.ToolResult(data={"success": False, "error": "unknown_speaker"}, error=True)
             continue
-        assert result["success"], result
+        assert result.data["success"], result
         stored.append((content, scope, who, where))
 
     for viewer in WHO:
@@ -101,7 +101,7 @@ async def test_visibility_through_llm_tools_and_conversation(
                 recalled = await api.async_call_tool(
                     llm.ToolInput(tool_name="recall", tool_args={"query": content})
                 )
-                assert (content in [m["content"] for m in recalled["memories"]]) == expected, (
+                assert (content in [m["content"] for m in recalled.data["memories"]]) == expected, (
                     viewer,
                     room,
                     content,
