@@ -250,7 +250,7 @@ async def _hostile(hass: Any, client: Any, instance: Any, turn: Any, repeats: in
         ("LLM tool", "recall: 1.2 MB query"): tool("recall", query=query),
         ("LLM tool", "find_to_forget: 1.2 MB query"): tool("find_to_forget", query=query),
         ("LLM tool", "remember: 1.2 MB content"): tool("remember", content="x" * 1_200_000),
-        ("LLM tool", "forget: 1 MB id"): tool("forget", memory_id=megabyte),
+        ("LLM tool", "forget: 1 MB id"): tool("forget", memory_id=megabyte, confirmation="x"),
         ("memory agent", "turn: 1.2 MB utterance"): lambda: turn(query),
     }  # fmt: skip
     rows = []
