@@ -7,7 +7,10 @@ Speaker sources, strongest first (`resolve_identity`, the one place that decides
 1. a voice match for this utterance: the enrolled voice the STT step of this pipeline run heard
    (recognition.heard_for: only for a turn whose text is that utterance's transcript);
 2. the HA user of an authenticated context (`context.user_id` → the person with that `user_id`);
-3. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS);
+3. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS), only for a
+   request no user signed (a satellite's or a device's own pipeline): the device id of a signed
+   request is a field its sender fills in, so a user with no person naming Julian's phone stays
+   unknown;
 4. otherwise unknown (person_id None).
 A recognised voice beats everything (someone else talking into Julian's phone is not Julian). A
 voice that matched nobody is no evidence against the other sources: the logged-in user and a
@@ -173,6 +176,7 @@ def resolve_identity(
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), heard.match.strict)
     if person_id := person_for_user(hass, context.user_id if context else None):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.USER), confirmed=True)
-    if person_id := person_for_device(hass, device_id, options):
+    signed = context is not None and context.user_id is not None
+    if not signed and (person_id := person_for_device(hass, device_id, options)):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.DEVICE), confirmed=True)
     return Identity(Speaker(None, area_id), confirmed=False)

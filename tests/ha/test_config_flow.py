@@ -195,6 +195,19 @@ async def test_device_mapping_and_area_resolve_the_speaker(
     ).speaker
     assert unknown == Speaker(person_id=None, area_id=hall.area_id)
 
+    # A signed-in user with no person who names Julian's phone is not Julian: the device id of a
+    # signed request is the sender's to fill in.
+    visitor = await household.auth.async_create_user("Visitor")
+    claimed = resolve_identity(
+        household,
+        context=Context(user_id=visitor.id),
+        device_id=kitchen.device_id,
+        satellite_id=None,
+        options=options,
+    )
+    assert claimed.speaker == Speaker(person_id=None, area_id=kitchen.area_id)
+    assert not claimed.confirmed
+
 
 async def test_reembed_in_background_after_identity_change(household: HomeAssistant) -> None:
     """Vectors of another embedding identity are re-embedded after set-up, off the event loop."""
