@@ -28,7 +28,7 @@ def _onboarded(config_dir: Path) -> bool:
     """Whether an owner exists already (HA keeps the finished onboarding steps here)."""
     try:
         done = json.loads((config_dir / ".storage" / "onboarding").read_text())["data"]["done"]
-    except (OSError, ValueError, KeyError):
+    except OSError, ValueError, KeyError:
         return False
     return "user" in done
 
@@ -38,7 +38,7 @@ def _demo_logins(config_dir: Path) -> list[str]:
     try:
         data = json.loads((config_dir / ".storage" / "auth_provider.homeassistant").read_text())["data"]
         names = {user["username"] for user in data["users"]}
-    except (OSError, ValueError, KeyError, TypeError):
+    except OSError, ValueError, KeyError, TypeError:
         return []
     return [name for name in DEMO_USERS if name in names]
 
