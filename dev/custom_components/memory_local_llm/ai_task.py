@@ -1,9 +1,9 @@
 """AI Task entity: `ai_task.generate_data` answered by the local model.
 
-With a `structure` (a vol.Schema of selectors, e.g. the memory integration's extraction
+With a `structure` (a probatio Schema of selectors, e.g. the memory integration's extraction
 structure) the schema is converted to JSON schema the way HA's own LLM integrations do
-(voluptuous_openapi.convert with llm.selector_serializer) and the answer is constrained to it
-by llama.cpp's JSON-schema grammar, so `data` is the parsed object. Without one, `data` is text.
+(probatio.to_openapi with llm.selector_serializer) and the answer is constrained to it by
+llama.cpp's JSON-schema grammar, so `data` is the parsed object. Without one, `data` is text.
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import voluptuous as vol
+import probatio
 from homeassistant.components import ai_task, conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
-from voluptuous_openapi import convert
 
 from . import LocalLLMConfigEntry
 from .entity import LocalLLMEntity
@@ -31,10 +30,10 @@ async def async_setup_entry(
     async_add_entities([LocalLLMTaskEntity(entry)])
 
 
-def json_schema(structure: vol.Schema, llm_api: llm.APIInstance | None = None) -> dict[str, Any]:
+def json_schema(structure: probatio.Schema, llm_api: llm.APIInstance | None = None) -> dict[str, Any]:
     """The JSON schema of an AI Task structure (selectors serialised as HA's LLM integrations do)."""
     serializer = llm_api.custom_serializer if llm_api else llm.selector_serializer
-    result: dict[str, Any] = convert(structure, custom_serializer=serializer)
+    result: dict[str, Any] = probatio.to_openapi(structure, custom_serializer=serializer)
     return result
 
 
