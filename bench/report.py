@@ -368,7 +368,7 @@ def compare_section(compare: dict[str, Any], results: dict[int, Any], builds: di
         for size, store in cols:
             try:
                 cells.append(fn(size, store, get(size, store)))
-            except (KeyError, TypeError):
+            except KeyError, TypeError:
                 cells.append("–")
         lines.append("| " + " | ".join([label, *cells]) + " |")
 
@@ -450,7 +450,7 @@ def plot_stores(compare: dict[str, Any], results: dict[int, Any], path: Path) ->
         for x in xs:
             try:
                 pts.append((x, fn(x)))
-            except (KeyError, TypeError):
+            except KeyError, TypeError:
                 continue
         return [p[0] for p in pts], [p[1] for p in pts]
 
@@ -693,7 +693,7 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
             for path in ("portable", "onnxruntime"):
                 try:
                     cells.append(fn(path))
-                except (KeyError, TypeError):
+                except KeyError, TypeError:
                     cells.append("")
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
 

@@ -10,7 +10,7 @@ import platform
 from collections.abc import Mapping
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.components.conversation import DOMAIN as CONVERSATION_DOMAIN
 from homeassistant.components.person.const import DOMAIN as PERSON_DOMAIN
 from homeassistant.components.stt import DOMAIN as STT_DOMAIN
@@ -153,7 +153,7 @@ def _try_open_store(db_path: str) -> bool:
     try:
         engine = build_engine(db_path, ENCODER_BUNDLED)
         engine.open()
-    except (EngineError, OSError, ValueError):
+    except EngineError, OSError, ValueError:
         _LOGGER.debug("Cannot open the memory store at %s", db_path, exc_info=True)
         return False
     finally:

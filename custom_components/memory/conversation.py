@@ -61,6 +61,7 @@ from .turn import (
     Turn,
     active,
     async_recall_once,
+    may_answer,
     question,
     start_turn,
     utterance_problem,
@@ -188,7 +189,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
     async def _async_match(self, turn: Turn) -> SentenceMatch | None:
         """The memory sentence of this turn. Yes/no only counts while a question waits: a short
         reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
-        "No, forget that" to an offer to remember); any other sentence drops the question."""
+        "No, forget that" to an offer to remember); any other sentence of the asker's drops the
+        question (someone else's, in the same conversation, leaves it to the asker)."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
@@ -206,7 +208,8 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
             and is_filler(match.slots.get(SLOT_QUERY), turn.language)
         ):
             return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: "no"})
-        _drop_pending(data, turn.conversation_id)  # the user moved on: nothing is done
+        if may_answer(turn, pending):  # the asker moved on: nothing is done
+            _drop_pending(data, turn.conversation_id)
         return match
 
     async def _async_handle_sentence(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er

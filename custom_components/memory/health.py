@@ -99,6 +99,7 @@ class StoreHealth:
         self._where = where
         self.down_since: datetime | None = None
         self._cancel: list[CALLBACK_TYPE] = []
+        self._stopped = False  # the entry unloaded: nothing is armed again (a call failing late)
         self._on_recovery: list[Callable[[], None]] = []
 
     @callback
@@ -127,8 +128,9 @@ class StoreHealth:
 
     @callback
     def failed(self, err: StoreUnavailable) -> None:
-        """The store is unreachable (a call and the probe failed): down from now on."""
-        if self.down_since is not None:
+        """The store is unreachable (a call and the probe failed): down from now on. Ignored once
+        stopped: a call still running at unload fails against the closed store, which is no outage."""
+        if self.down_since is not None or self._stopped:
             return
         self.down_since = dt_util.utcnow()
         _LOGGER.warning(
@@ -142,7 +144,7 @@ class StoreHealth:
     async def async_check(self, err: StoreUnavailable) -> None:
         """A call failed with `err`: a file fault's repair issue at once; otherwise probe the
         store, down when the probe fails too."""
-        if file_fault(self._hass, err, self._where) or self.down_since is not None:
+        if self._stopped or file_fault(self._hass, err, self._where) or self.down_since is not None:
             return
         if not await self._async_reachable():
             self.failed(err)
@@ -161,13 +163,21 @@ class StoreHealth:
             return
         _LOGGER.info("The memory store %s is reachable again", self._where)
         self.down_since = None
-        self.stop()
-        for action in self._on_recovery:
-            action()
+        self._disarm()
+        if not self._stopped:
+            for action in self._on_recovery:
+                action()
 
     @callback
     def stop(self) -> None:
-        """Cancel the timers and delete the repair issue (recovery, unload)."""
+        """The entry unloads: cancel the timers and delete the repair issue, for good (a later
+        failure arms nothing again)."""
+        self._stopped = True
+        self._disarm()
+
+    @callback
+    def _disarm(self) -> None:
+        """Cancel the timers and delete the repair issue (recovery, stop)."""
         for cancel in self._cancel:
             cancel()
         self._cancel = []

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 import yaml
 from hassil import Intents, recognize_all
 from hassil.models import MatchEntity

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er

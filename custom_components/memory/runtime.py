@@ -54,7 +54,7 @@ def anchor_key(data: Mapping[str, Any]) -> bytes | None:
     """The entry's anchor key as bytes; None when absent or malformed."""
     try:
         return bytes.fromhex(data[CONF_ANCHOR_KEY]) or None
-    except (KeyError, TypeError, ValueError):
+    except KeyError, TypeError, ValueError:
         return None
 
 

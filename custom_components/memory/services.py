@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.core import (
     HomeAssistant,
     ServiceCall,

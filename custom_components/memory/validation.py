@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 
 from .const import DOMAIN

@@ -188,7 +188,7 @@ async def run_config_flow(
     Returns the flow's result (dict); raises HAError on abort, form errors or too many steps.
     """
     base = f"/api/config/config_entries/{flows}"
-    step = await owner.rest("POST", base, {"handler": handler, "show_advanced_options": False})
+    step = await owner.rest("POST", base, {"handler": handler})
     for _ in range(10):
         kind = step.get("type")
         if kind == "create_entry":

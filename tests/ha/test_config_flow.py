@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from unittest.mock import patch
 
+import pytest
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
@@ -13,6 +15,7 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.requirements import RequirementsNotFound
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+import custom_components.memory as memory_integration
 from custom_components.memory.const import (
     CONF_AGENT,
     CONF_ANSWER_SIMILARITY,
@@ -170,6 +173,64 @@ async def test_reconfigure(household: HomeAssistant) -> None:
     await household.async_block_till_done()
     assert entry.data[CONF_DB_PATH] == "other.db"
     assert entry.state is ConfigEntryState.LOADED
+
+
+def _track_set_ups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every set-up ("setup") and unload ("unload") of the memory entry from now on, in order
+    (HA calls the integration's async_setup_entry / async_unload_entry by name each time)."""
+    seen: list[str] = []
+    setup, unload = memory_integration.async_setup_entry, memory_integration.async_unload_entry
+
+    async def counted_setup(hass: HomeAssistant, entry: Any) -> bool:
+        seen.append("setup")
+        return await setup(hass, entry)
+
+    async def counted_unload(hass: HomeAssistant, entry: Any) -> bool:
+        seen.append("unload")
+        return await unload(hass, entry)
+
+    monkeypatch.setattr(memory_integration, "async_setup_entry", counted_setup)
+    monkeypatch.setattr(memory_integration, "async_unload_entry", counted_unload)
+    return seen
+
+
+async def test_reconfigure_and_options_each_reload_the_entry_exactly_once(
+    household: HomeAssistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving the reconfigure form and saving the options each reload the entry once: one unload,
+    one set-up, and the entry then runs with what was saved (the new file, the new top_k). An
+    update listener beside the flows' own reload would reload twice (and HA refuses one with
+    OptionsFlowWithReload); a flow that only updated the entry would not reload at all."""
+    entry = await setup_memory(household)
+    await async_call(household, "remember", {"content": "The boiler is serviced every October."})
+    seen = _track_set_ups(monkeypatch)
+
+    result = await household.config_entries.flow.async_init(
+        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    )
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "reconfigure_store"}
+    )
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: "other.db", CONF_ENCODER: "bundled"}
+    )
+    assert result["reason"] == "reconfigure_successful"
+    await household.async_block_till_done()
+    assert seen == ["unload", "setup"]
+    assert entry.state is ConfigEntryState.LOADED
+    stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)
+    assert stats.memories == 0  # the new, empty file is the one open
+
+    seen.clear()
+    result = await household.config_entries.options.async_init(entry.entry_id)
+    result = await household.config_entries.options.async_configure(
+        result["flow_id"],
+        {CONF_TOP_K: 3, CONF_MAX_CHARS: 600, CONF_MIN_SIMILARITY: 0.3, CONF_ANSWER_SIMILARITY: 0.5},
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    await household.async_block_till_done()
+    assert seen == ["unload", "setup"]
+    assert entry.runtime_data.recall_options().limit == 3
 
 
 async def test_device_mapping_and_area_resolve_the_speaker(

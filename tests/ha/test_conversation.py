@@ -496,6 +496,39 @@ async def test_c03_only_the_asker_can_confirm(
     assert await async_all_memories(hass, memory_entry) == []
 
 
+async def test_two_users_keep_their_conversations_apart(
+    hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """Julian and Anna, two HA users (two contexts) of one household, through the real
+    conversation agent: each turn is answered as its user, each first turn opens its own
+    conversation. HA 2026.10.4 keeps no owner of a chat session (chat_session takes no context),
+    so Anna sending Julian's conversation id continues it; what she says there is hers alone:
+    she hears none of his private memories, her "yes" does not answer his question, and her
+    other sentences leave that question open for him."""
+    sentence, question, marker = PRIVATE["en"]
+    julians = await async_say(hass, memory_entry, sentence, who=julian, room=kitchen)
+    assert speech(julians) == reply("en", "remembered_private")
+    annas = await async_say(hass, memory_entry, "Remember that I like long answers.", who=anna, room=kitchen)
+    assert speech(annas) == reply("en", "remembered_private")
+    assert annas.conversation_id != julians.conversation_id
+    own = await async_say(hass, memory_entry, question, who=julian, conversation_id=julians.conversation_id)
+    assert marker in speech(own)
+
+    asked = await async_say(
+        hass, memory_entry, "Forget about short answers.", who=julian, conversation_id=julians.conversation_id
+    )
+    assert "short answers" in speech(asked) and asked.continue_conversation
+    in_his = await async_say(hass, memory_entry, question, who=anna, conversation_id=julians.conversation_id)
+    assert in_his.conversation_id == julians.conversation_id  # HA lets her continue it
+    assert marker not in speech(in_his) and "long answers" in speech(in_his)  # her memories, not his
+    refused = await async_say(hass, memory_entry, "yes", who=anna, conversation_id=julians.conversation_id)
+    assert speech(refused) == reply("en", "forget_not_yours")
+    done = await async_say(hass, memory_entry, "yes", who=julian, conversation_id=julians.conversation_id)
+    assert speech(done) == reply("en", "forgot")
+    remaining = await async_all_memories(hass, memory_entry)
+    assert [(m.content, m.owner_id) for m in remaining] == [("I like long answers.", anna.person_id)]
+
+
 async def test_c03_a_guest_confirms_at_the_same_satellite_only(
     hass: Any, memory_entry: Any, kitchen: Room, hall: Room
 ) -> None:

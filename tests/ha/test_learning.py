@@ -187,7 +187,8 @@ async def test_options_choose_the_ai_task_review_and_idle_time(
         },
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY, result
-    options = memory_entry.options
+    await household.async_block_till_done()  # the reload the saved options scheduled
+    options = memory_entry.runtime_data.options  # what the reloaded entry runs with
     assert (options[CONF_EXTRACTION_ENTITY], options[CONF_REVIEW], options[CONF_IDLE_MINUTES]) == (
         entity_id,
         True,

@@ -40,6 +40,7 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from custom_components.memory import health
 from custom_components.memory.answers import reply
 from custom_components.memory.const import DOMAIN, LLM_API_ID
+from custom_components.memory.engine.api import StoreUnavailable
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope
 from custom_components.memory.engine.writer import embedding_text
 from custom_components.memory.health import (
@@ -281,6 +282,24 @@ async def test_c33_a_damaged_store_file_fails_set_up_for_good_and_is_left_as_it_
 
 
 # ---------------------------------------------------------------- PostgreSQL stopped
+
+
+async def test_c33_a_call_failing_as_the_entry_unloads_raises_no_issue_later(
+    household: HomeAssistant,
+) -> None:
+    """A store call still running when the entry unloads fails against the closed store, and
+    runtime.async_run hands that failure to the entry's health (as here): the unloaded entry's
+    health neither marks the store down nor arms its probe and the store_unreachable issue, so
+    no repair issue appears minutes after the integration was unloaded."""
+    entry = await setup_memory(household)
+    store_health = entry.runtime_data.health
+    assert store_health is not None
+    assert await household.config_entries.async_unload(entry.entry_id)
+    await store_health.async_check(StoreUnavailable("memory engine is not open"))
+    assert not store_health.down
+    async_fire_time_changed(household, dt_util.utcnow() + health.STORE_DOWN_ISSUE_AFTER)
+    await household.async_block_till_done()
+    assert _issue(household, ISSUE_STORE_UNREACHABLE) is None
 
 
 async def test_c33_a_stopped_postgresql_refuses_writes_at_once_and_recovers(

@@ -21,7 +21,6 @@ from homeassistant.components.assist_pipeline import (
     PipelineEventType,
 )
 from homeassistant.components.assist_pipeline.const import BYTES_PER_CHUNK
-from homeassistant.components.assist_pipeline.error import SpeechToTextError
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState, ConfigFlow
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
@@ -259,11 +258,11 @@ async def test_whisper_refuses_unsupported_audio(
     assert entity.supported_sample_rates == [stt.AudioSampleRates.SAMPLERATE_16000]
     assert set(entity.supported_languages) == set(LANGUAGES)
 
-    with pytest.raises(SpeechToTextError) as refused:  # the pipeline refuses it up front
-        await async_run_pipeline(
-            household, speak("Hello", speed=SPEED), stt_metadata=metadata(sample_rate=44100)
-        )
-    assert refused.value.code == "stt-provider-unsupported-metadata"
+    refused = await async_run_pipeline(  # the pipeline refuses it up front: the run's error event
+        household, speak("Hello", speed=SPEED), stt_metadata=metadata(sample_rate=44100)
+    )
+    assert refused.error == "stt-provider-unsupported-metadata"
+    assert (refused.text, refused.intent_output) == (None, None)  # nothing heard, nobody answered
 
     direct = await entity.async_process_audio_stream(metadata(sample_rate=44100), Stream(silence(1)).chunks())
     assert direct == stt.SpeechResult(None, stt.SpeechResultState.ERROR)  # arriving anyway

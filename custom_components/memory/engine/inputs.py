@@ -222,7 +222,7 @@ def check_voiceprint(person_id: object, vector: object, clips: object, embedding
     check_id("person_id", person_id)
     try:
         array = np.asarray(vector, dtype=np.float32)
-    except (TypeError, ValueError, OverflowError):
+    except TypeError, ValueError, OverflowError:
         raise InvalidInput("vector", "invalid_vector") from None
     if array.size > MAX_VECTOR_DIMENSION:
         raise InvalidInput("vector", "too_many", limit=MAX_VECTOR_DIMENSION)

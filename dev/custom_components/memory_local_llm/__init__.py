@@ -14,7 +14,7 @@ UI (config flow: model path, threads) or from YAML:
 
 from __future__ import annotations
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.config_entries import SOURCE_IMPORT, ConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant

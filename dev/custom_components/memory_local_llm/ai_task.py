@@ -1,9 +1,9 @@
 """AI Task entity: `ai_task.generate_data` answered by the local model.
 
-With a `structure` (a schema of selectors, e.g. the memory integration's extraction
+With a `structure` (a probatio Schema of selectors, e.g. the memory integration's extraction
 structure) the schema is converted to JSON schema the way HA's own LLM integrations do
-(probatio.to_openapi with llm.selector_serializer) and the answer is constrained to it
-by llama.cpp's JSON-schema grammar, so `data` is the parsed object. Without one, `data` is text.
+(probatio.to_openapi with llm.selector_serializer) and the answer is constrained to it by
+llama.cpp's JSON-schema grammar, so `data` is the parsed object. Without one, `data` is text.
 """
 
 from __future__ import annotations

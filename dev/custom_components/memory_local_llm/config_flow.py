@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import voluptuous as vol
+import probatio as vol
 from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
 
 from .const import CONF_MODEL_PATH, CONF_THREADS, DEFAULT_MODEL_PATH, DEFAULT_THREADS, DOMAIN, MAX_THREADS

@@ -41,7 +41,7 @@ def _release_free_heap() -> None:
     id strings, which glibc does not return by itself: measured 20 MB at 100k rows."""
     try:
         trim = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):
+    except AttributeError, OSError:
         return
     trim(0)
 
