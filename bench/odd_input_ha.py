@@ -41,7 +41,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import voluptuous as vol  # noqa: E402
+import probatio  # noqa: E402
 from homeassistant.components import conversation  # noqa: E402
 from homeassistant.exceptions import HomeAssistantError  # noqa: E402
 from homeassistant.helpers import entity_registry as er  # noqa: E402
@@ -171,8 +171,8 @@ async def _answered(call: Callable[[], Awaitable[Any]]) -> tuple[float, str]:
     start = time.perf_counter()
     try:
         result = await call()
-    except vol.Invalid as err:
-        outcome = f"vol.Invalid @ {'.'.join(str(p) for p in err.path)}"
+    except probatio.Invalid as err:
+        outcome = f"probatio.Invalid @ {'.'.join(str(p) for p in err.path)}"
     except HomeAssistantError as err:
         field = (err.translation_placeholders or {}).get("field")
         outcome = f"{type(err).__name__} {err.translation_key} ({field})"

@@ -18,16 +18,18 @@ conversation id, so this agent must not hold one open while delegating.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections import Counter
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Literal
 
 from homeassistant.components import conversation
 from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
-from homeassistant.helpers.chat_session import async_get_chat_session
+from homeassistant.helpers.chat_session import ChatSession, async_get_chat_session
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .answers import quote_all, reply
@@ -70,6 +72,21 @@ from .turn import (
 from .utterances import for_matching, is_filler, is_question, is_statement, yes_or_no
 
 _LOGGER = logging.getLogger(__name__)
+
+# HA 2026.11 makes the user of a chat session's first context its owner and refuses another
+# user's context (`context=` required from 2027.5); HA 2026.10.4 has no such parameter.
+_SESSION_TAKES_CONTEXT = "context" in inspect.signature(async_get_chat_session).parameters
+
+
+def chat_session(
+    hass: HomeAssistant, conversation_id: str | None, context: Context | None
+) -> AbstractContextManager[ChatSession]:
+    """HA's chat session `conversation_id`, opened for the turn's `context` (its user owns a new
+    session on HA 2026.11+; raises homeassistant.exceptions.Unauthorized there for another user's)."""
+    if _SESSION_TAKES_CONTEXT:
+        return async_get_chat_session(hass, conversation_id, context=context)  # type: ignore[call-arg]
+    return async_get_chat_session(hass, conversation_id)
+
 
 # What is handed to Home Assistant's own agent: its sentence templates are short commands and
 # questions, and its matching takes seconds on long text (bench/odd_input.py: ~1 s at 200
@@ -138,7 +155,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         reply after; an utterance over the length limit is answered and neither recorded nor
         interpreted.
         """
-        with async_get_chat_session(self.hass, user_input.conversation_id) as session:
+        with chat_session(self.hass, user_input.conversation_id, user_input.context) as session:
             pass  # fixes the conversation id now (a new one when none was given) for the transcript
         user_input = replace(user_input, conversation_id=session.conversation_id)
         turn = start_turn(
@@ -218,7 +235,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         """Dispatch a memory sentence through HA's intents and log the turn in the chat log."""
         hass = self.hass
         with (
-            async_get_chat_session(hass, turn.conversation_id) as session,
+            chat_session(hass, turn.conversation_id, user_input.context) as session,
             conversation.async_get_chat_log(hass, session, user_input) as chat_log,
         ):
             slots = {name: {"value": value} for name, value in match.slots.items()}
@@ -342,7 +359,7 @@ class MemoryConversationEntity(conversation.ConversationEntity, conversation.Abs
         conversation_id = turn.conversation_id
         waiting = conversation_id in data.pending
         if waiting:
-            with async_get_chat_session(self.hass, conversation_id) as session:
+            with chat_session(self.hass, conversation_id, turn.context) as session:
                 session.async_on_cleanup(lambda: _drop_pending(data, conversation_id))
         return conversation.ConversationResult(
             response=response, conversation_id=conversation_id, continue_conversation=waiting

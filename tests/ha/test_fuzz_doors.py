@@ -2,7 +2,7 @@
 hass.services.async_call), each memory/... WebSocket command (through HA's WebSocket client) and
 each tool of the Memory LLM API (llm.async_get_api + async_call_tool).
 
-For every generated input the outcome is a clear validation error naming a field — vol.Invalid with
+For every generated input the outcome is a clear validation error naming a field — probatio.Invalid with
 its path, a ServiceValidationError translated from strings.json with the field as placeholder, a
 WebSocket error (invalid_format naming the key, or a translated invalid_input / not_found), an LLM
 tool's {"success": false, "error": <reason>} — or the text stored verbatim (read back); never
@@ -24,7 +24,6 @@ from typing import Any
 
 import probatio
 import pytest
-import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
@@ -131,7 +130,7 @@ def _assert_within_limits(engine: Any) -> None:
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The ERROR records of the call, but HA's own line for a WebSocket schema error (its
-    connection logs every vol.Invalid it answers with invalid_format, without a traceback)."""
+    connection logs every probatio.Invalid it answers with invalid_format, without a traceback)."""
     return [
         f"{r.name}: {r.getMessage()[:300]}"
         for r in caplog.records
@@ -148,10 +147,10 @@ def _drawn(
     return {**base, **{name: data.draw(fields[name], label=name) for name in sorted(hostile)}}
 
 
-def _assert_names_a_field(err: vol.Invalid | probatio.Invalid, keys: set[str]) -> None:
-    """A voluptuous (or probatio) error points at the key it is about (HA tells the caller
+def _assert_names_a_field(err: probatio.Invalid, keys: set[str]) -> None:
+    """A probatio error points at the key it is about (HA tells the caller
     `… @ data['key']`)."""
-    errors = err.errors if isinstance(err, vol.MultipleInvalid | probatio.MultipleInvalid) else [err]
+    errors = err.errors if isinstance(err, probatio.MultipleInvalid) else [err]
     assert all(e.path and str(e.path[0]) in keys for e in errors), (err, keys)
 
 
@@ -185,7 +184,7 @@ def _service_property(
     caplog.clear()
     try:
         response = _run(hass, async_call(hass, service, call))
-    except vol.Invalid as err:
+    except probatio.Invalid as err:
         _assert_names_a_field(err, set(fields) | set(base))
         assert _rows(engine) == before
     except ServiceValidationError as err:

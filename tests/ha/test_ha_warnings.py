@@ -26,22 +26,14 @@ from tests.ha.helpers_conversation import async_say, async_wrap_recording_agent,
 
 # What HA logs about an integration's use of a deprecated or refused API (frame.py, deprecation.py).
 WARNED = re.compile(r"Detected that custom integration 'memory'|The deprecated .* was .* from memory\.")
-# Still logged until the LLM tools name their integration (llm_api.py, worked on separately);
-# this exception goes once they do.
-LLM_TOOL_WARNINGS = frozenset(
-    f"Detected that custom integration 'memory' provides the LLM tool {tool} without an integration"
-    for tool in ("remember", "replace", "recall", "find_to_forget", "forget")
-)
 
 
 def _warnings_about_memory(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """Every warning HA logged about the integration, but LLM_TOOL_WARNINGS."""
+    """Every warning HA logged about the integration."""
     return [
-        message
+        record.getMessage()
         for record in caplog.records
-        if record.levelno >= logging.WARNING
-        and WARNED.search(message := record.getMessage())
-        and not any(message.startswith(known) for known in LLM_TOOL_WARNINGS)
+        if record.levelno >= logging.WARNING and WARNED.search(record.getMessage())
     ]
 
 
