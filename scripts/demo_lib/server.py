@@ -32,9 +32,6 @@ homeassistant:
   # Named explicitly: without it HA picks /media when it believes it runs in a container.
   media_dirs:
     local: {media}
-http:
-  server_host: 127.0.0.1
-  server_port: {port}
 {extra}api:
 config:
 diagnostics:
@@ -72,10 +69,11 @@ def free_port() -> int:
 def write_config(
     config_dir: Path, root: Path, port: int, *, fresh: bool, ui: bool = False, llm: bool = False
 ) -> None:
-    """Write configuration.yaml and link the integrations into custom_components/.
+    """Write configuration.yaml and the HTTP settings (http_store: 127.0.0.1:`port`) and link the
+    integrations into custom_components/.
 
     fresh=True wipes config_dir first (the demo); False keeps what is there (scripts/develop)
-    and only writes configuration.yaml when missing. ui=True adds the frontend and the
+    and only writes configuration.yaml and the HTTP settings when configuration.yaml is missing. ui=True adds the frontend and the
     panels one clicks around in. llm=True also links the development-only local LLM
     (dev/custom_components/memory_local_llm; set up later through its config flow).
     The media folder (config_dir/media, media_source's "local" directory) is created too.
@@ -98,8 +96,37 @@ def write_config(
     if fresh or not yaml_file.exists():
         extra = UI_YAML if ui else ""
         yaml_file.write_text(
-            CONFIGURATION_YAML.format(port=port, extra=extra, media=json.dumps(str(media))), encoding="utf-8"
+            CONFIGURATION_YAML.format(extra=extra, media=json.dumps(str(media))), encoding="utf-8"
         )
+        storage = config_dir / ".storage"
+        storage.mkdir(exist_ok=True)
+        (storage / "http").write_text(json.dumps(http_store(port), indent=2), encoding="utf-8")
+
+
+def http_store(port: int) -> dict[str, object]:
+    """Home Assistant's stored HTTP settings (.storage/http) for a hass on 127.0.0.1:`port`, in
+    HA's own shape (its schema's defaults, its storage version). Since 2026.10 HA keeps these in
+    storage: an `http:` YAML section is deprecated and migrated once as a trial that a person must
+    confirm in the UI within five minutes, or HA restarts on its previous settings."""
+    from homeassistant.components.http import config as http_config  # noqa: PLC0415 - the venv's HA
+    from homeassistant.util import dt as dt_util  # noqa: PLC0415
+
+    stable = {
+        **http_config.HTTP_STORAGE_SCHEMA({"server_host": ["127.0.0.1"], "server_port": port}),
+        http_config.HTTP_CONFIG_CREATED_AT: dt_util.utcnow().isoformat(),
+        http_config.HTTP_CONFIG_ERROR: None,
+        http_config.HTTP_CONFIG_ERROR_MESSAGE: None,
+    }
+    return {
+        "version": http_config.STORAGE_VERSION,
+        "minor_version": http_config.STORAGE_MINOR_VERSION,
+        "key": http_config.STORAGE_KEY,
+        "data": {
+            http_config.KEY_STABLE: stable,
+            http_config.KEY_PENDING: None,
+            http_config.KEY_YAML_MIGRATION_DONE: True,
+        },
+    }
 
 
 def media_dir(config_dir: Path) -> Path:
