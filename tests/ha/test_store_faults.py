@@ -109,7 +109,8 @@ async def _every_door_refuses(hass: HomeAssistant, entry: Any, who: Resident, ke
     said = await async_say(hass, entry, "Merk dir, dass die Leiter in der Garage ist", language="de", who=who)
     assert speech(said) == reply("de", "remember_failed")  # in the turn's language
     tool = await _llm_remember(hass, who, "I like short answers.")
-    assert tool == {"success": False, "error": "store_unavailable", "message": NOT_STORED}
+    assert tool.error  # an MCP client sees isError
+    assert tool.data == {"success": False, "error": "store_unavailable", "message": NOT_STORED}
     return acknowledged
 
 
