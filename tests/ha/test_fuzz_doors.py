@@ -286,10 +286,10 @@ def _command_property(
     if not response["success"]:
         error = response["error"]
         assert error["code"] in {"invalid_format", "invalid_input", "not_found"}, error
-        if (
-            error["code"] == "invalid_format"
-        ):  # HA's schema check: "… @ data['<key>']", "extra keys … '<key>'"
-            assert any(f"'{key}'" in error["message"] for key in message), error
+        if error["code"] == "invalid_format":
+            # HA's schema check names the key: "… @ data['<key>']", "… at '<key>[0]'", "extra keys … '<key>'"
+            named = (re.search(rf"'{re.escape(key)}(\[\d+\])*'", error["message"]) for key in message)
+            assert any(named), error
         else:
             assert error["translation_key"] in EXCEPTIONS and error["message"], error
             assert "field" in (error.get("translation_placeholders") or {}), error
