@@ -73,8 +73,9 @@ def write_config(
     integrations into custom_components/.
 
     fresh=True wipes config_dir first (the demo); False keeps what is there (scripts/develop)
-    and only writes configuration.yaml and the HTTP settings when configuration.yaml is missing. ui=True adds the frontend and the
-    panels one clicks around in. llm=True also links the development-only local LLM
+    and only writes configuration.yaml and the HTTP settings when configuration.yaml is missing.
+    ui=True adds the frontend and the panels one clicks around in. llm=True also links the
+    development-only local LLM
     (dev/custom_components/memory_local_llm; set up later through its config flow).
     The media folder (config_dir/media, media_source's "local" directory) is created too.
     """
