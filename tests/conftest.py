@@ -176,6 +176,21 @@ async def setup_memory(hass: Any, **data: Any) -> Any:
     return entry
 
 
+async def reconfigure_to_sqlite(hass: Any, entry: Any, db_path: str) -> None:
+    """Run the reconfigure flow to the SQLite file `db_path` (bundled encoder) and wait for the
+    reload it ends with."""
+    flow = hass.config_entries.flow
+    result = await flow.async_init(
+        MEMORY_DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    )
+    result = await flow.async_configure(result["flow_id"], {"next_step_id": "reconfigure_store"})
+    result = await flow.async_configure(
+        result["flow_id"], {"storage": "sqlite", "db_path": db_path, "encoder": "bundled"}
+    )
+    assert result["reason"] == "reconfigure_successful", result
+    await hass.async_block_till_done()
+
+
 STORES = ("sqlite", "postgres")
 # pytestmark of a module whose store-touching tests run on both stores (ids name the store)
 both_stores = pytest.mark.parametrize("storage", STORES, indirect=True)

@@ -33,7 +33,7 @@ from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.models import EmbeddingIdentity, Speaker, SpeakerSource
 from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
 from custom_components.memory.speaker import resolve_identity
-from tests.conftest import TEST_DB, async_call, setup_memory
+from tests.conftest import TEST_DB, async_call, reconfigure_to_sqlite, setup_memory
 
 UNOPENABLE = "."  # the config directory itself: a directory is never a SQLite file
 
@@ -205,17 +205,7 @@ async def test_reconfigure_and_options_each_reload_the_entry_exactly_once(
     await async_call(household, "remember", {"content": "The boiler is serviced every October."})
     seen = _track_set_ups(monkeypatch)
 
-    result = await household.config_entries.flow.async_init(
-        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
-    )
-    result = await household.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "reconfigure_store"}
-    )
-    result = await household.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: "other.db", CONF_ENCODER: "bundled"}
-    )
-    assert result["reason"] == "reconfigure_successful"
-    await household.async_block_till_done()
+    await reconfigure_to_sqlite(household, entry, "other.db")
     assert seen == ["unload", "setup"]
     assert entry.state is ConfigEntryState.LOADED
     stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)

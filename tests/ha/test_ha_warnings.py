@@ -20,8 +20,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import frame
 
 from custom_components.memory.answers import reply
-from custom_components.memory.const import CONF_DB_PATH, CONF_ENCODER, CONF_STORAGE, DOMAIN
-from tests.conftest import Resident, Room, async_call, setup_memory
+from tests.conftest import Resident, Room, async_call, reconfigure_to_sqlite, setup_memory
 from tests.ha.helpers_conversation import async_say, async_wrap_recording_agent, speech
 
 # What HA logs about an integration's use of a deprecated or refused API (frame.py, deprecation.py).
@@ -62,17 +61,7 @@ async def test_home_assistant_warns_about_nothing_the_integration_does(
     agent = await async_wrap_recording_agent(household, entry, with_memory_api=True)
     said = await async_say(household, entry, "Where is the ladder?", who=julian, room=kitchen)
     assert speech(said) == "ok" and "behind the shed" in agent.extra_prompts[-1]
-    result = await household.config_entries.flow.async_init(
-        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
-    )
-    result = await household.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "reconfigure_store"}
-    )
-    result = await household.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_STORAGE: "sqlite", CONF_DB_PATH: "other.db", CONF_ENCODER: "bundled"}
-    )
-    assert result["reason"] == "reconfigure_successful"
-    await household.async_block_till_done()
+    await reconfigure_to_sqlite(household, entry, "other.db")
     assert await household.config_entries.async_unload(entry.entry_id)
     assert entry.state is ConfigEntryState.NOT_LOADED
 
