@@ -9,10 +9,22 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/household-memory"
 SID_ROOT="$CACHE/sid-root"
-# Inside the root: Python 3.14, compilers for llama-cpp-python, real speech (espeak-ng, sox), the
-# panel's build tools (Node.js, npm) and the browser its tests drive (chromium).
+# Inside the root: Python 3.14, compilers for llama-cpp-python, real speech (espeak-ng, sox; voices
+# recorded from people: MBROLA diphones, non-free, and flite's CMU ARCTIC voices), the panel's build
+# tools (Node.js, npm) and the browser its tests drive (chromium).
 SID_DEBS=(python3.14 python3.14-venv python3.14-dev build-essential cmake pkg-config
-          espeak-ng sox chromium fonts-dejavu-core nodejs npm ca-certificates passwd)
+          espeak-ng sox mbrola mbrola-us1 mbrola-us2 mbrola-us3 mbrola-en1 mbrola-de2 mbrola-de4 flite
+          chromium fonts-dejavu-core nodejs npm ca-certificates passwd)
+# The voice benchmark's pool of human-derived voices (bench/voice.py; scripts/voice-pool installs
+# them): every MBROLA voice of a language the benchmark has sentences for, and Festival's voices.
+VOICE_POOL_DEBS=(mbrola-de1 mbrola-de3 mbrola-de5 mbrola-de6 mbrola-de7 mbrola-de8
+                 mbrola-fr1 mbrola-fr2 mbrola-fr3 mbrola-fr4 mbrola-fr5 mbrola-fr6 mbrola-fr7
+                 mbrola-es1 mbrola-es2 mbrola-es3 mbrola-es4 mbrola-mx1 mbrola-mx2 mbrola-vz1
+                 mbrola-it1 mbrola-it2 mbrola-it3 mbrola-it4 mbrola-nl1 mbrola-nl2 mbrola-nl3
+                 mbrola-pt1 mbrola-br1 mbrola-br2 mbrola-br3 mbrola-br4 mbrola-pl1 mbrola-sw1 mbrola-sw2
+                 mbrola-cz2 mbrola-ro1 mbrola-hu1 mbrola-nz1
+                 festival festvox-kallpc16k festvox-rablpc16k festvox-us-slt-hts festvox-don
+                 festvox-italp16k festvox-itapc16k)
 PYTHON=/usr/bin/python3.14
 HA_REQ="requirements/ha.txt"
 VENV="$ROOT/.venv"
@@ -101,14 +113,31 @@ ensure_root() {
     _sudo mv "$part" "$SID_ROOT"
   fi
   log "installing Debian packages in the root: ${SID_DEBS[*]}"
+  _root_debs "${SID_DEBS[@]}"
+  echo "$want" | _sudo tee "$SID_ROOT/.household-memory" >/dev/null
+}
+
+_root_debs() {
+  # apt-get install "$@" in the root, from main, contrib and non-free (the MBROLA voices).
   # A mirror that is a dated copy serves a sid Release file past its Valid-Until date.
   echo 'Acquire::Check-Valid-Until "false";' \
     | _sudo tee "$SID_ROOT/etc/apt/apt.conf.d/99household-memory" >/dev/null
+  echo "deb $(_mirror) sid main contrib non-free" | _sudo tee "$SID_ROOT/etc/apt/sources.list" >/dev/null
   _bwrap setup env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
   _bwrap setup env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -qq --no-install-recommends "${SID_DEBS[@]}" >/dev/null
+    apt-get install -y -qq --no-install-recommends "$@" >/dev/null
   _bwrap setup apt-get clean
-  echo "$want" | _sudo tee "$SID_ROOT/.household-memory" >/dev/null
+}
+
+ensure_voice_pool() {
+  # The voice benchmark's extra voices (VOICE_POOL_DEBS), on top of ensure_root.
+  ensure_root
+  local want
+  want="$(printf '%s\n' "${VOICE_POOL_DEBS[@]}" | sha256sum | cut -c1-16)"
+  [ "$(cat "$SID_ROOT/.household-memory-voices" 2>/dev/null)" = "$want" ] && return 0
+  log "installing the voice benchmark's voices in the root: ${VOICE_POOL_DEBS[*]}"
+  _root_debs "${VOICE_POOL_DEBS[@]}"
+  echo "$want" | _sudo tee "$SID_ROOT/.household-memory-voices" >/dev/null
 }
 
 use_newest_ha() {

@@ -106,3 +106,29 @@ def odd_clip_out(vectors: Sequence[np.ndarray]) -> int | None:
         scores.append(round(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12), 6))
     worst = len(scores) - 1 - int(np.argmin(scores[::-1]))  # the later one on a tie
     return worst if scores[worst] < SAME_PERSON else None
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """The share (0..1) of a person's utterances expected to be recognised, by condition:
+    sentence (a 4-6 s sentence in a quiet room), command (a ~2-s command), noisy (a sentence in
+    15 dB noise with reverb). An estimate from the enrolment clips alone (expected_recognition)."""
+
+    sentence: float
+    command: float
+    noisy: float
+
+
+def expected_recognition(vectors: Sequence[np.ndarray]) -> Expected:
+    """How often the voiceprint made of `vectors` (float32[256] unit vectors, one per enrolment
+    clip, at least two) is expected to recognise its person: each clip against the mean of the
+    others (leave-one-out) at THRESHOLD. Raises ValueError with fewer than two vectors."""
+    if len(vectors) < 2:
+        raise ValueError("vectors: at least two clips are needed")
+    stacked = np.stack(vectors)
+    scores = []
+    for index in range(len(vectors)):
+        others = np.delete(stacked, index, axis=0).mean(axis=0)
+        scores.append(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12))
+    share = float(np.mean(np.asarray(scores) >= THRESHOLD))
+    return Expected(share, share, share)
