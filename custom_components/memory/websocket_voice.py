@@ -67,7 +67,7 @@ _CLIP = vol.Schema(
 _SOURCE: dict[vol.Marker, Any] = {
     vol.Optional(ATTR_CLIPS): [_CLIP],
     vol.Optional(ATTR_SATELLITE): vol.Any(None, _ID),
-    vol.Optional(ATTR_UTTERANCES): vol.Any(None, int, str),  # utterance_count names a bad one
+    vol.Optional(ATTR_UTTERANCES): vol.Any(None, int, float, str),  # utterance_count names a bad one
 }
 
 

@@ -89,7 +89,8 @@ SHOTS = (
     ("panel-settings-light.png", "light", DESKTOP, "settings"),
     ("panel-forget-phone-dark.png", "dark", PHONE, "forget"),
 )
-# and panel-consolidate-light.png, by test_consolidation_dry_run_then_run_now (a plan to show)
+# and panel-consolidate-light.png, by test_consolidation_dry_run_then_run_now (a plan to show),
+# panel-voice-light.png by test_enrol_a_voice_recorded_in_the_browser_then_forget_it (two clips)
 VIEW_SHOWN = {  # what a view shows once it has loaded
     "settings": "[data-testid=settings-form]",
     "forget": "[data-testid=tombstone-list], [data-testid=tombstones-empty]",
@@ -705,14 +706,15 @@ async def record(page: Page, seconds: int) -> None:
 
 
 async def test_enrol_a_voice_recorded_in_the_browser_then_forget_it(
-    site: Site, microphone_browser: Any, owner_ws: HAClient
+    site: Site, microphone_browser: Any, owner_ws: HAClient, tmp_path: Path
 ) -> None:
     """Julian reads sentences into the microphone (Chromium plays espeak speech as its
     microphone): two clips recorded, replayable, each checked (speech, level, noise, same voice)
     with the expected recognition shown; a too-short third clip is refused by name and
     discarded; enrolling stores his voice; forgetting deletes it."""
     assert (await voice_of(owner_ws, "person.julian"))["enrolled"] is False
-    page = await open_panel(microphone_browser, site, permissions=["microphone"])
+    tall = {"width": DESKTOP["width"], "height": 1500}  # the whole enrolment in the screenshot
+    page = await open_panel(microphone_browser, site, permissions=["microphone"], viewport=tall)
     await ready(page)
     await tab(page, "voice")
     julian = page.locator("[data-testid=voice-person][data-person='person.julian']")
@@ -721,7 +723,7 @@ async def test_enrol_a_voice_recorded_in_the_browser_then_forget_it(
     await expect(page.locator("[data-testid=voice-enrolment]")).to_be_visible()
 
     await record(page, 5)
-    await record(page, 5)
+    await record(page, 8)  # Chromium plays the file from its start for each recording: more of it
     clips = page.locator("[data-testid=voice-clip]")
     report = page.locator("[data-testid=voice-report]")
     await expect(report).to_have_attribute("data-accepted", "true")
@@ -737,6 +739,8 @@ async def test_enrol_a_voice_recorded_in_the_browser_then_forget_it(
         )
         assert 5 <= duration <= 30, duration  # the WAV replays: 16-kHz PCM of the recording
     await expect(page.locator("[data-testid=voice-expected-sentence]")).to_contain_text("%")
+    await page.locator("[data-testid=voice-enrolment]").scroll_into_view_if_needed()
+    await page.screenshot(path=shots(tmp_path) / "panel-voice-light.png")
 
     await record(page, 1)  # too little speech
     third = clips.nth(2)

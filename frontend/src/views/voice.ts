@@ -256,6 +256,11 @@ export class HmVoice extends ViewBase {
     return new Intl.NumberFormat(this.ctx!.language, { style: "percent", maximumFractionDigits: 0 }).format(share);
   }
 
+  /** Whole decibels ("-0" shown as "0"). */
+  private decibels(db: number): string {
+    return this.ctx!.number(Math.round(db) || 0, 0);
+  }
+
   private renderPeople(status: VoiceStatus): TemplateResult {
     const ctx = this.ctx!;
     const t = ctx.t;
@@ -381,12 +386,12 @@ export class HmVoice extends ViewBase {
         <dd data-testid="voice-speech">${t("voice.seconds", { s: ctx.number(a.speech_seconds, 1) })}</dd>
         <dt>${t("voice.level_label")}</dt>
         <dd data-testid="voice-level">
-          ${t("voice.level_value", { level: ctx.number(a.level_dbfs, 0), peak: ctx.number(a.peak_dbfs, 0) })}
+          ${t("voice.level_value", { level: this.decibels(a.level_dbfs), peak: this.decibels(a.peak_dbfs) })}
         </dd>
         <dt>${t("voice.clipping")}</dt>
         <dd data-testid="voice-clipping">${this.percent(a.clipped)}</dd>
         <dt>${t("voice.snr")}</dt>
-        <dd data-testid="voice-snr">${t("voice.snr_value", { db: ctx.number(a.snr_db, 0) })}</dd>
+        <dd data-testid="voice-snr">${t("voice.snr_value", { db: this.decibels(a.snr_db) })}</dd>
         <dt>${t("voice.same")}</dt>
         <dd data-testid="voice-same">${same}</dd>
       </dl>
