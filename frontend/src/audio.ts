@@ -74,11 +74,6 @@ export class Recorder {
     context.createMediaStreamSource(this.stream).connect(this.node);
   }
 
-  /** Seconds recorded so far. */
-  get seconds(): number {
-    return this.context ? this.length / this.context.sampleRate : 0;
-  }
-
   /** Ends the recording (microphone released) and returns its samples at SAMPLE_RATE, at most
    * MAX_CLIP_SECONDS. */
   async stop(): Promise<Float32Array> {
