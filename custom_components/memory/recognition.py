@@ -20,6 +20,9 @@ runs it for HA:
   (never stored, dropped after RECENT_MAX_AGE) for enrolment from "the last utterances heard at
   the kitchen satellite"; the memory agent files each turn's utterance under its satellite
   (turn.start_turn -> `file_heard`), the only place the satellite is known.
+- Enrolment is assessed in one place, `VoiceRecognizer.async_assess` -> `EnrolmentReport` (per
+  clip: speech, level, clipping, noise, same voice, the problem; the expected recognition rate):
+  memory.enroll_voice and the panel's memory/voice/* commands both go through it.
 
 Audio everywhere: 16-bit little-endian mono PCM at 16 kHz (voice.SAMPLE_RATE).
 """
@@ -27,15 +30,16 @@ Audio everywhere: 16-bit little-endian mono PCM at 16 kHz (voice.SAMPLE_RATE).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 import wave
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 from homeassistant.core import HomeAssistant, callback
@@ -59,7 +63,8 @@ from .voice import (
     odd_clip_out,
     voiceprint,
 )
-from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
+from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH, pcm_to_float
+from .voice.matching import SAME_PERSON, Expected, expected_recognition
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -211,6 +216,12 @@ class VoiceRecognizer:
         self._expire()
         return list(self._recent.get(key, ()))
 
+    @callback
+    def satellites(self) -> dict[str, int]:
+        """How many utterances are kept per satellite key (only satellites with some)."""
+        self._expire()
+        return {key: len(recent) for key, recent in self._recent.items()}
+
     def _expire(self) -> None:
         oldest = time.monotonic() - RECENT_MAX_AGE
         for key, recent in list(self._recent.items()):
@@ -220,23 +231,47 @@ class VoiceRecognizer:
                 del self._recent[key]
 
     # ------------------------------------------------------------------ enrolment
-    async def async_enroll(self, person_id: str, clips: Sequence[tuple[str, bytes]]) -> Voiceprint:
-        """Enrol person_id from `clips` ((name, PCM) pairs, at least MIN_ENROL_CLIPS): each clip is
-        embedded whole and by halves and checked (voice.check_clip); the voiceprint is their mean.
-        Re-enrolment replaces. Raises ClipProblem (the clip's name and the reason) or VoiceTaken
-        (the clips are another enrolled person's voice) with nothing stored, or the engine's errors."""
+    async def async_assess(
+        self, person_id: str | None, clips: Sequence[tuple[str, bytes]]
+    ) -> EnrolmentReport:
+        """What enrolling person_id (None: nobody yet) from `clips` ((name, PCM) pairs, any number)
+        would find, clip by clip, without storing anything: the checks async_enroll applies
+        (module docstring of voice.matching), each clip's signal and the expected recognition.
+        Raises what async_encoder raises, or the engine's StoreUnavailable."""
+        report, _ = await self._async_assess(person_id, clips)
+        return report
+
+    async def _async_assess(
+        self, person_id: str | None, clips: Sequence[tuple[str, bytes]]
+    ) -> tuple[EnrolmentReport, list[np.ndarray]]:
         encoder = await self.async_encoder()
-        vectors = await self.hass.async_add_executor_job(_clip_vectors, encoder, clips)
-        print_ = voiceprint(vectors)
-        await self.async_refresh()
-        others = {person: p for person, p in self._prints.items() if person != person_id}
-        if (taken := identify(print_, others).person_id) is not None:
-            raise VoiceTaken(taken)
+        reports, good = await self.hass.async_add_executor_job(_assess_clips, encoder, clips)
+        expected = expected_recognition(good) if len(good) >= MIN_ENROL_CLIPS else None
+        taken = None
+        if good:
+            await self.async_refresh()
+            others = {person: p for person, p in self._prints.items() if person != person_id}
+            taken = identify(voiceprint(good), others).person_id
+        return EnrolmentReport(tuple(reports), expected, taken), good
+
+    async def async_enroll(
+        self, person_id: str, clips: Sequence[tuple[str, bytes]]
+    ) -> tuple[Voiceprint, EnrolmentReport]:
+        """Enrol person_id from `clips` ((name, PCM) pairs, at least MIN_ENROL_CLIPS) when every
+        clip passes async_assess's checks; the voiceprint is the clips' mean. Re-enrolment
+        replaces. Returns the stored voiceprint and the report. Raises ClipProblem (the first
+        rejected clip's name and reason) or VoiceTaken (the clips are another enrolled person's
+        voice) with nothing stored, or the engine's errors."""
+        report, vectors = await self._async_assess(person_id, clips)
+        if (rejected := report.rejected) is not None:
+            raise ClipProblem(rejected.name, rejected.problem or "")
+        if report.other_person is not None:
+            raise VoiceTaken(report.other_person)
         stored = await self.hass.async_add_executor_job(
-            self._engine.enroll_voice, person_id, print_, len(vectors), MODEL_IDENTITY
+            self._engine.enroll_voice, person_id, voiceprint(vectors), len(vectors), MODEL_IDENTITY
         )
         await self.async_refresh()
-        return stored
+        return stored, report
 
 
 class VoiceTaken(ValueError):
@@ -258,22 +293,195 @@ class ClipProblem(ValueError):
         self.reason = reason
 
 
-def _clip_vectors(encoder: Encoder, clips: Sequence[tuple[str, bytes]]) -> list[np.ndarray]:
-    """Each clip's d-vector (float32[256], unit), every clip checked first (blocking)."""
-    vectors: list[np.ndarray] = []
-    for name, pcm in clips:
+# A clip's signal, measured in 20-ms frames: its level is the loud frames' (SPEECH_PERCENTILE),
+# the noise between words the quiet frames' (NOISE_PERCENTILE); the difference estimates the SNR.
+LEVEL_FRAME = SAMPLE_RATE // 50  # samples (20 ms)
+SPEECH_PERCENTILE = 90
+NOISE_PERCENTILE = 10
+FLOOR_DBFS = -100.0  # the level of digital silence (16-bit audio's own floor is about -96 dBFS)
+CLIPPED_SAMPLE = 32700  # |sample| at or above: at full scale (32767), i.e. clipped
+# Warnings shown with a clip (they reject nothing). QUIET and CLIPPING are rules of thumb for
+# recording speech; NOISY is the noise of the "noisy" condition the expected rates are given for
+# (voice.matching.Expected: 15 dB).
+QUIET_DBFS = -35.0  # speech level below this: speak closer or raise the microphone's gain
+CLIPPING_SHARE = 0.001  # more samples clipped than this share: distorted, lower the gain
+NOISY_SNR_DB = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClipReport:
+    """One enrolment clip as assessed (VoiceRecognizer.async_assess).
+
+    name: the clip's name as given; seconds: audio (s); speech_seconds: speech the detector heard
+    (s; voice.MIN_CLIP_SPEECH needed); level_dbfs: the speech level (RMS of the loud 20-ms frames,
+    dB below full scale); peak_dbfs: the loudest sample; clipped: the share (0..1) of samples at
+    full scale; snr_db: speech level over the noise between words (dB; about 100 for digital
+    silence between words); similarity: cosine of the clip's voice to the mean of the other
+    accepted clips (None: no voice or no other clip); same_voice: similarity >= SAME_PERSON (None
+    with no similarity); problem: why the clip is rejected (voice.ClipRejected's reasons) or
+    None; warnings: "quiet" | "clipping" | "noisy" (QUIET_DBFS, CLIPPING_SHARE, NOISY_SNR_DB)."""
+
+    name: str
+    seconds: float
+    speech_seconds: float
+    level_dbfs: float
+    peak_dbfs: float
+    clipped: float
+    snr_db: float
+    similarity: float | None
+    same_voice: bool | None
+    problem: str | None
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolmentReport:
+    """What enrolling from a set of clips finds (VoiceRecognizer.async_assess): `clips` in the
+    order given; `expected`: voice.matching.expected_recognition of the accepted clips (None with
+    fewer than MIN_ENROL_CLIPS of them); `other_person`: the enrolled person whose voice the
+    accepted clips are recognised as (None: nobody else's)."""
+
+    clips: tuple[ClipReport, ...]
+    expected: Expected | None
+    other_person: str | None
+
+    @property
+    def rejected(self) -> ClipReport | None:
+        """The first clip with a problem, None when every clip passed."""
+        return next((clip for clip in self.clips if clip.problem is not None), None)
+
+    @property
+    def accepted(self) -> bool:
+        """Enrolment from these clips would store a voiceprint."""
+        return (
+            MIN_ENROL_CLIPS <= len(self.clips) <= MAX_ENROL_CLIPS
+            and self.rejected is None
+            and self.other_person is None
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as JSON (numbers rounded as the panel shows them; never a vector)."""
+        expected = self.expected
+        return {
+            "accepted": self.accepted,
+            "clips": [
+                {
+                    "name": c.name,
+                    "seconds": round(c.seconds, 2),
+                    "speech_seconds": round(c.speech_seconds, 2),
+                    "level_dbfs": round(c.level_dbfs, 1),
+                    "peak_dbfs": round(c.peak_dbfs, 1),
+                    "clipped": round(c.clipped, 4),
+                    "snr_db": round(c.snr_db, 1),
+                    "similarity": None if c.similarity is None else round(c.similarity, 3),
+                    "same_voice": c.same_voice,
+                    "problem": c.problem,
+                    "warnings": list(c.warnings),
+                }
+                for c in self.clips
+            ],
+            "expected": None
+            if expected is None
+            else {
+                "sentence": round(expected.sentence, 3),
+                "command": round(expected.command, 3),
+                "noisy": round(expected.noisy, 3),
+            },
+            "other_person": self.other_person,
+        }
+
+
+def _dbfs(power: float) -> float:
+    """A mean square (of samples scaled to [-1, 1)) in dB below full scale, at least FLOOR_DBFS."""
+    return max(FLOOR_DBFS, 10.0 * float(np.log10(power + 1e-30)))
+
+
+def _signal(pcm: bytes) -> tuple[float, float, float, float]:
+    """(level dBFS, peak dBFS, clipped share, SNR dB) of 16-bit PCM (ClipReport)."""
+    samples = pcm_to_float(pcm)
+    if not len(samples):
+        return FLOOR_DBFS, FLOOR_DBFS, 0.0, 0.0
+    count = max(1, len(samples) // LEVEL_FRAME)
+    frames = np.resize(samples, count * LEVEL_FRAME).reshape(count, LEVEL_FRAME)
+    power = np.mean(frames.astype(np.float64) ** 2, axis=1)
+    level = _dbfs(float(np.percentile(power, SPEECH_PERCENTILE)))
+    noise = _dbfs(float(np.percentile(power, NOISE_PERCENTILE)))
+    peak = float(np.max(np.abs(samples)))
+    clipped = float(np.mean(np.abs(samples) >= CLIPPED_SAMPLE / 32768.0))
+    return level, _dbfs(peak * peak), clipped, level - noise
+
+
+def _similarities(
+    vectors: Sequence[np.ndarray | None], accepted: Mapping[int, np.ndarray]
+) -> list[float | None]:
+    """Per clip, the cosine of its vector to the mean of the accepted clips (index -> vector)
+    other than itself (None: no vector, or no other accepted clip)."""
+    out: list[float | None] = []
+    for index, vector in enumerate(vectors):
+        others = [v for i, v in accepted.items() if i != index]
+        if vector is None or not others:
+            out.append(None)
+            continue
+        mean = np.mean(np.stack(others), axis=0)
+        out.append(float(vector @ mean) / (float(np.linalg.norm(mean)) + 1e-12))
+    return out
+
+
+def _assess_clips(
+    encoder: Encoder, clips: Sequence[tuple[str, bytes]]
+) -> tuple[list[ClipReport], list[np.ndarray]]:
+    """Every clip embedded whole and by halves and checked (voice.check_clip), the clip least like
+    the others among those that passed named (voice.odd_clip_out), each one's signal measured
+    (blocking). Returns the reports and the vectors of the accepted clips, in order."""
+    utterances: list[Utterance] = []
+    problems: list[str | None] = []
+    for _, pcm in clips:
         whole = encoder.embed(pcm)
         middle = len(pcm) // 4 * 2  # a sample boundary
         halves = (encoder.embed(pcm[:middle]), encoder.embed(pcm[middle:]))
         try:
             check_clip(whole, halves)
         except ClipRejected as err:
-            raise ClipProblem(name, err.reason) from err
-        assert whole.vector is not None  # check_clip rejects a clip without speech
-        vectors.append(whole.vector)
-    if (odd := odd_clip_out(vectors)) is not None:
-        raise ClipProblem(clips[odd][0], "other_voice")
-    return vectors
+            problems.append(err.reason)
+        else:
+            problems.append(None)
+        utterances.append(whole)
+    vectors = [u.vector for u in utterances]
+    # check_clip passes only clips with a vector
+    passed = {
+        i: v
+        for i, (v, problem) in enumerate(zip(vectors, problems, strict=True))
+        if v is not None and problem is None
+    }
+    if (odd := odd_clip_out(list(passed.values()))) is not None:
+        problems[list(passed)[odd]] = "other_voice"
+    similarities = _similarities(vectors, passed)
+    reports = []
+    for (name, pcm), utterance, problem, similarity in zip(
+        clips, utterances, problems, similarities, strict=True
+    ):
+        level, peak, clipped, snr = _signal(pcm)
+        warnings = (
+            *(("quiet",) if level < QUIET_DBFS else ()),
+            *(("clipping",) if clipped > CLIPPING_SHARE else ()),
+            *(("noisy",) if snr < NOISY_SNR_DB else ()),
+        )
+        reports.append(
+            ClipReport(
+                name=name,
+                seconds=len(pcm) / BYTES_PER_SECOND,
+                speech_seconds=utterance.speech_seconds,
+                level_dbfs=level,
+                peak_dbfs=peak,
+                clipped=clipped,
+                snr_db=snr,
+                similarity=similarity,
+                same_voice=None if similarity is None else similarity >= SAME_PERSON,
+                problem=problem,
+                warnings=warnings,
+            )
+        )
+    return reports, [v for i, v in passed.items() if problems[i] is None]
 
 
 class HeardUtterance:
@@ -374,14 +582,19 @@ class ClipFormatError(ValueError):
     """An enrolment file that is not a WAV of 16-bit mono PCM at 16 kHz (or cannot be read)."""
 
 
+class ClipTooLong(ValueError):
+    """An uploaded enrolment clip longer than MAX_CLIP_SECONDS (read_wav with refuse_longer)."""
+
+
 MAX_CLIP_SECONDS = 30  # of an enrolment file read; a voiceprint needs a few seconds per clip
 
 
-def read_wav(path: str | Path) -> bytes:
-    """The PCM of a WAV file (16-bit LE mono at SAMPLE_RATE, uncompressed), at most its first
-    MAX_CLIP_SECONDS; blocking. Raises ClipFormatError for another format, OSError when unreadable."""
+def read_wav(source: str | Path | BinaryIO, *, refuse_longer: bool = False) -> bytes:
+    """The PCM of a WAV file (a path or an open binary file; 16-bit LE mono at SAMPLE_RATE,
+    uncompressed), at most its first MAX_CLIP_SECONDS; blocking. Raises ClipFormatError for another
+    format, ClipTooLong for a longer file when `refuse_longer`, OSError when unreadable."""
     try:
-        with wave.open(str(path), "rb") as wav:
+        with wave.open(source if isinstance(source, BinaryIO | io.IOBase) else str(source), "rb") as wav:
             if (wav.getnchannels(), wav.getsampwidth(), wav.getframerate(), wav.getcomptype()) != (
                 1,
                 2,
@@ -391,6 +604,8 @@ def read_wav(path: str | Path) -> bytes:
                 raise ClipFormatError(
                     f"{wav.getnchannels()} channels, {8 * wav.getsampwidth()} bit, {wav.getframerate()} Hz"
                 )
+            if refuse_longer and wav.getnframes() > MAX_CLIP_SECONDS * SAMPLE_RATE:
+                raise ClipTooLong(f"{wav.getnframes() / SAMPLE_RATE:.1f} s")
             return wav.readframes(MAX_CLIP_SECONDS * SAMPLE_RATE)
     except (wave.Error, EOFError) as err:
         raise ClipFormatError(str(err)) from err

@@ -67,6 +67,7 @@ from .recognition import (
     RECENT_UTTERANCES,
     ClipFormatError,
     ClipProblem,
+    EnrolmentReport,
     VoiceRecognizer,
     VoiceTaken,
     async_voice_status,
@@ -147,7 +148,7 @@ LIST_PENDING_SCHEMA = vol.Schema({vol.Optional(ATTR_LIMIT): vol.Any(None, cv.str
 # What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
 PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
 HISTORY_SCHEMA = FORGET_SCHEMA
-# utterances is checked by _utterances (not vol.Range): a ServiceValidationError naming the field.
+# utterances is checked by utterance_count (not vol.Range): a ServiceValidationError naming the field.
 ENROLL_VOICE_SCHEMA = vol.Schema(
     {
         vol.Required(ATTR_PERSON): cv.string,
@@ -531,14 +532,14 @@ def _memories(engine: Any, ids: list[str]) -> dict[str, Memory]:
     return {mid: m for mid, m in found.items() if m is not None}
 
 
-def _recognizer(data: MemoryRuntimeData) -> VoiceRecognizer:
+def recognizer_of(data: MemoryRuntimeData) -> VoiceRecognizer:
     """The entry's voice recognizer; voice_recognition_off when the option is off."""
     if data.recognizer is None:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="voice_recognition_off")
     return data.recognizer
 
 
-def _clip_error(key: str, field: str, clip: str) -> ServiceValidationError:
+def clip_error(key: str, field: str, clip: str) -> ServiceValidationError:
     return ServiceValidationError(
         translation_domain=DOMAIN,
         translation_key=key,
@@ -546,11 +547,11 @@ def _clip_error(key: str, field: str, clip: str) -> ServiceValidationError:
     )
 
 
-def _too_few(field: str, count: int) -> ServiceValidationError:
+def _too_few(field: str, count: int, least: int = MIN_ENROL_CLIPS) -> ServiceValidationError:
     return ServiceValidationError(
         translation_domain=DOMAIN,
         translation_key="too_few_clips",
-        translation_placeholders={"field": field, "count": str(count), "min": str(MIN_ENROL_CLIPS)},
+        translation_placeholders={"field": field, "count": str(count), "min": str(least)},
     )
 
 
@@ -561,25 +562,24 @@ async def _async_media_clip(hass: HomeAssistant, media_id: str) -> bytes:
     from homeassistant.components import media_source  # noqa: PLC0415 - only for enrolment
 
     if not media_source.is_media_source_id(media_id):
-        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id)
+        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id)
     try:
         resolved = await media_source.async_resolve_media(hass, media_id, None)
     except HomeAssistantError as err:  # media_source.Unresolvable, not loaded
-        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
+        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
     if resolved.path is None:
-        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id)
+        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id)
     try:
         return await hass.async_add_executor_job(read_wav, resolved.path)
     except ClipFormatError as err:
-        raise _clip_error("clip_format", ATTR_CLIPS, media_id) from err
+        raise clip_error("clip_format", ATTR_CLIPS, media_id) from err
     except OSError as err:
-        raise _clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
+        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
 
 
-def _utterances(call: ServiceCall) -> int:
-    """`utterances` as a whole number MIN_ENROL_CLIPS..RECENT_UTTERANCES (default: all kept);
+def utterance_count(raw: Any) -> int:
+    """`utterances` as a whole number MIN_ENROL_CLIPS..RECENT_UTTERANCES (None or empty: all kept);
     invalid_utterances otherwise."""
-    raw = call.data.get(ATTR_UTTERANCES)
     if raw is None or not str(raw).strip():
         return RECENT_UTTERANCES
     return whole_in_range(raw, ATTR_UTTERANCES, MIN_ENROL_CLIPS, RECENT_UTTERANCES, "invalid_utterances")
@@ -609,60 +609,104 @@ async def _async_enroll_clips(
     if bool(media_ids) == bool(satellite):
         raise invalid("enroll_needs_clips", ATTR_CLIPS)
     if media_ids:
-        if len(media_ids) < MIN_ENROL_CLIPS:
-            raise _too_few(ATTR_CLIPS, len(media_ids))
-        if len(media_ids) > MAX_ENROL_CLIPS:
-            raise invalid("too_many_clips", ATTR_CLIPS)
-        clips: list[tuple[str, bytes]] = []
-        for media_id in media_ids:
-            pcm = await _async_media_clip(hass, media_id)
-            if any(media_id == name or pcm == seen for name, seen in clips):  # one recording twice
-                raise _clip_error("clip_repeated", ATTR_CLIPS, media_id)
-            clips.append((media_id, pcm))
+        check_clip_count(len(media_ids), ATTR_CLIPS)
+        clips = [(media_id, await _async_media_clip(hass, media_id)) for media_id in media_ids]
+        check_repeated(clips, ATTR_CLIPS)
         return ATTR_CLIPS, clips
     if not await _async_is_admin(hass, call):  # what a satellite heard may be anyone's voice
         raise invalid("satellite_enrolment_admin_only", ATTR_SATELLITE)
-    count = _utterances(call)
+    count = utterance_count(call.data.get(ATTR_UTTERANCES))
+    return ATTR_UTTERANCES, async_satellite_clips(hass, recognizer, satellite, count)
+
+
+def check_clip_count(count: int, field: str, least: int = MIN_ENROL_CLIPS) -> None:
+    """too_few_clips below `least`, too_many_clips above MAX_ENROL_CLIPS, naming `field`."""
+    if count < least:
+        raise _too_few(field, count, least)
+    if count > MAX_ENROL_CLIPS:
+        raise invalid("too_many_clips", field)
+
+
+def check_repeated(clips: list[tuple[str, bytes]], field: str) -> None:
+    """clip_repeated for the first clip whose name or audio an earlier clip has (one recording twice)."""
+    for index, (name, pcm) in enumerate(clips):
+        if any(name == seen or pcm == heard for seen, heard in clips[:index]):
+            raise clip_error("clip_repeated", field, name)
+
+
+@callback
+def async_satellite_clips(
+    hass: HomeAssistant, recognizer: VoiceRecognizer, satellite: str, count: int
+) -> list[tuple[str, bytes]]:
+    """[(clip name, PCM)] of the last `count` utterances heard at `satellite` (an entity id or a
+    device id), oldest first; unknown_satellite, or too_few_clips (field `utterances`) when fewer
+    than MIN_ENROL_CLIPS are kept (recognition.VoiceRecognizer.recent)."""
     heard = recognizer.recent(_satellite(hass, satellite))[-count:]
     if len(heard) < MIN_ENROL_CLIPS:
         raise _too_few(ATTR_UTTERANCES, len(heard))
-    return ATTR_UTTERANCES, [(f"utterance {i} ({h.text!r})", h.pcm) for i, h in enumerate(heard, 1)]
+    return [(f"utterance {i} ({h.text!r})", h.pcm) for i, h in enumerate(heard, 1)]
+
+
+def _voice_failed(err: Exception) -> HomeAssistantError:
+    """The speaker encoder (OSError: its weights cannot be read) or the engine failed."""
+    if isinstance(err, EngineError):
+        return engine_failed(err)
+    return HomeAssistantError(
+        translation_domain=DOMAIN,
+        translation_key="engine_error",
+        translation_placeholders={"error": str(err)},
+    )
+
+
+async def async_assess_voice(
+    recognizer: VoiceRecognizer, person: str | None, clips: list[tuple[str, bytes]]
+) -> EnrolmentReport:
+    """recognizer.async_assess with its failures translated (_voice_failed)."""
+    try:
+        return await recognizer.async_assess(person, clips)
+    except (EngineError, OSError) as err:
+        raise _voice_failed(err) from err
+
+
+async def async_enroll_voice(
+    recognizer: VoiceRecognizer, person: str, field: str, clips: list[tuple[str, bytes]]
+) -> dict[str, Any]:
+    """Enrol `person` from `clips` (checked for count and format already; `field`: where they came
+    from, named in the errors): clip_<reason> for a rejected clip, voice_of_another_person,
+    or the engine's and the encoder's failures. Returns person, clips (how many), enrolled_at (ISO
+    8601 UTC) and report (recognition.EnrolmentReport.as_dict)."""
+    try:
+        stored, report = await recognizer.async_enroll(person, clips)
+    except ClipProblem as err:
+        raise clip_error(f"clip_{err.reason}", field, err.clip) from err
+    except VoiceTaken as err:  # these clips are someone else's enrolled voice
+        raise invalid("voice_of_another_person", field) from err
+    except (EngineError, OSError) as err:
+        raise _voice_failed(err) from err
+    return {
+        "person": person,
+        "clips": stored.clips,
+        "enrolled_at": stored.updated_at.isoformat(),
+        "report": report.as_dict(),
+    }
 
 
 async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
     """memory.enroll_voice: a person's voiceprint from clips (module docstring); re-enrolment
-    replaces. Response: person, clips (how many), enrolled_at (ISO 8601 UTC)."""
+    replaces. Response: async_enroll_voice's."""
     hass = call.hass
     data = _runtime(hass)
-    recognizer = _recognizer(data)
+    recognizer = recognizer_of(data)
     person = str(call.data[ATTR_PERSON]).strip()
     if not is_person(hass, person):
         raise invalid("unknown_person", ATTR_PERSON)
     await _async_may_act_for(hass, call, person)
     field, clips = await _async_enroll_clips(hass, call, recognizer)
-    try:
-        stored = await recognizer.async_enroll(person, clips)
-    except ClipProblem as err:
-        raise _clip_error(f"clip_{err.reason}", field, err.clip) from err
-    except VoiceTaken as err:  # these clips are someone else's enrolled voice
-        raise invalid("voice_of_another_person", field) from err
-    except EngineError as err:
-        raise engine_failed(err) from err
-    except OSError as err:  # the speaker encoder's weights cannot be read
-        raise HomeAssistantError(
-            translation_domain=DOMAIN,
-            translation_key="engine_error",
-            translation_placeholders={"error": str(err)},
-        ) from err
-    return {"person": person, "clips": stored.clips, "enrolled_at": stored.updated_at.isoformat()}
+    return await async_enroll_voice(recognizer, person, field, clips)
 
 
-async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
-    """memory.forget_voice: delete a person's voiceprint. Response: person, forgotten (bool)."""
-    hass = call.hass
-    data = _runtime(hass)
-    person = str(call.data[ATTR_PERSON]).strip()
-    await _async_may_act_for(hass, call, person)
+async def async_forget_voice(hass: HomeAssistant, data: MemoryRuntimeData, person: str) -> dict[str, Any]:
+    """Delete `person`'s voiceprint. Returns person, forgotten (bool: there was one)."""
     try:
         forgotten = await async_run(hass, data.engine.forget_voice, person)
     except InvalidInput as err:
@@ -672,16 +716,26 @@ async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
     return {"person": person, "forgotten": forgotten}
 
 
-async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
-    """memory.voice_status: whether voice recognition is on and, per person, enrolled, clips and
-    when (recognition.async_voice_status; never a vector)."""
-    data = _runtime(call.hass)
+async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
+    """memory.forget_voice: delete a person's voiceprint (async_forget_voice)."""
+    person = str(call.data[ATTR_PERSON]).strip()
+    await _async_may_act_for(call.hass, call, person)
+    return await async_forget_voice(call.hass, _runtime(call.hass), person)
+
+
+async def async_voices(hass: HomeAssistant, data: MemoryRuntimeData) -> dict[str, Any]:
+    """Whether voice recognition is on and, per person, enrolled, clips and when
+    (recognition.async_voice_status; never a vector)."""
     try:
-        voices = await async_voice_status(call.hass, data.engine)
+        voices = await async_voice_status(hass, data.engine)
     except EngineError as err:
         raise engine_failed(err) from err
-    response: dict[str, Any] = {"recognition": data.recognizer is not None, "voices": voices}
-    return response
+    return {"recognition": data.recognizer is not None, "voices": voices}
+
+
+async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
+    """memory.voice_status: async_voices."""
+    return await async_voices(call.hass, _runtime(call.hass))
 
 
 SERVICE_MOVE_STORE = "move_store"  # admin: copy everything to another store, verify, switch

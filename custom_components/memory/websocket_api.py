@@ -13,7 +13,7 @@ it into its user's language; `field` names the offending field), `not_loaded`,
 `store_unavailable` (the store cannot be reached: nothing was done) or `home_assistant_error`.
 Input is checked by validation.py, the same helpers as the memory.* services use. Memories are
 rendered by views.py (MemoryView, with who said it); export, import and the settings live in
-websocket_transfer.py.
+websocket_transfer.py, the voices (status, assess, enrol, forget) in websocket_voice.py.
 """
 
 from __future__ import annotations
@@ -379,6 +379,7 @@ async def _consolidate(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[
 def async_setup(hass: HomeAssistant) -> None:
     """Register every memory/... command (once per HA run, from the integration's async_setup)."""
     from .websocket_transfer import TRANSFER_COMMANDS  # noqa: PLC0415 - it imports this module
+    from .websocket_voice import VOICE_COMMANDS  # noqa: PLC0415 - it imports this module
 
     for command in (
         _overview,
@@ -395,5 +396,6 @@ def async_setup(hass: HomeAssistant) -> None:
         _lift_tombstone,
         _consolidate,
         *TRANSFER_COMMANDS,
+        *VOICE_COMMANDS,
     ):
         websocket_api.async_register_command(hass, command)

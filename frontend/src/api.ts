@@ -175,6 +175,72 @@ export interface Person {
   name: string;
 }
 
+/** A person's voice (memory/voice/status): enrolled or not, from how many clips, when. */
+export interface Voice {
+  person: string;
+  enrolled: boolean;
+  clips: number;
+  enrolled_at: string | null;
+}
+
+/** A satellite with utterances kept for enrolment (the last 15 minutes, at most 5). */
+export interface HeardSatellite {
+  satellite: string;
+  name: string;
+  utterances: number;
+}
+
+export interface VoiceStatus {
+  recognition: boolean;
+  voices: Voice[];
+  satellites: HeardSatellite[];
+}
+
+/** One enrolment clip as the server assessed it (recognition.ClipReport). */
+export interface ClipAssessment {
+  name: string;
+  seconds: number;
+  speech_seconds: number;
+  level_dbfs: number;
+  peak_dbfs: number;
+  /** share 0..1 of samples at full scale */
+  clipped: number;
+  snr_db: number;
+  similarity: number | null;
+  same_voice: boolean | null;
+  /** no_speech | too_short | two_voices | other_voice, null when the clip is accepted */
+  problem: string | null;
+  /** quiet | clipping | noisy */
+  warnings: string[];
+}
+
+/** Shares 0..1 of the person's utterances expected to be recognised, by condition. */
+export interface ExpectedRecognition {
+  sentence: number;
+  command: number;
+  noisy: number;
+}
+
+export interface EnrolmentReport {
+  accepted: boolean;
+  clips: ClipAssessment[];
+  expected: ExpectedRecognition | null;
+  other_person: string | null;
+}
+
+/** Where enrolment clips come from: WAVs sent (base64 of 16-bit mono 16 kHz) or a satellite's
+ * last utterances. */
+export type ClipSource =
+  | { clips: { name: string; wav: string }[] }
+  | { satellite: string; utterances?: number };
+
+export interface Enrolled {
+  person: string;
+  clips: number;
+  enrolled_at: string;
+  report: EnrolmentReport;
+}
+
 /** An error the server sent (`code`: not_found, invalid_format, not_loaded, invalid_input, …). */
 export interface WsError {
   code: string;
@@ -268,6 +334,22 @@ export class MemoryApi {
 
   updateSettings(change: Partial<Settings>): Promise<Settings> {
     return this.call("memory/settings/update", change);
+  }
+
+  voiceStatus(): Promise<VoiceStatus> {
+    return this.call("memory/voice/status");
+  }
+
+  assessVoice(person: string, source: ClipSource): Promise<EnrolmentReport> {
+    return this.call("memory/voice/assess", { person, ...source });
+  }
+
+  enrollVoice(person: string, source: ClipSource): Promise<Enrolled> {
+    return this.call("memory/voice/enroll", { person, ...source });
+  }
+
+  forgetVoice(person: string): Promise<{ person: string; forgotten: boolean }> {
+    return this.call("memory/voice/forget", { person });
   }
 
   areas(): Promise<Area[]> {

@@ -16,9 +16,20 @@ import "./views/pending";
 import "./views/search";
 import "./views/settings";
 import "./views/transfer";
+import "./views/voice";
 
 /** The tabs, in order: their name (data-testid="tab-<name>", text key "tab.<name>"). */
-export const TABS = ["overview", "list", "search", "pending", "forget", "consolidate", "transfer", "settings"] as const;
+export const TABS = [
+  "overview",
+  "list",
+  "search",
+  "pending",
+  "forget",
+  "consolidate",
+  "transfer",
+  "voice",
+  "settings",
+] as const;
 type Tab = (typeof TABS)[number];
 
 const MENU_ICON = "M3,6H21V8H3V6M3,11H21V13H3V11M3,16H21V18H3V16Z"; // three bars
@@ -211,6 +222,8 @@ export class HouseholdMemoryPanel extends LitElement {
         return html`<hm-consolidate .ctx=${ctx}></hm-consolidate>`;
       case "transfer":
         return html`<hm-transfer .ctx=${ctx}></hm-transfer>`;
+      case "voice":
+        return html`<hm-voice .ctx=${ctx}></hm-voice>`;
       case "settings":
         return html`<hm-settings .ctx=${ctx}></hm-settings>`;
     }

@@ -9,6 +9,8 @@ and a few memories, and Debian's Chromium driven by Playwright.
 - `owner_ws` -> HAClient: the owner's own WebSocket/REST client (a fresh login), to check
   through the API what the browser did.
 - `browser` -> a Chromium (Playwright, /usr/bin/chromium, never a downloaded one).
+- `microphone_browser` -> the same Chromium whose microphone plays MICROPHONE_SENTENCES, said by
+  espeak-ng (tests.speech), in a loop (Chromium's fake capture device; permission granted).
 
 The test process talks to hass over loopback only (pytest-socket's allow-list is 127.0.0.1;
 HA's test plugin disables sockets before each test, these fixtures enable them again).
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import AsyncGenerator, Generator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,11 +175,43 @@ async def owner_ws(site: Site, _loopback: None) -> AsyncGenerator[HAClient]:
 
 @pytest.fixture
 async def browser(_loopback: None) -> AsyncGenerator[Any]:
+    async with _chromium(CHROMIUM_ARGS) as chromium:
+        yield chromium
+
+
+@asynccontextmanager
+async def _chromium(args: list[str]) -> AsyncGenerator[Any]:
     from playwright.async_api import async_playwright  # noqa: PLC0415
 
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
             yield chromium
         finally:
             await chromium.close()
+
+
+MICROPHONE_VOICE = "en+m3"  # tests.speech.MEN[0]
+MICROPHONE_SENTENCES = (
+    "The quick brown fox jumps over the lazy dog near the river bank.",
+    "Please turn on the kitchen lights and start the coffee machine.",
+    "Tomorrow I will visit my grandmother in the countryside.",
+)
+
+
+@pytest.fixture
+async def microphone_browser(_loopback: None, tmp_path: Path) -> AsyncGenerator[Any]:
+    """A Chromium hearing MICROPHONE_SENTENCES (with half a second between them) from its
+    microphone, over and over (module docstring)."""
+    from tests.speech import silence, speak, wav_bytes  # noqa: PLC0415
+
+    speech = b"".join(speak(text, MICROPHONE_VOICE) + silence(0.5) for text in MICROPHONE_SENTENCES)
+    wav = tmp_path / "microphone.wav"
+    wav.write_bytes(wav_bytes(speech))
+    fake = [
+        "--use-fake-ui-for-media-stream",
+        "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-audio-capture={wav}",
+    ]
+    async with _chromium([*CHROMIUM_ARGS, *fake]) as chromium:
+        yield chromium

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,8 @@ SHOTS = (
     ("panel-settings-light.png", "light", DESKTOP, "settings"),
     ("panel-forget-phone-dark.png", "dark", PHONE, "forget"),
 )
-# and panel-consolidate-light.png, by test_consolidation_dry_run_then_run_now (a plan to show)
+# and panel-consolidate-light.png, by test_consolidation_dry_run_then_run_now (a plan to show),
+# panel-voice-light.png by test_enrol_a_voice_recorded_in_the_browser_then_forget_it (two clips)
 VIEW_SHOWN = {  # what a view shows once it has loaded
     "settings": "[data-testid=settings-form]",
     "forget": "[data-testid=tombstone-list], [data-testid=tombstones-empty]",
@@ -661,7 +663,7 @@ async def test_lift_a_tombstone(site: Site, browser: Any, owner_ws: HAClient) ->
     await page.context.close()
 
 
-TABS = ("overview", "list", "search", "pending", "forget", "consolidate", "transfer", "settings")
+TABS = ("overview", "list", "search", "pending", "forget", "consolidate", "transfer", "voice", "settings")
 
 
 async def test_the_tabs_are_keyboard_reachable(site: Site, browser: Any) -> None:
@@ -680,4 +682,84 @@ async def test_the_tabs_are_keyboard_reachable(site: Site, browser: Any) -> None
         await expect(page.locator(f"[data-testid=view-{name}]")).to_be_visible()
         await expect(button).to_have_attribute("aria-current", "page")
         await expect(button).to_be_focused()
+    await page.context.close()
+
+
+async def voice_of(api: HAClient, person: str) -> dict[str, Any]:
+    status = await api.ws("memory/voice/status")
+    return next(v for v in status["voices"] if v["person"] == person)
+
+
+async def record(page: Page, seconds: int) -> None:
+    """Record one clip of at least `seconds` from the (fake) microphone: the clip count grows by one."""
+    clips = page.locator("[data-testid=voice-clip]")
+    before = await clips.count()
+    await page.locator("[data-testid=voice-record]").click()
+    elapsed = page.locator("[data-testid=voice-elapsed]")
+    await expect(elapsed).to_be_visible()
+    # the recorder shows whole seconds recorded; 30 is where it stops by itself
+    await expect(elapsed).to_have_attribute(
+        "data-seconds", re.compile("^(" + "|".join(map(str, range(seconds, 31))) + ")$")
+    )
+    await page.locator("[data-testid=voice-stop]").click()
+    await expect(clips).to_have_count(before + 1)
+
+
+async def test_enrol_a_voice_recorded_in_the_browser_then_forget_it(
+    site: Site, microphone_browser: Any, owner_ws: HAClient, tmp_path: Path
+) -> None:
+    """Julian reads sentences into the microphone (Chromium plays espeak speech as its
+    microphone): two clips recorded, replayable, each checked (speech, level, noise, same voice)
+    with the expected recognition shown; a too-short third clip is refused by name and
+    discarded; enrolling stores his voice; forgetting deletes it."""
+    assert (await voice_of(owner_ws, "person.julian"))["enrolled"] is False
+    tall = {"width": DESKTOP["width"], "height": 1500}  # the whole enrolment in the screenshot
+    page = await open_panel(microphone_browser, site, permissions=["microphone"], viewport=tall)
+    await ready(page)
+    await tab(page, "voice")
+    julian = page.locator("[data-testid=voice-person][data-person='person.julian']")
+    await expect(julian.locator("[data-testid=voice-state]")).to_have_text("Not enrolled")
+    await julian.locator("[data-testid=voice-enrol]").click()
+    await expect(page.locator("[data-testid=voice-enrolment]")).to_be_visible()
+
+    await record(page, 5)
+    await record(page, 8)  # Chromium plays the file from its start for each recording: more of it
+    clips = page.locator("[data-testid=voice-clip]")
+    report = page.locator("[data-testid=voice-report]")
+    await expect(report).to_have_attribute("data-accepted", "true")
+    for index in range(2):
+        clip = clips.nth(index)
+        await expect(clip.locator("[data-testid=voice-verdict]")).to_have_text("Usable")
+        await expect(clip.locator("[data-testid=voice-speech]")).to_contain_text(" s")
+        await expect(clip.locator("[data-testid=voice-snr]")).to_contain_text("dB")
+        await expect(clip.locator("[data-testid=voice-same]")).to_contain_text("Yes")
+        duration = await clip.locator("audio").evaluate(
+            "a => new Promise(r => a.readyState >= 1 ? r(a.duration)"
+            " : a.addEventListener('loadedmetadata', () => r(a.duration)))"
+        )
+        assert 5 <= duration <= 30, duration  # the WAV replays: 16-kHz PCM of the recording
+    await expect(page.locator("[data-testid=voice-expected-sentence]")).to_contain_text("%")
+    await page.locator("[data-testid=voice-enrolment]").scroll_into_view_if_needed()
+    await page.screenshot(path=shots(tmp_path) / "panel-voice-light.png")
+
+    await record(page, 1)  # too little speech
+    third = clips.nth(2)
+    await expect(third).to_have_attribute("data-problem", "too_short")
+    await expect(third.locator("[data-testid=voice-verdict]")).to_contain_text("too little speech")
+    await expect(page.locator("[data-testid=voice-enrol-submit]")).to_be_disabled()
+    await third.locator("[data-testid=voice-clip-discard]").click()
+    await expect(clips).to_have_count(2)
+    await expect(report).to_have_attribute("data-accepted", "true")
+
+    await page.locator("[data-testid=voice-enrol-submit]").click()
+    await expect(page.locator("[data-testid=notice]")).to_contain_text("enrolled from 2 clips")
+    await expect(julian).to_have_attribute("data-enrolled", "true")
+    await expect(julian.locator("[data-testid=voice-state]")).to_contain_text("Enrolled from 2 clips")
+    voice = await voice_of(owner_ws, "person.julian")
+    assert (voice["enrolled"], voice["clips"]) == (True, 2)
+
+    await julian.locator("[data-testid=voice-forget]").click()
+    await page.locator("[data-testid=confirm-ok]").click()
+    await expect(julian).to_have_attribute("data-enrolled", "false")
+    assert (await voice_of(owner_ws, "person.julian"))["enrolled"] is False
     await page.context.close()

@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "import": ({"data": {}}, {}),
     "settings": ({}, {"learning": True}),
     "settings/update": ({}, {"learning": "maybe"}),
+    "voice/status": ({}, {"person": "person.x"}),
+    "voice/assess": ({"clips": []}, {"clips": "a.wav"}),
+    "voice/enroll": ({"person": "person.x", "clips": []}, {"clips": []}),
+    "voice/forget": ({"person": "person.x"}, {}),
 }
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / "memory" / "translations"
 SPARE_KEY = "The spare key for the cellar is in the blue tin in the hall."
