@@ -1,0 +1,469 @@
+"""Other speaker embedders against the current d-vector (issue 28), on the voice pool
+(bench/voice_pool.py: 52 voices recorded from people, sessions enrol / sentence / command / room_*).
+A benchmark, not a test: nothing here asserts.
+
+    scripts/voice-pool bench/embedder_compare.py [--portable] [--cost-clips 24]
+        [--results bench/results/embedder_compare.json]
+
+Embedders:
+- dvector: the integration's own (custom_components/memory/voice, `load_encoder`): open-voicefilter-
+  lite's LSTM; onnxruntime where it imports (the portable numpy path agrees within cosine 0.998,
+  tests/voice), the numpy path with --portable.
+- resemblyzer: Resemblyzer 0.1.4's GE2E encoder (PyPI wheel, Apache-2.0, `resemblyzer/pretrained.pt`:
+  3-layer LSTM 256 on 40 mel power bands, 1.6-s partials at 1.3 per second, ReLU, L2), evaluated here
+  in numpy from the weights in the wheel (read without torch: `read_legacy_torch`). The package's
+  recipe (`preprocess_wav`, `embed_utterance`) except webrtcvad's trimming of long silences (no
+  webrtcvad here; the pool's clips hold no long pauses). The wheel is fetched once with
+  `pip download --no-deps resemblyzer==0.1.4` into ~/.cache/household-memory/embedders.
+
+Metric, per test session (sentence, command, room_sentence, room_command) on the held-out half of
+`voice_pool.split` (and on all voices): each voice's print is the mean of its 3 `enrol` vectors (also
+of its 3 `room_enrol` vectors for the room sessions); every test clip is scored by cosine against
+every print of that half: same voice = genuine, other voice = impostor; the equal error rate (EER) is
+where false accepts equal false rejects. A clip the d-vector gives no vector (too little speech) is a
+false reject at every threshold. 90 % intervals of the EER difference: 2000 bootstrap draws of the
+half's voices. Cost: CPU seconds per second of audio to embed whole clips (BLAS on one thread, as the
+integration runs it), median over --cost-clips clips.
+
+Vectors are cached per embedder in ~/.cache/household-memory/embedders/<name>.npz (by clip key).
+Saves --results (JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import io
+import json
+import os
+import pickle
+import random
+import statistics
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "household-memory" / "embedders"
+
+SAMPLE_RATE = 16000
+TEST_SESSIONS = ("sentence", "command", "room_sentence", "room_command")
+BOOTSTRAP_DRAWS = 2000
+
+# --- Resemblyzer's GE2E encoder in numpy (its hparams.py, audio.py, voice_encoder.py) -----------
+
+RESEMBLYZER = ("resemblyzer", "0.1.4")  # PyPI name, version
+RESEMBLYZER_WEIGHTS = "resemblyzer/pretrained.pt"  # inside the wheel
+R_N_FFT = 400  # 25-ms window (mel_window_length)
+R_HOP = 160  # 10 ms (mel_window_step)
+R_N_MELS = 40
+R_PARTIAL = 160  # frames per partial utterance (1.6 s)
+R_RATE = 1.3  # partials per second (embed_utterance's default)
+R_MIN_COVERAGE = 0.75  # a last partial at least this full is kept (zero-padded)
+R_TARGET_DBFS = -30.0  # audio_norm_target_dBFS, increase only
+R_HIDDEN = 256
+R_LAYERS = 3
+
+
+def read_legacy_torch(data: bytes) -> Any:
+    """The object a legacy (pre-1.6, non-zip) `torch.save` file holds, tensors as float numpy arrays,
+    without torch. Only plain containers and float/long tensors are accepted (anything else is an
+    UnpicklingError: nothing from the file is imported or run)."""
+    f = io.BytesIO(data)
+    storages: dict[str, list[Any]] = {}
+    dtypes = {"FloatStorage": np.float32, "LongStorage": np.int64, "DoubleStorage": np.float64}
+
+    @dataclass
+    class Lazy:
+        key: str
+        offset: int
+        size: tuple[int, ...]
+        stride: tuple[int, ...]
+
+    def rebuild(key: str, offset: int, size: tuple[int, ...], stride: tuple[int, ...], *_: Any) -> Lazy:
+        return Lazy(key, offset, tuple(size), tuple(stride))
+
+    class Reader(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
+                return rebuild
+            if (module, name) == ("collections", "OrderedDict"):
+                return collections.OrderedDict
+            if module == "torch" and name in dtypes:
+                return name
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed")
+
+        def persistent_load(self, pid: Any) -> str:
+            _, storage_type, key, _location, size = pid[:5]
+            storages.setdefault(key, [dtypes[storage_type], size, None])
+            return str(key)
+
+    for _ in range(3):  # magic number, protocol version, system info
+        Reader(f).load()
+    obj = Reader(f).load()
+    for key in Reader(f).load():  # the storage keys, in the order their data follows
+        dtype, size, _ = storages[key]
+        count = int.from_bytes(f.read(8), "little")
+        if count != size:
+            raise ValueError(f"storage {key}: {count} elements, expected {size}")
+        storages[key][2] = np.frombuffer(f.read(count * np.dtype(dtype).itemsize), dtype)
+
+    def materialise(value: Any) -> Any:
+        if isinstance(value, Lazy):
+            flat = storages[value.key][2]
+            item = flat.itemsize
+            view = np.lib.stride_tricks.as_strided(
+                flat[value.offset :], shape=value.size, strides=[s * item for s in value.stride]
+            )
+            return np.array(view)
+        if isinstance(value, dict):
+            return {k: materialise(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(materialise(v) for v in value)
+        return value
+
+    return materialise(obj)
+
+
+def resemblyzer_wheel() -> Path:
+    """The Resemblyzer wheel, downloaded once by pip (ordinary client, --no-deps) into CACHE."""
+    name, version = RESEMBLYZER
+    found = sorted(CACHE.glob(f"[Rr]esemblyzer-{version}-*.whl"))
+    if not found:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "-q",
+                "-d",
+                str(CACHE),
+                f"{name}=={version}",
+            ],
+            check=True,
+        )
+        found = sorted(CACHE.glob(f"[Rr]esemblyzer-{version}-*.whl"))
+    return found[0]
+
+
+def slaney_mel(sr: int, n_fft: int, n_mels: int) -> np.ndarray:
+    """librosa.filters.mel(sr=, n_fft=, n_mels=) (Slaney scale and norm, 0 Hz to sr/2): [n_mels, n_fft//2+1]."""
+    f_sp, min_log_hz, min_log_mel, logstep = 200.0 / 3, 1000.0, 15.0, np.log(6.4) / 27.0
+
+    def hz_to_mel(f: np.ndarray) -> np.ndarray:
+        return np.where(
+            f >= min_log_hz, min_log_mel + np.log(np.maximum(f, 1e-10) / min_log_hz) / logstep, f / f_sp
+        )
+
+    def mel_to_hz(m: np.ndarray) -> np.ndarray:
+        return np.where(m >= min_log_mel, min_log_hz * np.exp(logstep * (m - min_log_mel)), f_sp * m)
+
+    fft_freqs = np.linspace(0, sr / 2, 1 + n_fft // 2)
+    mel_f = mel_to_hz(np.linspace(hz_to_mel(np.array(0.0)), hz_to_mel(np.array(sr / 2.0)), n_mels + 2))
+    fdiff = np.diff(mel_f)
+    ramps = mel_f[:, None] - fft_freqs[None, :]
+    lower = -ramps[:-2] / fdiff[:-1, None]
+    upper = ramps[2:] / fdiff[1:, None]
+    weights = np.maximum(0, np.minimum(lower, upper))
+    return weights * (2.0 / (mel_f[2 : n_mels + 2] - mel_f[:n_mels]))[:, None]
+
+
+@dataclass(frozen=True, slots=True)
+class GE2E:
+    """Resemblyzer's weights, float32, transposed for x @ w: w_ih [in, 4H], w_hh [H, 4H], b [4H]
+    (both biases), gates in torch order (input, forget, cell, output); linear [H, 256]; the mel
+    filterbank [201, 40] and the periodic Hann window [400]; source: wheel file and sha256."""
+
+    w_ih: tuple[np.ndarray, ...]
+    w_hh: tuple[np.ndarray, ...]
+    b: tuple[np.ndarray, ...]
+    linear: np.ndarray
+    linear_bias: np.ndarray
+    mel: np.ndarray
+    window: np.ndarray
+    source: str
+
+    @classmethod
+    def from_wheel(cls, wheel: Path) -> GE2E:
+        raw = zipfile.ZipFile(wheel).read(RESEMBLYZER_WEIGHTS)
+        state = read_legacy_torch(raw)["model_state"]
+
+        def f32(name: str) -> np.ndarray:
+            return np.ascontiguousarray(state[name], np.float32)
+
+        return cls(
+            w_ih=tuple(f32(f"lstm.weight_ih_l{k}").T.copy() for k in range(R_LAYERS)),
+            w_hh=tuple(f32(f"lstm.weight_hh_l{k}").T.copy() for k in range(R_LAYERS)),
+            b=tuple(f32(f"lstm.bias_ih_l{k}") + f32(f"lstm.bias_hh_l{k}") for k in range(R_LAYERS)),
+            linear=f32("linear.weight").T.copy(),
+            linear_bias=f32("linear.bias"),
+            mel=slaney_mel(SAMPLE_RATE, R_N_FFT, R_N_MELS).T.astype(np.float32),
+            window=(0.5 - 0.5 * np.cos(2 * np.pi * np.arange(R_N_FFT) / R_N_FFT)).astype(np.float32),
+            source=f"{wheel.name}:{RESEMBLYZER_WEIGHTS} sha256 {hashlib.sha256(raw).hexdigest()}",
+        )
+
+
+def ge2e_mel(weights: GE2E, wav: np.ndarray) -> np.ndarray:
+    """librosa.feature.melspectrogram(y=wav, sr=16000, n_fft=400, hop_length=160, n_mels=40) (power,
+    centred frames, zero padding), transposed: float32 [1 + len // 160, 40]. Not a log."""
+    padded = np.pad(wav, R_N_FFT // 2)
+    count = 1 + (len(padded) - R_N_FFT) // R_HOP
+    index = np.arange(R_N_FFT)[None, :] + R_HOP * np.arange(count)[:, None]
+    power = np.abs(np.fft.rfft(padded[index] * weights.window, axis=1)) ** 2
+    return np.asarray(power.astype(np.float32) @ weights.mel, np.float32)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def ge2e_partials(weights: GE2E, mels: np.ndarray) -> np.ndarray:
+    """VoiceEncoder.forward: mels float32 [n, T, 40] -> L2-normalised embeddings [n, 256]."""
+    rows, steps, _ = mels.shape
+    x = mels
+    for layer in range(R_LAYERS):
+        projected = (x.reshape(rows * steps, -1) @ weights.w_ih[layer] + weights.b[layer]).reshape(
+            rows, steps, -1
+        )
+        h = np.zeros((rows, R_HIDDEN), np.float32)
+        c = np.zeros((rows, R_HIDDEN), np.float32)
+        outputs = np.empty((rows, steps, R_HIDDEN), np.float32)
+        w_hh = weights.w_hh[layer]
+        for t in range(steps):
+            gates = projected[:, t] + h @ w_hh
+            i, f, g, o = np.split(gates, 4, axis=1)
+            c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+            h = _sigmoid(o) * np.tanh(c)
+            outputs[:, t] = h
+        x = outputs
+    raw = np.maximum(h @ weights.linear + weights.linear_bias, 0.0)
+    return np.asarray(raw / (np.linalg.norm(raw, axis=1, keepdims=True) + 1e-12), np.float32)
+
+
+def ge2e_slices(n_samples: int) -> list[tuple[int, int]]:
+    """VoiceEncoder.compute_partial_slices(n_samples, 1.3, 0.75): (start, stop) frame ranges."""
+    n_frames = int(np.ceil((n_samples + 1) / R_HOP))
+    frame_step = round((SAMPLE_RATE / R_RATE) / R_HOP)
+    starts = range(0, max(1, n_frames - R_PARTIAL + frame_step + 1), frame_step)
+    slices = [(i, i + R_PARTIAL) for i in starts]
+    coverage = (n_samples - slices[-1][0] * R_HOP) / (R_PARTIAL * R_HOP)
+    if coverage < R_MIN_COVERAGE and len(slices) > 1:
+        slices = slices[:-1]
+    return slices
+
+
+def ge2e_embed(weights: GE2E, pcm: bytes) -> np.ndarray:
+    """Resemblyzer's embed_utterance(preprocess_wav(wav)) without the silence trimming: float32 [256]."""
+    wav = np.frombuffer(pcm[: len(pcm) - len(pcm) % 2], "<i2").astype(np.float32) / 32768.0
+    rms = float(np.sqrt(np.mean((wav * 32767.0) ** 2))) if len(wav) else 0.0
+    if rms > 0:
+        change = R_TARGET_DBFS - 20 * np.log10(rms / 32767.0)
+        if change > 0:  # increase only
+            wav = (wav * 10 ** (change / 20)).astype(np.float32)
+    slices = ge2e_slices(len(wav))
+    stop = slices[-1][1] * R_HOP
+    if stop >= len(wav):
+        wav = np.pad(wav, (0, stop - len(wav)))
+    mel = ge2e_mel(weights, wav)
+    partials = ge2e_partials(weights, np.stack([mel[a:b] for a, b in slices]))
+    mean = partials.mean(axis=0)
+    return np.asarray(mean / np.linalg.norm(mean), np.float32)
+
+
+# --- The comparison ------------------------------------------------------------------------------
+
+
+def eer(genuine: np.ndarray, impostor: np.ndarray) -> float:
+    """Equal error rate: where the false-reject rate (genuine < t) meets the false-accept rate
+    (impostor >= t), over every threshold; NaN scores are genuine clips without a vector (rejected)."""
+    genuine = np.where(np.isnan(genuine), -np.inf, genuine)
+    thresholds = np.unique(np.concatenate([genuine[np.isfinite(genuine)], impostor]))
+    g = np.sort(genuine)
+    i = np.sort(impostor)
+    fr = np.searchsorted(g, thresholds, side="left") / len(g)
+    fa = 1.0 - np.searchsorted(i, thresholds, side="left") / len(i)
+    k = int(np.argmin(np.abs(fr - fa)))
+    return float((fr[k] + fa[k]) / 2)
+
+
+def scores(
+    vectors: dict[tuple[str, str, int], np.ndarray | None], voices: Sequence[str], test: str, enrol: str
+) -> tuple[list[tuple[str, str, float]], int]:
+    """(voice of clip, voice of print, cosine) for every test clip of `test` against every print
+    (mean of the `enrol` vectors) of `voices`; cosine NaN for a clip without a vector. Plus how many
+    clips had no vector."""
+    prints = {}
+    for voice in voices:
+        enrolled = [v for (w, s, _), v in vectors.items() if w == voice and s == enrol and v is not None]
+        mean = np.mean(enrolled, axis=0)
+        prints[voice] = mean / np.linalg.norm(mean)
+    out: list[tuple[str, str, float]] = []
+    missing = 0
+    for (voice, session, _), vector in vectors.items():
+        if session != test or voice not in prints:
+            continue
+        missing += vector is None
+        for other, p in prints.items():
+            out.append((voice, other, float("nan") if vector is None else float(vector @ p)))
+    return out, missing
+
+
+def eer_of(rows: list[tuple[str, str, float]], voices: Sequence[str] | None = None) -> float:
+    """EER of `rows` restricted to clips and prints of `voices` (a bootstrap draw may repeat voices:
+    each repeat counts again)."""
+    if voices is None:
+        genuine = np.array([s for a, b, s in rows if a == b])
+        impostor = np.array([s for a, b, s in rows if a != b and not np.isnan(s)])
+        return eer(genuine, impostor)
+    weight = collections.Counter(voices)
+    genuine_l: list[float] = []
+    impostor_l: list[float] = []
+    for a, b, s in rows:
+        times = weight[a] * weight[b]
+        if not times:
+            continue
+        if a == b:
+            genuine_l.extend([s] * weight[a])
+        elif not np.isnan(s):
+            impostor_l.extend([s] * times)
+    return eer(np.array(genuine_l), np.array(impostor_l))
+
+
+def embed_all(name: str, embed: Callable[[bytes], np.ndarray | None], clips: Sequence[Any]) -> dict[str, Any]:
+    """{clip key: vector or None}, cached in CACHE/<name>.npz."""
+    path = CACHE / f"{name}.npz"
+    cached: dict[str, Any] = {}
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
+            keys = list(z["keys"])
+            cached = {k: (None if np.isnan(v).all() else v) for k, v in zip(keys, z["vectors"], strict=True)}
+    todo = [c for c in clips if c.key not in cached]
+    start = time.perf_counter()
+    for n, clip in enumerate(todo, 1):
+        cached[clip.key] = embed(clip.pcm())
+        if n % 100 == 0:
+            print(
+                f"  {name}: {n}/{len(todo)} in {time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    if todo:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        dim = next(len(v) for v in cached.values() if v is not None)
+        keys = sorted(cached)
+        vectors = np.stack(
+            [cached[k] if cached[k] is not None else np.full(dim, np.nan, np.float32) for k in keys]
+        )
+        np.savez(path, keys=np.array(keys), vectors=vectors)
+    return cached
+
+
+def cost(embed: Callable[[bytes], Any], clips: Sequence[Any]) -> dict[str, float]:
+    """CPU and wall seconds per second of audio (median over clips, after one warm-up)."""
+    embed(clips[0].pcm())
+    cpu, wall = [], []
+    for clip in clips:
+        pcm = clip.pcm()
+        seconds = len(pcm) / 2 / SAMPLE_RATE
+        c0, w0 = time.process_time(), time.perf_counter()
+        embed(pcm)
+        cpu.append((time.process_time() - c0) / seconds)
+        wall.append((time.perf_counter() - w0) / seconds)
+    return {"cpu_s_per_audio_s": statistics.median(cpu), "wall_s_per_audio_s": statistics.median(wall)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--portable", action="store_true", help="the d-vector's numpy path (default: onnxruntime)"
+    )
+    parser.add_argument("--cost-clips", type=int, default=24)
+    parser.add_argument("--results", type=Path, default=BENCH / "results" / "embedder_compare.json")
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(BENCH))
+    sys.path.insert(0, str(REPO))
+    import engine_import  # noqa: PLC0415
+
+    engine_import.install()  # the voice core without Home Assistant
+    import voice_pool  # noqa: PLC0415
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415
+
+    from custom_components.memory.voice import load_encoder  # noqa: PLC0415
+
+    encoder = load_encoder(prefer_onnx=not args.portable)
+    ge2e = GE2E.from_wheel(resemblyzer_wheel())
+
+    def dvector(pcm: bytes) -> np.ndarray | None:
+        return encoder.embed(pcm).vector
+
+    def resemblyzer(pcm: bytes) -> np.ndarray:
+        with threadpool_limits(limits=1, user_api="blas"):
+            return ge2e_embed(ge2e, pcm)
+
+    embedders: dict[str, Callable[[bytes], np.ndarray | None]] = {
+        f"dvector-{encoder.name}": dvector,
+        "resemblyzer": resemblyzer,
+    }
+    clips = voice_pool.pool()
+    voices = sorted({c.voice for c in clips})
+    tuning, held_out = voice_pool.split(voices)
+    rng = random.Random(28)
+    cost_clips = rng.sample([c for c in clips if c.session in TEST_SESSIONS], args.cost_clips)
+
+    results: dict[str, Any] = {
+        "command": "scripts/voice-pool bench/embedder_compare.py" + (" --portable" if args.portable else ""),
+        "voices": len(voices),
+        "held_out": held_out,
+        "resemblyzer_source": ge2e.source,
+        "embedders": {},
+    }
+    per_clip: dict[str, dict[tuple[str, str, int], np.ndarray | None]] = {}
+    for name, embed in embedders.items():
+        print(f"{name}: embedding {len(clips)} clips", file=sys.stderr, flush=True)
+        by_key = embed_all(name, embed, clips)
+        per_clip[name] = {(c.voice, c.session, c.index): by_key[c.key] for c in clips}
+        results["embedders"][name] = {"cost": cost(embed, cost_clips), "eer": {}}
+
+    conditions = [(t, "enrol") for t in TEST_SESSIONS] + [(t, "room_enrol") for t in TEST_SESSIONS[2:]]
+    draws = [[rng.choice(held_out) for _ in held_out] for _ in range(BOOTSTRAP_DRAWS)]
+    base = f"dvector-{encoder.name}"
+    for test, enrol in conditions:
+        label = f"{test} / {enrol}"
+        rows_base: list[tuple[str, str, float]] = []
+        for name in embedders:
+            rows, missing = scores(per_clip[name], held_out, test, enrol)
+            rows_all, _ = scores(per_clip[name], voices, test, enrol)
+            entry: dict[str, Any] = {
+                "held_out": eer_of(rows),
+                "all": eer_of(rows_all),
+                "tuning": eer_of(scores(per_clip[name], tuning, test, enrol)[0]),
+                "no_vector": missing,
+            }
+            if name == base:
+                rows_base = rows
+            else:
+                diffs = sorted(eer_of(rows, d) - eer_of(rows_base, d) for d in draws)
+                entry["minus_base_90"] = [diffs[int(0.05 * len(diffs))], diffs[int(0.95 * len(diffs)) - 1]]
+            results["embedders"][name]["eer"][label] = entry
+            print(f"{label:34s} {name:22s} " + json.dumps(entry), flush=True)
+    for name in embedders:
+        print(name, results["embedders"][name]["cost"], flush=True)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
