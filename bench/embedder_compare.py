@@ -20,12 +20,16 @@ Metric, per test session (sentence, command, room_sentence, room_command) on the
 `voice_pool.split` (and on all voices): each voice's print is the mean of its 3 `enrol` vectors (also
 of its 3 `room_enrol` vectors for the room sessions); every test clip is scored by cosine against
 every print of that half: same voice = genuine, other voice = impostor; the equal error rate (EER) is
-where false accepts equal false rejects. A clip the d-vector gives no vector (too little speech) is a
-false reject at every threshold. 90 % intervals of the EER difference: 2000 bootstrap draws of the
+where false accepts equal false rejects. The integration's gate stands in front of every embedder: a
+clip the d-vector gives no vector (too little speech for its voice activity detector) has no vector
+for any embedder, so a voice with such an enrolment clip is not enrolled (its clips are impostor
+trials only), and such a test clip is a false reject at every threshold (Resemblyzer without the gate
+is reported too). 90 % intervals of the EER difference: 2000 bootstrap draws of the
 half's voices. Cost: CPU seconds per second of audio to embed whole clips (BLAS on one thread, as the
 integration runs it), median over --cost-clips clips.
 
-Vectors are cached per embedder in ~/.cache/household-memory/embedders/<name>.npz (by clip key).
+Vectors are cached per embedder in ~/.cache/household-memory/embedders/<name>.npz (by the sha256 of
+the clip's audio).
 Saves --results (JSON).
 """
 
@@ -299,25 +303,41 @@ def eer(genuine: np.ndarray, impostor: np.ndarray) -> float:
 
 
 def scores(
-    vectors: dict[tuple[str, str, int], np.ndarray | None], voices: Sequence[str], test: str, enrol: str
-) -> tuple[list[tuple[str, str, float]], int]:
-    """(voice of clip, voice of print, cosine) for every test clip of `test` against every print
-    (mean of the `enrol` vectors) of `voices`; cosine NaN for a clip without a vector. Plus how many
-    clips had no vector."""
+    vectors: dict[tuple[str, str, int], np.ndarray | None],
+    voices: Sequence[str],
+    test: str,
+    enrol: str,
+    gate: set[tuple[str, str, int]],
+) -> tuple[list[tuple[str, str, float]], int, int]:
+    """(voice of clip, voice of print, cosine) for every test clip of `test` against every print of
+    `voices`. A voice is enrolled (has a print: the mean of its `enrol` vectors) when all its enrol
+    clips give a vector (the integration refuses a clip with too little speech); a clip in `gate`
+    counts as giving none. A test clip without a vector is a genuine trial at NaN (a false reject)
+    and no impostor trial (nothing is accepted). Plus: test clips without a vector, voices enrolled."""
+
+    def vector(key: tuple[str, str, int]) -> np.ndarray | None:
+        return None if key in gate else vectors[key]
+
     prints = {}
     for voice in voices:
-        enrolled = [v for (w, s, _), v in vectors.items() if w == voice and s == enrol and v is not None]
-        mean = np.mean(enrolled, axis=0)
-        prints[voice] = mean / np.linalg.norm(mean)
+        enrolled = [vector(k) for k in vectors if k[0] == voice and k[1] == enrol]
+        if all(v is not None for v in enrolled):
+            mean = np.mean(enrolled, axis=0)
+            prints[voice] = mean / np.linalg.norm(mean)
     out: list[tuple[str, str, float]] = []
     missing = 0
-    for (voice, session, _), vector in vectors.items():
-        if session != test or voice not in prints:
+    for key in vectors:
+        voice, session, _ = key
+        if session != test or voice not in voices:
             continue
-        missing += vector is None
+        v = vector(key)
+        missing += v is None
         for other, p in prints.items():
-            out.append((voice, other, float("nan") if vector is None else float(vector @ p)))
-    return out, missing
+            if v is not None:
+                out.append((voice, other, float(v @ p)))
+            elif other == voice:
+                out.append((voice, other, float("nan")))
+    return out, missing, len(prints)
 
 
 def eer_of(rows: list[tuple[str, str, float]], voices: Sequence[str] | None = None) -> float:
@@ -342,17 +362,21 @@ def eer_of(rows: list[tuple[str, str, float]], voices: Sequence[str] | None = No
 
 
 def embed_all(name: str, embed: Callable[[bytes], np.ndarray | None], clips: Sequence[Any]) -> dict[str, Any]:
-    """{clip key: vector or None}, cached in CACHE/<name>.npz."""
+    """{clip key: vector or None}; vectors cached in CACHE/<name>.npz by the sha256 of the clip's
+    audio (a pool whose rooms or voices change gets new vectors)."""
     path = CACHE / f"{name}.npz"
     cached: dict[str, Any] = {}
     if path.exists():
         with np.load(path, allow_pickle=False) as z:
-            keys = list(z["keys"])
-            cached = {k: (None if np.isnan(v).all() else v) for k, v in zip(keys, z["vectors"], strict=True)}
-    todo = [c for c in clips if c.key not in cached]
+            digests = [str(k) for k in z["keys"]]
+            cached = {
+                k: (None if np.isnan(v).all() else v) for k, v in zip(digests, z["vectors"], strict=True)
+            }
+    digest = {c.key: hashlib.sha256(c.pcm()).hexdigest() for c in clips}
+    todo = [c for c in clips if digest[c.key] not in cached]
     start = time.perf_counter()
     for n, clip in enumerate(todo, 1):
-        cached[clip.key] = embed(clip.pcm())
+        cached[digest[clip.key]] = embed(clip.pcm())
         if n % 100 == 0:
             print(
                 f"  {name}: {n}/{len(todo)} in {time.perf_counter() - start:.0f} s",
@@ -367,7 +391,7 @@ def embed_all(name: str, embed: Callable[[bytes], np.ndarray | None], clips: Seq
             [cached[k] if cached[k] is not None else np.full(dim, np.nan, np.float32) for k in keys]
         )
         np.savez(path, keys=np.array(keys), vectors=vectors)
-    return cached
+    return {c.key: cached[digest[c.key]] for c in clips}
 
 
 def cost(embed: Callable[[bytes], Any], clips: Sequence[Any]) -> dict[str, float]:
@@ -396,6 +420,7 @@ def main() -> None:
     sys.path.insert(0, str(BENCH))
     sys.path.insert(0, str(REPO))
     import engine_import  # noqa: PLC0415
+    import runinfo  # noqa: PLC0415
 
     engine_import.install()  # the voice core without Home Assistant
     import voice_pool  # noqa: PLC0415
@@ -424,6 +449,7 @@ def main() -> None:
     cost_clips = rng.sample([c for c in clips if c.session in TEST_SESSIONS], args.cost_clips)
 
     results: dict[str, Any] = {
+        **runinfo.run_info(),
         "command": "scripts/voice-pool bench/embedder_compare.py" + (" --portable" if args.portable else ""),
         "voices": len(voices),
         "held_out": held_out,
@@ -440,25 +466,36 @@ def main() -> None:
     conditions = [(t, "enrol") for t in TEST_SESSIONS] + [(t, "room_enrol") for t in TEST_SESSIONS[2:]]
     draws = [[rng.choice(held_out) for _ in held_out] for _ in range(BOOTSTRAP_DRAWS)]
     base = f"dvector-{encoder.name}"
+    # The d-vector's clips without a vector (too little speech heard by the integration's voice
+    # activity detector) count as without a vector for every embedder: the same gate would stand
+    # in front of any of them. Resemblyzer without it is also reported.
+    gate = {k for k, v in per_clip[base].items() if v is None}
     for test, enrol in conditions:
         label = f"{test} / {enrol}"
         rows_base: list[tuple[str, str, float]] = []
         for name in embedders:
-            rows, missing = scores(per_clip[name], held_out, test, enrol)
-            rows_all, _ = scores(per_clip[name], voices, test, enrol)
+            rows, missing, enrolled = scores(per_clip[name], held_out, test, enrol, gate)
             entry: dict[str, Any] = {
                 "held_out": eer_of(rows),
-                "all": eer_of(rows_all),
-                "tuning": eer_of(scores(per_clip[name], tuning, test, enrol)[0]),
+                "all": eer_of(scores(per_clip[name], voices, test, enrol, gate)[0]),
+                "tuning": eer_of(scores(per_clip[name], tuning, test, enrol, gate)[0]),
                 "no_vector": missing,
+                "enrolled": enrolled,
+                "genuine": sum(a == b for a, b, _ in rows),
+                "impostor": sum(a != b for a, b, _ in rows),
             }
             if name == base:
                 rows_base = rows
             else:
+                entry["held_out_ungated"] = eer_of(scores(per_clip[name], held_out, test, enrol, set())[0])
                 diffs = sorted(eer_of(rows, d) - eer_of(rows_base, d) for d in draws)
                 entry["minus_base_90"] = [diffs[int(0.05 * len(diffs))], diffs[int(0.95 * len(diffs)) - 1]]
             results["embedders"][name]["eer"][label] = entry
             print(f"{label:34s} {name:22s} " + json.dumps(entry), flush=True)
+    if encoder.name != "portable":  # the path every install type has, for its cost alone
+        portable = load_encoder(prefer_onnx=False)
+        results["dvector_portable_cost"] = cost(lambda pcm: portable.embed(pcm).vector, cost_clips)
+        print("dvector-portable", results["dvector_portable_cost"], flush=True)
     for name in embedders:
         print(name, results["embedders"][name]["cost"], flush=True)
     args.results.parent.mkdir(parents=True, exist_ok=True)
