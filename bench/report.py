@@ -643,6 +643,69 @@ def _mdp(d: dict[str, Any], unit: str = "") -> str:
     return f"{d['median']:g} / {d['p90']:g} / {d['max']:g}{unit}"
 
 
+def human_voice_section(human: dict[str, Any]) -> list[str]:
+    """The "Who spoke: voices recorded from people" rows (markdown lines) from bench/voice_ident.py."""
+    names = {
+        "sentence": "quiet room, sentences",
+        "command": "quiet room, ~2-s commands",
+        "room_sentence": "15 dB noise + reverb, sentences",
+        "room_command": "15 dB noise + reverb, commands",
+    }
+    rule = human["rule"]
+    lines = [
+        "### Who spoke: voices recorded from people (issue 28)",
+        "",
+        f"`bench/voice_ident.py` ({human['run'].get('date', '?')}, commit {human['run'].get('commit', '?')}): "
+        f"{human['voices']} human-derived voices (bench/voice_pool.py: MBROLA, flite's CMU ARCTIC, "
+        "Festival), split in halves; thresholds chosen on the tuning half, rates on the held-out half; "
+        f"{human['draws']} households of 2–5 per half. Rule (voice/matching.py): quiet "
+        f"{rule['QUIET_LONG']:g} (≥ {rule['LONG_SECONDS']:g} s of speech) to {rule['QUIET_SHORT']:g} "
+        f"(≤ {rule['SHORT_SECONDS']:g} s), noisy {rule['NOISY_LONG']:g} to {rule['NOISY_SHORT']:g} "
+        f"(quiet ≥ {rule['QUIET_DB']:g} dB over the noise floor, noisy ≤ {rule['NOISY_DB']:g} dB), margin "
+        f"{rule['MARGIN']:g}, strict +{rule['STRICT_LIFT']:g}. Before: one threshold 0.87, margin 0.06, "
+        "strict 0.91.",
+        "",
+        "| held-out voices, condition (median speech s, dB) | FA stranger | member as other member | FR | "
+        "strict FA | strict FR | before: FA / FR / strict FR |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for session, row in human["held_out"].items():
+        p, b = row["product"], row["before"]
+        lines.append(
+            f"| {names[session]} ({row['speech_seconds_median']:.1f} s, {row['snr_db_median']:.0f} dB) | "
+            f"{_pct(p['fa_stranger'])} | {_pct(p['fa_member'])} | **{_pct(p['fr'])}** | "
+            f"{_pct(p['strict_fa'])} | {_pct(p['strict_fr'])} | {_pct(b['fa_stranger'])} / "
+            f"{_pct(b['fr'])} / {_pct(b['strict_fr'])} |"
+        )
+    for session, p in human.get("held_out_satellite_enrolment", {}).items():
+        lines.append(
+            f"| {names[session]}, enrolled at the satellite (same room) | {_pct(p['fa_stranger'])} | "
+            f"{_pct(p['fa_member'])} | **{_pct(p['fr'])}** | {_pct(p['strict_fa'])} | "
+            f"{_pct(p['strict_fr'])} | – |"
+        )
+    e = human["espeak"]
+    lines.append(
+        f"| espeak-ng near-twins ({e['voices']} voices, worst case for strangers) | "
+        f"{_pct(e['product']['fa_stranger'])} | {_pct(e['product']['fa_member'])} | "
+        f"{_pct(e['product']['fr'])} | {_pct(e['product']['strict_fa'])} | "
+        f"{_pct(e['product']['strict_fr'])} | {_pct(e['before']['fa_stranger'])} / "
+        f"{_pct(e['before']['fr'])} / {_pct(e['before']['strict_fr'])} |"
+    )
+    tune = human["tuning"]
+    lines += [
+        "",
+        "Tuning half at the same values: "
+        + "; ".join(
+            f"{names[s]} FA {_pct(r['product']['fa_stranger'])}, FR {_pct(r['product']['fr'])}"
+            for s, r in tune.items()
+        )
+        + ". Voices that could not enrol (the detector heard too little speech in their clips; strangers "
+        f"only): {', '.join(human['tuning_unenrollable'] + human['held_out_unenrollable']) or 'none'}.",
+        "",
+    ]
+    return lines
+
+
 def voice_section(doc: dict[str, Any]) -> list[str]:
     """The "Voice" section (markdown lines) from bench/voice.py's results (its parts that were run)."""
     parts = doc.get("parts", {})
@@ -827,6 +890,8 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
                              f"{t['two_voices'][key]['median']:g} / {t['two_voices_p99'][key]:g}; "
                              f"{h['two_voices'][key]['median']:g} / {h['two_voices_p99'][key]:g} |")  # fmt: skip
             lines += [""]
+    if human := parts.get("human"):
+        lines += human_voice_section(human)
     return lines
 
 

@@ -350,7 +350,9 @@ def clips(voice: str, language: str, number: int) -> Iterator[Clip]:
 
 def pool() -> list[Clip]:
     """Every clip of every voice in VOICES."""
-    return [clip for number, (voice, language) in enumerate(VOICES) for clip in clips(voice, language, number)]
+    return [
+        clip for number, (voice, language) in enumerate(VOICES) for clip in clips(voice, language, number)
+    ]
 
 
 def split(voices: list[str], seed: int = 28) -> tuple[list[str], list[str]]:

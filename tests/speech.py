@@ -110,8 +110,23 @@ def _run(args: list[str], **kwargs: object) -> None:
 
 
 def _to_pcm(wav: Path, out: Path, effects: list[str]) -> bytes:
-    _run(["sox", str(wav), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-L", str(out),
-          *effects])
+    _run(
+        [
+            "sox",
+            str(wav),
+            "-r",
+            str(SAMPLE_RATE),
+            "-c",
+            "1",
+            "-b",
+            "16",
+            "-e",
+            "signed-integer",
+            "-L",
+            str(out),
+            *effects,
+        ]
+    )
     return out.read_bytes()
 
 
@@ -130,7 +145,10 @@ def say(text: str, voice: str, *, tempo: float = 1.0, cents: int = 0) -> bytes:
             _run(["text2wave", "-eval", f"(voice_{name})", "-o", str(wav), str(tmp / "text.txt")])
         else:
             _run(["espeak-ng", "-v", voice, "-w", str(wav), text])
-        effects = [*(["tempo", "-s", str(tempo)] if tempo != 1.0 else []), *(["pitch", str(cents)] if cents else [])]
+        effects = [
+            *(["tempo", "-s", str(tempo)] if tempo != 1.0 else []),
+            *(["pitch", str(cents)] if cents else []),
+        ]
         return _to_pcm(wav, tmp / "speech.raw", effects)
 
     return _cached(f"say|{voice}|{tempo}|{cents}|{text}", make)
@@ -144,8 +162,14 @@ def in_room(pcm: bytes, *, snr_db: float = 15.0, seed: int = 0) -> bytes:
 
     rng = np.random.default_rng(seed)
     # reverberance %, HF damping %, room scale %, stereo depth %, pre-delay ms, wet gain dB
-    reverb = [str(int(rng.integers(20, 60))), "50", str(int(rng.integers(30, 80))), "100",
-              str(int(rng.integers(0, 20))), str(int(rng.integers(-6, -1)))]
+    reverb = [
+        str(int(rng.integers(20, 60))),
+        "50",
+        str(int(rng.integers(30, 80))),
+        "100",
+        str(int(rng.integers(0, 20))),
+        str(int(rng.integers(-6, -1))),
+    ]
     colour = ("pinknoise", "brownnoise")[seed % 2]
 
     def make(tmp: Path) -> bytes:
@@ -153,7 +177,23 @@ def in_room(pcm: bytes, *, snr_db: float = 15.0, seed: int = 0) -> bytes:
         raw.write_bytes(pcm)
         fmt = ["-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", "-L"]
         wet = tmp / "wet.raw"
-        _run(["sox", "-t", "raw", *fmt, str(raw), "-t", "raw", *fmt, str(wet), "reverb", *reverb, "channels", "1"])
+        _run(
+            [
+                "sox",
+                "-t",
+                "raw",
+                *fmt,
+                str(raw),
+                "-t",
+                "raw",
+                *fmt,
+                str(wet),
+                "reverb",
+                *reverb,
+                "channels",
+                "1",
+            ]
+        )
         speech = np.frombuffer(wet.read_bytes(), "<i2").astype(np.float64)
         noise_file = tmp / "noise.raw"
         seconds = f"{len(speech) / SAMPLE_RATE:.3f}"

@@ -48,7 +48,7 @@ from homeassistant.helpers import entity_registry as er
 from .engine.models import Voiceprint
 from .voice import (
     MODEL_IDENTITY,
-    STRICT,
+    STRICT_LIFT,
     UNKNOWN,
     ClipRejected,
     EmbeddingStream,
@@ -58,6 +58,7 @@ from .voice import (
     check_clip,
     final_backlog,
     identify,
+    identify_utterance,
     load_encoder,
     next_batch,
     odd_clip_out,
@@ -131,7 +132,7 @@ class VoiceRecognizer:
         self.hass = hass
         self._engine = engine
         self._prefer_onnx = prefer_onnx
-        self.strict = STRICT  # cosine a match needs for destructive requests (VoiceMatch.strict)
+        self.strict_lift = STRICT_LIFT  # over the threshold, for destructive requests (VoiceMatch.strict)
         self._encoder: Encoder | None = None
         self._loading: asyncio.Future[Encoder] | None = None
         self._prints: dict[str, np.ndarray] = {}
@@ -175,18 +176,19 @@ class VoiceRecognizer:
         self._prints = {p.person_id: p.vector for p in prints if p.embedding == MODEL_IDENTITY}
         self._generation = generation
 
-    async def async_identify(self, vector: np.ndarray | None) -> VoiceMatch:
-        """Who `vector` (float32[256], unit; None: no speech) is among the enrolled voices.
-        Raises the engine's StoreUnavailable when the voiceprints cannot be read."""
+    async def async_identify(self, utterance: Utterance) -> VoiceMatch:
+        """Who spoke `utterance` among the enrolled voices, at its own threshold (voice.threshold_for:
+        its speech seconds and noise). Raises the engine's StoreUnavailable when the voiceprints
+        cannot be read."""
         await self.async_refresh()
-        return identify(vector, self._prints, strict=self.strict)
+        return identify_utterance(utterance, self._prints, strict_lift=self.strict_lift)
 
     async def async_identify_safely(self, utterance: Utterance | None) -> VoiceMatch:
         """async_identify for an utterance (None: embedding failed); unknown on any error."""
         if utterance is None or utterance.vector is None:
             return UNKNOWN
         try:
-            return await self.async_identify(utterance.vector)
+            return await self.async_identify(utterance)
         except Exception:
             _LOGGER.warning("Could not read the voiceprints; the speaker is unknown", exc_info=True)
             return UNKNOWN

@@ -17,13 +17,17 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
+from homeassistant.components.assist_pipeline.pipeline import async_get_pipeline, async_update_pipeline
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.setup import async_setup_component
 
 from custom_components.memory.const import CONF_STT_ENGINE, CONF_WHISPER_MODEL
-from tests.conftest import setup_memory
+from custom_components.memory.recognition import VoiceRecognizer
+from custom_components.memory.voice import Utterance, VoiceMatch
+from tests.conftest import Room, setup_memory
+from tests.ha.helpers_conversation import RecordingAgent, async_wrap_recording_agent, memory_agent_id
 from tests.ha.voice_helpers import async_set_voice, async_use_in_pipeline, stt_entity_id
 from tests.speech import whisper_base_dir
 
@@ -75,3 +79,47 @@ async def media(household: HomeAssistant) -> Path:
     household.config.media_dirs = {"local": str(folder)}
     assert await async_setup_component(household, "media_source", {})
     return folder
+
+
+@pytest.fixture
+async def voice_entry(
+    household: HomeAssistant, whisper_entry: ConfigEntry, kitchen: Room
+) -> AsyncGenerator[ConfigEntry]:
+    """The whisper entry with the memory agent as the pipeline's conversation agent."""
+    await async_update_pipeline(
+        household,
+        async_get_pipeline(household),
+        conversation_engine=memory_agent_id(household, whisper_entry),
+        conversation_language="en",
+        language="en",
+    )
+    yield whisper_entry
+
+
+@pytest.fixture
+async def agent(household: HomeAssistant, voice_entry: ConfigEntry) -> RecordingAgent:
+    """The LLM agent the memory agent wraps (the entry reloads; the STT entity with it)."""
+    return await async_wrap_recording_agent(household, voice_entry, with_memory_api=True)
+
+
+@pytest.fixture
+def recognizer(voice_entry: ConfigEntry, agent: RecordingAgent) -> VoiceRecognizer:
+    """The entry's recognizer, after the agent's reload of the entry."""
+    recognizer = voice_entry.runtime_data.recognizer
+    assert recognizer is not None  # voice recognition is on by default
+    return recognizer
+
+
+@pytest.fixture
+def matches(monkeypatch: pytest.MonkeyPatch) -> list[VoiceMatch]:
+    """Every voice match a recognizer makes in the test, in order (recorded, not changed)."""
+    made: list[VoiceMatch] = []
+    real = VoiceRecognizer.async_identify
+
+    async def recorded(self: VoiceRecognizer, utterance: Utterance) -> VoiceMatch:
+        match = await real(self, utterance)
+        made.append(match)
+        return match
+
+    monkeypatch.setattr(VoiceRecognizer, "async_identify", recorded)
+    return made

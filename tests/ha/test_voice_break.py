@@ -284,7 +284,7 @@ async def _julian_asks_to_forget(
     target: TargetStt,  # noqa: F811
     kitchen: Room,
 ) -> str:
-    voice_entry.runtime_data.recognizer.strict = 0.0
+    voice_entry.runtime_data.recognizer.strict_lift = -1.0
     asked, _ = await spoken_run(household, target, speak(FORGET_ME, JULIAN_VOICE), FORGET_ME, room=kitchen)
     assert asked.intent_output and asked.intent_output["continue_conversation"], asked.speech
     cid = conv_id(asked)

@@ -265,7 +265,7 @@ async def test_destructive_request_needs_the_strict_threshold(
     recognizer = memory_entry.runtime_data.recognizer
     await async_voice_turn(hass, memory_entry, REMEMBER, JULIAN_VOICE, room=kitchen)
 
-    recognizer.strict = 1.01  # no voice reaches it: recognised, never confirmed
+    recognizer.strict_lift = 1.0  # no voice reaches it: recognised, never confirmed
     refused = await async_voice_turn(
         hass, memory_entry, "Forget everything you know about me.", JULIAN_VOICE, room=kitchen
     )
@@ -273,7 +273,7 @@ async def test_destructive_request_needs_the_strict_threshold(
     assert not refused.continue_conversation
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
-    recognizer.strict = 0.0  # every recognised voice passes
+    recognizer.strict_lift = -1.0  # every recognised voice passes
     asked = await async_voice_turn(
         hass, memory_entry, "Forget everything you know about me.", JULIAN_VOICE, room=kitchen
     )
@@ -456,7 +456,7 @@ async def test_a_short_yes_answers_the_question_a_recognised_voice_asked(  # noq
     "yes" at another satellite, does not."""
     recognizer = memory_entry.runtime_data.recognizer
     await async_voice_turn(hass, memory_entry, REMEMBER, JULIAN_VOICE, room=kitchen)
-    recognizer.strict = 0.0  # the request itself passes; what matters here is who answers
+    recognizer.strict_lift = -1.0  # the request itself passes; what matters here is who answers
     asked = await async_voice_turn(
         hass, memory_entry, "Forget everything you know about me.", JULIAN_VOICE, room=kitchen
     )

@@ -15,14 +15,12 @@ are ones Whisper base transcribes right from espeak at SPEED; recognised turns a
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
 import numpy as np
 import pytest
-from homeassistant.components.assist_pipeline.pipeline import async_get_pipeline, async_update_pipeline
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 
@@ -30,15 +28,13 @@ from custom_components.memory import stt as memory_stt
 from custom_components.memory.engine.models import Role, Scope, SpeakerSource
 from custom_components.memory.llm_api import UNKNOWN_SPEAKER_LINE
 from custom_components.memory.recognition import VoiceRecognizer
-from custom_components.memory.voice import THRESHOLD, VoiceMatch
+from custom_components.memory.voice import VoiceMatch
 from tests.conftest import Resident, Room, async_call
 from tests.ha.helpers_conversation import (
     RecordingAgent,
     async_all_memories,
     async_pipeline_say,
     async_transcript,
-    async_wrap_recording_agent,
-    memory_agent_id,
 )
 from tests.ha.voice_helpers import (
     ENROLMENT,
@@ -46,8 +42,11 @@ from tests.ha.voice_helpers import (
     Run,
     Stream,
     async_enrol,
+    async_heard,
     async_run_pipeline,
+    async_speakers,
     metadata,
+    words,
 )
 from tests.speech import MEN, SAMPLE_RATE, WOMEN, silence, speak
 
@@ -67,32 +66,6 @@ def _said(voice: str, text: str) -> bytes:
     return speak(text, voice, speed=SPEED) + silence(1)
 
 
-def _words(text: str | None) -> str:
-    """A transcript compared by its words: lower case, no punctuation."""
-    return " ".join("".join(c for c in (text or "").lower() if c.isalnum() or c.isspace()).split())
-
-
-@pytest.fixture
-async def voice_entry(
-    household: HomeAssistant, whisper_entry: ConfigEntry, kitchen: Room
-) -> AsyncGenerator[ConfigEntry]:
-    """The whisper entry with the memory agent as the pipeline's conversation agent."""
-    await async_update_pipeline(
-        household,
-        async_get_pipeline(household),
-        conversation_engine=memory_agent_id(household, whisper_entry),
-        conversation_language="en",
-        language="en",
-    )
-    yield whisper_entry
-
-
-@pytest.fixture
-async def agent(household: HomeAssistant, voice_entry: ConfigEntry) -> RecordingAgent:
-    """The LLM agent the memory agent wraps (the entry reloads; the STT entity with it)."""
-    return await async_wrap_recording_agent(household, voice_entry, with_memory_api=True)
-
-
 @pytest.fixture
 async def julian(hass: HomeAssistant, agent: RecordingAgent, media: Path, julian: Resident) -> Resident:
     """Julian (the household fixture's), his voice enrolled by 3 media-source WAV clips read at
@@ -101,47 +74,11 @@ async def julian(hass: HomeAssistant, agent: RecordingAgent, media: Path, julian
     return julian
 
 
-@pytest.fixture
-def recognizer(voice_entry: ConfigEntry, agent: RecordingAgent) -> VoiceRecognizer:
-    """The entry's recognizer, after the agent's reload of the entry."""
-    recognizer = voice_entry.runtime_data.recognizer
-    assert recognizer is not None  # voice recognition is on by default
-    return recognizer
-
-
-@pytest.fixture
-def matches(monkeypatch: pytest.MonkeyPatch) -> list[VoiceMatch]:
-    """Every voice match a recognizer makes in the test, in order (recorded, not changed)."""
-    made: list[VoiceMatch] = []
-    real = VoiceRecognizer.async_identify
-
-    async def recorded(self: VoiceRecognizer, vector: np.ndarray | None) -> VoiceMatch:
-        match = await real(self, vector)
-        made.append(match)
-        return match
-
-    monkeypatch.setattr(VoiceRecognizer, "async_identify", recorded)
-    return made
-
-
 async def async_at(
     hass: HomeAssistant, room: Room, voice: str, text: str, *, exact: bool = True, **kwargs: Any
 ) -> Run:
-    """`text` said by `voice` at `room`'s satellite: one pipeline run from the STT stage. With
-    `exact` the transcript must be `text` word for word (the sentences are ones Whisper hears
-    right); else any text (talk whose words do not matter)."""
-    run = await async_run_pipeline(hass, _said(voice, text), device_id=room.device_id, **kwargs)
-    assert run.error is None, run.events
-    assert _words(run.text) == _words(text) if exact else run.text, run.text
-    return run
-
-
-async def async_speakers(hass: HomeAssistant, entry: ConfigEntry, run: Run) -> list[tuple[Any, Any]]:
-    """(speaker_id, speaker_source) of the user turns stored for the run's conversation."""
-    assert run.intent_output is not None
-    engine = entry.runtime_data.engine
-    turns = await async_transcript(hass, engine, run.intent_output["conversation_id"])
-    return [(t.speaker_id, t.speaker_source) for t in turns if t.role is Role.USER]
+    """`text` said by espeak-ng `voice` at `room`'s satellite (voice_helpers.async_heard)."""
+    return await async_heard(hass, room, _said(voice, text), text, exact=exact, **kwargs)
 
 
 async def async_remember_for(hass: HomeAssistant, who: Resident, content: str) -> None:
@@ -262,23 +199,22 @@ async def test_destructive_request_needs_the_strict_threshold(
     julian: Resident,
 ) -> None:
     """ "Forget everything you know about me" in Julian's enrolled voice. The voice's score is what
-    espeak and the embedder make of it (about 0.91 here, near STRICT = 0.90 either way), so the
-    test does not rely on where it falls: it moves the recognizer's strict threshold (the knob
-    the product has, VoiceRecognizer.strict) around the real score. First above it: the voice is
-    recognised (over THRESHOLD) but not confirmed -> refused, memories kept. Then at THRESHOLD:
-    every recognised voice is confirmed -> the agent asks for confirmation (and forgets nothing
-    before the answer)."""
+    espeak and the embedder make of it (near the strict threshold either way), so the test does
+    not rely on where it falls: it moves the recognizer's strict lift over the utterance's
+    threshold (the knob the product has, VoiceRecognizer.strict_lift) around the real score.
+    First a lift no cosine reaches: the voice is recognised but not confirmed -> refused, memories
+    kept. Then no lift: every recognised voice is confirmed -> the agent asks for confirmation (and
+    forgets nothing before the answer)."""
     await async_remember_for(hass, julian, "I like short answers.")
 
-    recognizer.strict = 1.01  # above any cosine: recognised, never confirmed
+    recognizer.strict_lift = 1.0  # above any cosine: recognised, never confirmed
     refused = await async_at(hass, kitchen, JULIAN_VOICE, FORGET_ME)
-    assert matches[-1].person_id == julian.person_id and THRESHOLD <= matches[-1].score < recognizer.strict
-    assert not matches[-1].strict
+    assert matches[-1].person_id == julian.person_id and not matches[-1].strict
     assert "couldn't confirm" in refused.speech
     assert refused.intent_output is not None and not refused.intent_output["continue_conversation"]
     assert len(await async_all_memories(hass, voice_entry)) == 1
 
-    recognizer.strict = THRESHOLD  # every recognised voice is confirmed
+    recognizer.strict_lift = 0.0  # every recognised voice is confirmed
     asked = await async_at(hass, kitchen, JULIAN_VOICE, FORGET_ME)
     assert matches[-1].person_id == julian.person_id and matches[-1].strict
     assert asked.intent_output is not None and asked.intent_output["continue_conversation"], asked.speech
@@ -333,7 +269,7 @@ async def test_bad_input_through_the_pipeline(
     cut = Stream(said[: len(said) * 3 // 5 + 1])  # in the middle of "about", half a sample at the end
     run = await async_run_pipeline(hass, cut, device_id=kitchen.device_id)
     assert run.error is None, run.events
-    assert _words(run.text).startswith("what do you know"), run.text
+    assert words(run.text).startswith("what do you know"), run.text
     assert run.intent_output is not None  # the turn ended with an answer
 
     refused = await async_run_pipeline(  # refused up front: the run's error event

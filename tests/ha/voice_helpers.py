@@ -31,7 +31,11 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from custom_components.memory.const import CONF_VOICE, DOMAIN
-from tests.conftest import Resident, async_call
+from custom_components.memory.engine.models import Role
+from tests.conftest import Resident, Room, async_call
+from tests.ha.helpers_conversation import (
+    async_transcript,
+)
 from tests.speech import MEN, SAMPLE_RATE, WOMEN, speak, wav_bytes
 
 SPEED = 140  # words per minute: Whisper base hears espeak best slowly
@@ -187,3 +191,28 @@ async def async_enrol_household(
     await async_enrol(hass, media, julian, MEN[0])
     await async_enrol(hass, media, anna, WOMEN[0])
     return julian, anna
+
+
+def words(text: str | None) -> str:
+    """A transcript compared by its words: lower case, no punctuation."""
+    return " ".join("".join(c for c in (text or "").lower() if c.isalnum() or c.isspace()).split())
+
+
+async def async_speakers(hass: HomeAssistant, entry: ConfigEntry, run: Run) -> list[tuple[Any, Any]]:
+    """(speaker_id, speaker_source) of the user turns stored for the run's conversation."""
+    assert run.intent_output is not None
+    engine = entry.runtime_data.engine
+    turns = await async_transcript(hass, engine, run.intent_output["conversation_id"])
+    return [(t.speaker_id, t.speaker_source) for t in turns if t.role is Role.USER]
+
+
+async def async_heard(
+    hass: HomeAssistant, room: Room, pcm: bytes, text: str, *, exact: bool = True, **kwargs: Any
+) -> Run:
+    """`pcm` (someone saying `text`) at `room`'s satellite: one pipeline run from the STT stage. With
+    `exact` the transcript must be `text` word for word (sentences Whisper hears right); else any
+    text (talk whose words do not matter)."""
+    run = await async_run_pipeline(hass, pcm, device_id=room.device_id, **kwargs)
+    assert run.error is None, run.events
+    assert words(run.text) == words(text) if exact else run.text, run.text
+    return run

@@ -18,13 +18,16 @@ from .features import SAMPLE_RATE
 from .matching import (
     MARGIN,
     STRICT,
+    STRICT_LIFT,
     THRESHOLD,
     UNKNOWN,
     ClipRejected,
     VoiceMatch,
     check_clip,
     identify,
+    identify_utterance,
     odd_clip_out,
+    threshold_for,
     voiceprint,
 )
 from .network import DIM
@@ -38,6 +41,7 @@ __all__ = [
     "PORTABLE",
     "SAMPLE_RATE",
     "STRICT",
+    "STRICT_LIFT",
     "THRESHOLD",
     "UNKNOWN",
     "ClipRejected",
@@ -50,8 +54,10 @@ __all__ = [
     "check_clip",
     "final_backlog",
     "identify",
+    "identify_utterance",
     "load_encoder",
     "next_batch",
     "odd_clip_out",
+    "threshold_for",
     "voiceprint",
 ]

@@ -29,7 +29,7 @@ VAD_SPEECH = 0.5  # pymicro-vad's speech probability threshold (HA's assist_pipe
 # pymicro-vad answers -1 for its first 76 steps and then lags by as much (measured): it is primed
 # with that much silence before the audio and flushed with as much after it, so every step counts.
 VAD_PRIMER = bytes(VAD_BYTES * 76)
-MIN_SPEECH_SECONDS = 0.3  # less detected speech than this is no utterance: no vector (silence, noise)
+MIN_SPEECH_SECONDS = 0.1  # less detected speech than this is no utterance: no vector (silence, noise)
 # A window is left out of the average when fewer than half its frames are within 30 dB of the
 # utterance's loud frames (95th percentile): the pauses before and after speech that a pipeline's
 # stream carries otherwise pull the vector away from the voice (1 s of silence each side: own-voice
@@ -44,6 +44,12 @@ ACTIVE_SHARE = 0.5  # of a window's frames
 # faster than live (a recording) is embedded whole.
 FEED_BATCH_BYTES = 6400  # 0.2 s of 16-bit 16 kHz audio
 FINISH_BACKLOG_BYTES = 3200  # 0.1 s
+# The utterance's speech level over its noise floor: frame power at the 95th percentile against the
+# 10th (the quieter tenth of a pipeline's stream is the room between and around the words); digital
+# silence reads as MAX_SNR_DB.
+LOUD_PERCENTILE = 95
+FLOOR_PERCENTILE = 10
+MAX_SNR_DB = 60.0
 LIVE_BACKLOG_BYTES = 16000  # 0.5 s: more waiting than this means the audio was not live
 
 
@@ -67,12 +73,23 @@ def final_backlog(waiting: list[bytes]) -> bytes:
 class Utterance:
     """vector: float32[256], L2-normalised, or None when no speech was heard; speech_seconds: speech
     the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows averaged into the vector
-    (0 with no vector)."""
+    (0 with no vector); snr_db: the speech's level over the noise floor (dB, 0..MAX_SNR_DB;
+    level_over_floor)."""
 
     vector: np.ndarray | None
     speech_seconds: float
     seconds: float
     windows: int
+    snr_db: float = MAX_SNR_DB
+
+
+def level_over_floor(energy: np.ndarray) -> float:
+    """dB between the LOUD_PERCENTILE and FLOOR_PERCENTILE of `energy` (log10 power per 10-ms frame,
+    float [n]), in 0..MAX_SNR_DB: about 15-20 for speech in a noisy kitchen, 35+ in a quiet room."""
+    if not len(energy):
+        return 0.0
+    loud, floor = np.percentile(energy, [LOUD_PERCENTILE, FLOOR_PERCENTILE])
+    return float(min(MAX_SNR_DB, max(0.0, 10.0 * (loud - floor))))
 
 
 class Runner(Protocol):
@@ -129,15 +146,16 @@ class EmbeddingStream:
         self._detect(VAD_PRIMER)
         seconds = self._samples / SAMPLE_RATE
         speech = min(seconds, self._speech_steps * VAD_BYTES / 2 / SAMPLE_RATE)
+        snr = level_over_floor(np.concatenate(self._energy)) if self._energy else 0.0
         if speech < MIN_SPEECH_SECONDS or not self._runner.frames:
-            return Utterance(None, speech, seconds, 0)
+            return Utterance(None, speech, seconds, 0, snr)
         if not self._runner.embeddings:
             self._runner.pad()
         windows = self._voiced(np.stack(self._runner.embeddings))
         windows /= np.linalg.norm(windows, axis=1, keepdims=True) + 1e-12
         mean = windows.mean(axis=0)
         vector = (mean / (np.linalg.norm(mean) + 1e-12)).astype(np.float32)
-        return Utterance(vector, speech, seconds, len(windows))
+        return Utterance(vector, speech, seconds, len(windows), snr)
 
     def _voiced(self, windows: np.ndarray) -> np.ndarray:
         """The windows [n, 256] with speech in most frames (ACTIVE_BELOW_PEAK, ACTIVE_SHARE); all
