@@ -677,15 +677,15 @@ def human_voice_section(human: dict[str, Any]) -> list[str]:
             f"{_pct(p['strict_fa'])} | {_pct(p['strict_fr'])} | {_pct(b['fa_stranger'])} / "
             f"{_pct(b['fr'])} / {_pct(b['strict_fr'])} |"
         )
-    for session, p in human.get("held_out_satellite_enrolment", {}).items():
+    for session, p in human.get("held_out_noisy_enrolment", {}).items():
         lines.append(
-            f"| {names[session]}, enrolled at the satellite (same room) | {_pct(p['fa_stranger'])} | "
+            f"| {names[session]}, enrolled from clips in the same noise (now refused) | {_pct(p['fa_stranger'])} | "
             f"{_pct(p['fa_member'])} | **{_pct(p['fr'])}** | {_pct(p['strict_fa'])} | "
             f"{_pct(p['strict_fr'])} | – |"
         )
     e = human["espeak"]
     lines.append(
-        f"| espeak-ng near-twins ({e['voices']} voices, worst case for strangers) | "
+        f"| espeak-ng near-twins ({e['voices']} held-out voices, worst case for strangers) | "
         f"{_pct(e['product']['fa_stranger'])} | {_pct(e['product']['fa_member'])} | "
         f"{_pct(e['product']['fr'])} | {_pct(e['product']['strict_fa'])} | "
         f"{_pct(e['product']['strict_fr'])} | {_pct(e['before']['fa_stranger'])} / "

@@ -299,15 +299,12 @@ class ClipProblem(ValueError):
 # the noise between words the quiet frames' (NOISE_PERCENTILE); the difference estimates the SNR.
 LEVEL_FRAME = SAMPLE_RATE // 50  # samples (20 ms)
 SPEECH_PERCENTILE = 90
-NOISE_PERCENTILE = 10
 FLOOR_DBFS = -100.0  # the level of digital silence (16-bit audio's own floor is about -96 dBFS)
 CLIPPED_SAMPLE = 32700  # |sample| at or above: at full scale (32767), i.e. clipped
-# Warnings shown with a clip (they reject nothing). QUIET and CLIPPING are rules of thumb for
-# recording speech; NOISY is the noise of the "noisy" condition the expected rates are given for
-# (voice.matching.Expected: 15 dB).
+# Warnings shown with a clip (they reject nothing; a noisy clip is rejected: voice.check_clip).
+# Both are rules of thumb for recording speech.
 QUIET_DBFS = -35.0  # speech level below this: speak closer or raise the microphone's gain
 CLIPPING_SHARE = 0.001  # more samples clipped than this share: distorted, lower the gain
-NOISY_SNR_DB = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,11 +314,11 @@ class ClipReport:
     name: the clip's name as given; seconds: audio (s); speech_seconds: speech the detector heard
     (s; voice.MIN_CLIP_SPEECH needed); level_dbfs: the speech level (RMS of the loud 20-ms frames,
     dB below full scale); peak_dbfs: the loudest sample; clipped: the share (0..1) of samples at
-    full scale; snr_db: speech level over the noise between words (dB; about 100 for digital
-    silence between words); similarity: cosine of the clip's voice to the mean of the other
+    full scale; snr_db: the speech's level over its noise floor (Utterance.snr_db, 0-60 dB; a clip
+    below voice.ENROL_MIN_SNR_DB is rejected as "noisy"); similarity: cosine of the clip's voice to the mean of the other
     accepted clips (None: no voice or no other clip); same_voice: similarity >= SAME_PERSON (None
     with no similarity); problem: why the clip is rejected (voice.ClipRejected's reasons) or
-    None; warnings: "quiet" | "clipping" | "noisy" (QUIET_DBFS, CLIPPING_SHARE, NOISY_SNR_DB)."""
+    None; warnings: "quiet" | "clipping" (QUIET_DBFS, CLIPPING_SHARE)."""
 
     name: str
     seconds: float
@@ -398,19 +395,18 @@ def _dbfs(power: float) -> float:
     return max(FLOOR_DBFS, 10.0 * float(np.log10(power + 1e-30)))
 
 
-def _signal(pcm: bytes) -> tuple[float, float, float, float]:
-    """(level dBFS, peak dBFS, clipped share, SNR dB) of 16-bit PCM (ClipReport)."""
+def _signal(pcm: bytes) -> tuple[float, float, float]:
+    """(level dBFS, peak dBFS, clipped share) of 16-bit PCM (ClipReport)."""
     samples = pcm_to_float(pcm)
     if not len(samples):
-        return FLOOR_DBFS, FLOOR_DBFS, 0.0, 0.0
+        return FLOOR_DBFS, FLOOR_DBFS, 0.0
     count = max(1, len(samples) // LEVEL_FRAME)
     frames = np.resize(samples, count * LEVEL_FRAME).reshape(count, LEVEL_FRAME)
     power = np.mean(frames.astype(np.float64) ** 2, axis=1)
     level = _dbfs(float(np.percentile(power, SPEECH_PERCENTILE)))
-    noise = _dbfs(float(np.percentile(power, NOISE_PERCENTILE)))
     peak = float(np.max(np.abs(samples)))
     clipped = float(np.mean(np.abs(samples) >= CLIPPED_SAMPLE / 32768.0))
-    return level, _dbfs(peak * peak), clipped, level - noise
+    return level, _dbfs(peak * peak), clipped
 
 
 def _similarities(
@@ -462,11 +458,10 @@ def _assess_clips(
     for (name, pcm), utterance, problem, similarity in zip(
         clips, utterances, problems, similarities, strict=True
     ):
-        level, peak, clipped, snr = _signal(pcm)
+        level, peak, clipped = _signal(pcm)
         warnings = (
             *(("quiet",) if level < QUIET_DBFS else ()),
             *(("clipping",) if clipped > CLIPPING_SHARE else ()),
-            *(("noisy",) if snr < NOISY_SNR_DB else ()),
         )
         reports.append(
             ClipReport(
@@ -476,7 +471,7 @@ def _assess_clips(
                 level_dbfs=level,
                 peak_dbfs=peak,
                 clipped=clipped,
-                snr_db=snr,
+                snr_db=utterance.snr_db,
                 similarity=similarity,
                 same_voice=None if similarity is None else similarity >= SAME_PERSON,
                 problem=problem,

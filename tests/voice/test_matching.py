@@ -11,8 +11,11 @@ from custom_components.memory.voice import (
     THRESHOLD,
     ClipRejected,
     PortableEncoder,
+    Utterance,
     check_clip,
     identify,
+    identify_utterance,
+    threshold_for,
     odd_clip_out,
     voiceprint,
 )
@@ -45,14 +48,54 @@ def test_identify_needs_threshold_and_margin() -> None:
     assert identify(close, {}).person_id is None
 
 
-def test_strict_is_stricter() -> None:
+def test_strict_needs_a_quiet_rooms_bar_whatever_the_utterance() -> None:
+    """A short noisy command may be recognised below STRICT, never confirmed for a destructive
+    request; at STRICT it is."""
     prints = {"person.julian": _unit(1, 0)}
-    angle = np.arccos((THRESHOLD + STRICT) / 2)  # between the two thresholds
-    vector = _unit(np.cos(angle), np.sin(angle))
-    match = identify(vector, prints)
-    assert match.person_id == "person.julian"
-    assert not match.strict
-    assert THRESHOLD < STRICT and MARGIN > 0
+    low = (threshold_for(1.0, 10.0) + STRICT) / 2  # between the command's threshold and STRICT
+
+    def said(cosine: float) -> Utterance:
+        return Utterance(_unit(cosine, float(np.sqrt(1 - cosine**2))), 1.0, 2.0, 2, snr_db=10.0)
+
+    recognised = identify_utterance(said(low), prints)
+    assert recognised.person_id == "person.julian" and not recognised.strict
+    assert identify_utterance(said(min(1.0, STRICT + 0.001)), prints).strict
+    assert THRESHOLD <= STRICT and MARGIN > 0
+
+
+def test_threshold_follows_the_amount_of_speech_and_the_noise() -> None:
+    """A 2-s command and a noisy kitchen each ask less of the cosine than a long sentence in a
+    quiet room (they score every voice lower, the speaker's own included); beyond the table's
+    corners the threshold stays put, and every value lies between the corners."""
+    from custom_components.memory.voice import matching  # noqa: PLC0415
+
+    quiet_long = threshold_for(6.0, 60.0)
+    assert (
+        quiet_long
+        == pytest.approx(matching.QUIET_LONG)
+        == pytest.approx(threshold_for(3.0, matching.QUIET_DB))
+    )
+    assert threshold_for(0.5, 60.0) == pytest.approx(matching.QUIET_SHORT)
+    assert threshold_for(6.0, 5.0) == pytest.approx(matching.NOISY_LONG)
+    assert threshold_for(0.5, 5.0) == pytest.approx(matching.NOISY_SHORT)
+    assert threshold_for(2.0, 60.0) < quiet_long and threshold_for(6.0, 25.0) < quiet_long
+    corners = [matching.QUIET_LONG, matching.QUIET_SHORT, matching.NOISY_LONG, matching.NOISY_SHORT]
+    for seconds in np.linspace(0.0, 8.0, 17):
+        for snr in np.linspace(0.0, 60.0, 13):
+            assert min(corners) - 1e-9 <= threshold_for(float(seconds), float(snr)) <= max(corners) + 1e-9
+
+
+def test_identify_utterance_uses_the_utterances_own_threshold() -> None:
+    """The same cosine is a match for a short noisy command and not for a long quiet sentence."""
+    prints = {"person.julian": _unit(1, 0)}
+    cosine = (threshold_for(1.0, 15.0) + threshold_for(5.0, 60.0)) / 2
+    vector = _unit(cosine, float(np.sqrt(1 - cosine**2)))
+    short_noisy = Utterance(vector, speech_seconds=1.0, seconds=2.0, windows=2, snr_db=15.0)
+    long_quiet = Utterance(vector, speech_seconds=5.0, seconds=6.0, windows=12, snr_db=60.0)
+    assert identify_utterance(short_noisy, prints).person_id == "person.julian"
+    assert identify_utterance(long_quiet, prints).person_id is None
+    assert identify_utterance(Utterance(None, 0.0, 1.0, 0), prints).person_id is None
+    assert identify_utterance(None, prints).person_id is None
 
 
 def test_voiceprint_is_normalised_mean() -> None:
@@ -71,9 +114,9 @@ def test_household_voices_are_told_apart(portable: PortableEncoder) -> None:
         "person.anna": voiceprint([portable.embed(speak(text, anna)).vector for text in ENROL]),
     }
     question = "What do you know about my car and the garage?"
-    assert identify(portable.embed(speak(question, julian)).vector, prints).person_id == "person.julian"
-    assert identify(portable.embed(speak(question, anna)).vector, prints).person_id == "person.anna"
-    assert identify(portable.embed(speak(question, stranger)).vector, prints).person_id is None
+    assert identify_utterance(portable.embed(speak(question, julian)), prints).person_id == "person.julian"
+    assert identify_utterance(portable.embed(speak(question, anna)), prints).person_id == "person.anna"
+    assert identify_utterance(portable.embed(speak(question, stranger)), prints).person_id is None
 
 
 def _check(portable: PortableEncoder, pcm: bytes) -> None:
@@ -108,3 +151,20 @@ def test_another_persons_clip_among_the_enrolment_clips(portable: PortableEncode
     assert odd_clip_out(own) is None  # type: ignore[arg-type]
     assert odd_clip_out([own[0], other, own[1], own[2]]) == 1  # type: ignore[list-item]
     assert odd_clip_out([own[0], other]) == 1  # type: ignore[list-item]
+
+
+def test_an_utterance_knows_how_far_its_speech_stands_above_the_room() -> None:
+    """Real speech: in a quiet room (digital silence around it) the level over the noise floor is at
+    the top of the scale; the same words in a room with reverb and noise 15 dB below them read as
+    a noisy room (stream.level_over_floor)."""
+    from tests.speech import in_room  # noqa: PLC0415
+
+    encoder = PortableEncoder()
+    pcm = silence(0.5) + speak(ENROL[1], MEN[0]) + silence(1)
+    quiet = encoder.embed(pcm)
+    noisy = encoder.embed(in_room(pcm, snr_db=15.0, seed=3))
+    assert quiet.snr_db >= 50.0
+    assert 10.0 <= noisy.snr_db <= 28.0
+    assert threshold_for(noisy.speech_seconds, noisy.snr_db) < threshold_for(
+        quiet.speech_seconds, quiet.snr_db
+    )
