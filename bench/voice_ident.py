@@ -216,7 +216,8 @@ def choose(trials: dict[str, Trials], espeak: Trials, draws: int) -> dict[str, f
     matching.NOISY_LONG, matching.NOISY_SHORT = best[1], best[2]
     for lift in np.arange(0.0, 0.15, 0.01):
         r = trials["sentence"].rates(
-            houses["sentence"], lambda u, p: matching.identify_utterance(u, p, strict_lift=float(lift))
+            houses["sentence"],
+            lambda u, p, lift=float(lift): matching.identify_utterance(u, p, strict_lift=lift),
         )
         if r["strict_fa"] <= 0.001:
             chosen["STRICT_LIFT"] = round(float(lift), 2)

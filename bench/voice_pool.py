@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from speech import in_room, say  # noqa: E402
+from speech import in_room, say
 
 ROOM_SNR_DB = 15.0
 

@@ -15,8 +15,8 @@ from custom_components.memory.voice import (
     check_clip,
     identify,
     identify_utterance,
-    threshold_for,
     odd_clip_out,
+    threshold_for,
     voiceprint,
 )
 from tests.speech import MEN, WOMEN, silence, speak

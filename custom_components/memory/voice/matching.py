@@ -4,9 +4,9 @@ A person is recognised only when their voiceprint scores at least the utterance'
 beats the second best by MARGIN; otherwise the speaker is unknown. The threshold follows the
 utterance (`threshold_for`): how much speech it holds and how far the speech stands above the room's
 noise, because a 2-s command or a noisy kitchen scores every voice lower, its own included.
-Destructive requests need a quiet room's bar (STRICT) whatever the utterance. The numbers are chosen on half of a pool of voices
-recorded from real speakers and reported on the other half (bench/voice.py; docs/voice.md
-"Thresholds"). Recognition is a convenience, not authentication.
+Destructive requests need a quiet room's bar (STRICT) whatever the utterance. The numbers are
+chosen on half of a pool of voices recorded from real speakers and reported on the other half
+(bench/voice_ident.py; docs/voice.md "Thresholds"). Recognition is a convenience, not authentication.
 """
 
 from __future__ import annotations
