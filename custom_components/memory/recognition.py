@@ -317,8 +317,8 @@ class ClipReport:
     full scale; snr_db: the speech's level over its noise floor (Utterance.snr_db, 0-60 dB; a clip
     below voice.ENROL_MIN_SNR_DB is rejected as "noisy"); similarity: cosine of the clip's voice to
     the mean of the other accepted clips (None: no voice or no other clip); same_voice: similarity
-    >= SAME_PERSON (None with no similarity); problem: why the clip is rejected (voice.ClipRejected's reasons) or
-    None; warnings: "quiet" | "clipping" (QUIET_DBFS, CLIPPING_SHARE)."""
+    >= SAME_PERSON (None with no similarity); problem: why the clip is rejected
+    (voice.ClipRejected's reasons) or None; warnings: "quiet" | "clipping" (QUIET_DBFS, CLIPPING_SHARE)."""
 
     name: str
     seconds: float
