@@ -41,45 +41,25 @@ WOMEN = ("en+f2", "en+Annie", "en+f4", "en+f1")
 
 def speak(text: str, voice: str = "en+m3", *, speed: int = 160, pitch: int | None = None) -> bytes:
     """`text` said by espeak-ng `voice` (words per minute `speed`, `pitch` 0-99 or espeak's default)."""
-    key = hashlib.sha256(f"{voice}|{speed}|{pitch}|{text}".encode()).hexdigest()[:24]
-    path = CACHE / "speech" / f"{key}.pcm"
-    if path.exists():
-        return path.read_bytes()
-    for tool in ("espeak-ng", "sox"):
-        if shutil.which(tool) is None:
-            raise FileNotFoundError(f"{tool} is not installed (Debian package {tool})")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "speech.wav"
-        args = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(wav)]
-        if pitch is not None:
-            args += ["-p", str(pitch)]
-        subprocess.run([*args, text], check=True, capture_output=True, timeout=60)
-        raw = Path(tmp) / "speech.raw"
-        subprocess.run(
+
+    def make(tmp: Path) -> bytes:
+        wav = tmp / "speech.wav"
+        _run(
             [
-                "sox",
+                "espeak-ng",
+                "-v",
+                voice,
+                "-s",
+                str(speed),
+                "-w",
                 str(wav),
-                "-r",
-                str(SAMPLE_RATE),
-                "-c",
-                "1",
-                "-b",
-                "16",
-                "-e",
-                "signed-integer",
-                "-L",
-                str(raw),
-            ],
-            check=True,
-            capture_output=True,
-            timeout=60,
+                *(["-p", str(pitch)] if pitch is not None else []),
+                text,
+            ]
         )
-        data = raw.read_bytes()
-    partial = path.with_suffix(".tmp")
-    partial.write_bytes(data)
-    partial.replace(path)  # atomic: a parallel test worker never reads half a file
-    return data
+        return _to_pcm(wav, tmp / "speech.raw", [])
+
+    return _cached(f"{voice}|{speed}|{pitch}|{text}", make)
 
 
 # Human-derived voices for the tests: MBROLA diphones cut from recordings of real speakers (the
