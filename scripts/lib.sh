@@ -11,10 +11,10 @@ CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/household-memory"
 SID_ROOT="$CACHE/sid-root"
 # Inside the root: Python 3.14, compilers for llama-cpp-python, real speech (espeak-ng, sox; voices
 # recorded from people: MBROLA diphones, non-free, and flite's CMU ARCTIC voices), the panel's build
-# tools (Node.js, npm) and the browser its tests drive (chromium).
+# tools (Node.js, npm), the browser its tests drive (chromium) and git (benchmarks record the commit).
 SID_DEBS=(python3.14 python3.14-venv python3.14-dev build-essential cmake pkg-config
           espeak-ng sox mbrola mbrola-us1 mbrola-us2 mbrola-us3 mbrola-en1 mbrola-de2 mbrola-de4 flite
-          chromium fonts-dejavu-core nodejs npm ca-certificates passwd)
+          chromium fonts-dejavu-core nodejs npm ca-certificates passwd git)
 # The voice benchmark's pool of human-derived voices (bench/voice.py; scripts/voice-pool installs
 # them): every MBROLA voice of a language the benchmark has sentences for, and Festival's voices.
 VOICE_POOL_DEBS=(mbrola-de1 mbrola-de3 mbrola-de5 mbrola-de6 mbrola-de7 mbrola-de8
