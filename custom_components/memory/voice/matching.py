@@ -137,17 +137,23 @@ def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
         raise ClipRejected("two_voices")
 
 
+def leave_one_out(vectors: Sequence[np.ndarray]) -> list[float]:
+    """Per vector (float32[256] unit vectors, at least two), its cosine to the mean of the others."""
+    stacked = np.stack(vectors)
+    scores = []
+    for index in range(len(vectors)):
+        others = np.delete(stacked, index, axis=0).mean(axis=0)
+        scores.append(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12))
+    return scores
+
+
 def odd_clip_out(vectors: Sequence[np.ndarray]) -> int | None:
     """The index of the enrolment clip least like the others when it is below SAME_PERSON to the
     mean of the others (another person's voice among them), else None; `vectors` float32[256] unit
     vectors, one per clip (with two clips the later one is named)."""
     if len(vectors) < 2:
         return None
-    stacked = np.stack(vectors)
-    scores = []
-    for index in range(len(vectors)):
-        others = np.delete(stacked, index, axis=0).mean(axis=0)
-        scores.append(round(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12), 6))
+    scores = [round(score, 6) for score in leave_one_out(vectors)]
     worst = len(scores) - 1 - int(np.argmin(scores[::-1]))  # the later one on a tie
     return worst if scores[worst] < SAME_PERSON else None
 
@@ -177,12 +183,7 @@ def expected_recognition(vectors: Sequence[np.ndarray]) -> Expected:
     two vectors."""
     if len(vectors) < 2:
         raise ValueError("vectors: at least two clips are needed")
-    stacked = np.stack(vectors)
-    scores = []
-    for index in range(len(vectors)):
-        others = np.delete(stacked, index, axis=0).mean(axis=0)
-        scores.append(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12))
-    own = np.asarray(scores)
+    own = np.asarray(leave_one_out(vectors))
     shares = {
         name: float(np.mean(own - drop >= threshold_for(seconds, snr)))
         for name, (drop, seconds, snr) in CONDITIONS.items()

@@ -146,21 +146,21 @@ class EmbeddingStream:
         self._detect(VAD_PRIMER)
         seconds = self._samples / SAMPLE_RATE
         speech = min(seconds, self._speech_steps * VAD_BYTES / 2 / SAMPLE_RATE)
-        snr = level_over_floor(np.concatenate(self._energy)) if self._energy else 0.0
+        energy = np.concatenate(self._energy) if self._energy else np.zeros(0)
+        snr = level_over_floor(energy)
         if speech < MIN_SPEECH_SECONDS or not self._runner.frames:
             return Utterance(None, speech, seconds, 0, snr)
         if not self._runner.embeddings:
             self._runner.pad()
-        windows = self._voiced(np.stack(self._runner.embeddings))
+        windows = self._voiced(np.stack(self._runner.embeddings), energy)
         windows /= np.linalg.norm(windows, axis=1, keepdims=True) + 1e-12
         mean = windows.mean(axis=0)
         vector = (mean / (np.linalg.norm(mean) + 1e-12)).astype(np.float32)
         return Utterance(vector, speech, seconds, len(windows), snr)
 
-    def _voiced(self, windows: np.ndarray) -> np.ndarray:
+    def _voiced(self, windows: np.ndarray, energy: np.ndarray) -> np.ndarray:
         """The windows [n, 256] with speech in most frames (ACTIVE_BELOW_PEAK, ACTIVE_SHARE); all
         of them when none qualifies."""
-        energy = np.concatenate(self._energy)
         active = energy > np.percentile(energy, 95) - ACTIVE_BELOW_PEAK
         share = np.array([active[i * STRIDE : i * STRIDE + WINDOW].mean() for i in range(len(windows))])
         keep = share >= ACTIVE_SHARE
