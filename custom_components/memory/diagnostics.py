@@ -50,6 +50,8 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
         "voice": {
             "recognition": recognizer is not None,
             "encoder": recognizer.encoder_name if recognizer is not None else None,
+            # voiceprints refreshed by strong matches since the start (RAM only): a count, no names
+            "adapted": len(recognizer.adaptations) if recognizer is not None else 0,
             # who has an enrolled voice is personal (memory.voice_status tells the household): counts
             "voices": _voice_counts(await async_voice_status(hass, data.engine))
             if stats_dict is not None

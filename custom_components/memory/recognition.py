@@ -20,6 +20,10 @@ runs it for HA:
   (never stored, dropped after RECENT_MAX_AGE) for enrolment from "the last utterances heard at
   the kitchen satellite"; the memory agent files each turn's utterance under its satellite
   (turn.start_turn -> `file_heard`), the only place the satellite is known.
+- Adaptation (voice.matching.adapts / adapted): an utterance recognised strictly, well ahead of
+  everyone else and close to the person's enrolled print, with speech enrolment would accept,
+  joins that person's print (the last few, never outweighing the enrolment). Kept in RAM only:
+  a restart, a re-enrolment or forgetting the voice returns to the enrolled print.
 - Enrolment is assessed in one place, `VoiceRecognizer.async_assess` -> `EnrolmentReport` (per
   clip: speech, level, clipping, noise, same voice, the problem; the expected recognition rate):
   memory.enroll_voice and the panel's memory/voice/* commands both go through it.
@@ -65,7 +69,7 @@ from .voice import (
     voiceprint,
 )
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH, pcm_to_float
-from .voice.matching import SAME_PERSON, Expected, expected_recognition
+from .voice.matching import ADAPT_KEEP, SAME_PERSON, Expected, adapted, adapts, expected_recognition
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -135,7 +139,9 @@ class VoiceRecognizer:
         self.strict_lift = STRICT_LIFT  # over the threshold, for destructive requests (VoiceMatch.strict)
         self._encoder: Encoder | None = None
         self._loading: asyncio.Future[Encoder] | None = None
-        self._prints: dict[str, np.ndarray] = {}
+        self._enrolled: dict[str, Voiceprint] = {}  # as stored, this voice model's only
+        self._adaptation: dict[str, deque[np.ndarray]] = {}  # per person: utterances that adapted
+        self._prints: dict[str, np.ndarray] = {}  # what utterances are matched against
         self._generation: int | None = None  # engine.voice_generation the cache was read at
         self._recent: dict[str, deque[Heard]] = {}
 
@@ -173,15 +179,46 @@ class VoiceRecognizer:
         if generation == self._generation:
             return
         prints = await self.hass.async_add_executor_job(self._engine.voiceprints)
-        self._prints = {p.person_id: p.vector for p in prints if p.embedding == MODEL_IDENTITY}
+        enrolled = {p.person_id: p for p in prints if p.embedding == MODEL_IDENTITY}
+        for person in list(self._adaptation):
+            before, now = self._enrolled.get(person), enrolled.get(person)
+            if (
+                now is None
+                or before is None
+                or now.updated_at != before.updated_at
+                or not np.array_equal(now.vector, before.vector)
+            ):
+                del self._adaptation[person]  # forgotten or re-enrolled: back to the enrolment
+        self._enrolled = enrolled
+        self._prints = {person: self._print_of(person) for person in enrolled}
         self._generation = generation
+
+    def _print_of(self, person: str) -> np.ndarray:
+        stored = self._enrolled[person]
+        return adapted(stored.vector, stored.clips, self._adaptation.get(person, ()))
+
+    @property
+    def adaptations(self) -> dict[str, int]:
+        """How many utterances currently adapt each person's print (persons with none left out)."""
+        return {person: len(kept) for person, kept in self._adaptation.items() if kept}
 
     async def async_identify(self, utterance: Utterance) -> VoiceMatch:
         """Who spoke `utterance` among the enrolled voices, at its own threshold (voice.threshold_for:
-        its speech seconds and noise). Raises the engine's StoreUnavailable when the voiceprints
+        its speech seconds and noise); a strong match adapts the person's print (module docstring).
+        Raises the engine's StoreUnavailable when the voiceprints
         cannot be read."""
         await self.async_refresh()
-        return identify_utterance(utterance, self._prints, strict_lift=self.strict_lift)
+        match = identify_utterance(utterance, self._prints, strict_lift=self.strict_lift)
+        person = match.person_id
+        if (
+            person is not None
+            and utterance.vector is not None
+            and adapts(match, utterance, self._enrolled[person].vector)
+        ):
+            kept = self._adaptation.setdefault(person, deque(maxlen=ADAPT_KEEP))
+            kept.append(utterance.vector)
+            self._prints[person] = self._print_of(person)
+        return match
 
     async def async_identify_safely(self, utterance: Utterance | None) -> VoiceMatch:
         """async_identify for an utterance (None: embedding failed); unknown on any error."""

@@ -17,6 +17,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 
 from custom_components.memory.engine.models import Scope, SpeakerSource
+from custom_components.memory.recognition import VoiceRecognizer
 from custom_components.memory.voice import VoiceMatch, threshold_for
 from tests.conftest import Resident, Room, async_call
 from tests.ha.helpers_conversation import RecordingAgent, async_all_memories
@@ -29,6 +30,7 @@ OTHER_MAN = HUMAN_MEN[2]  # MBROLA en1, a British man: never enrolled
 
 REMEMBER = "Remember that I like short answers."
 ABOUT = "What do you know about my answers?"
+COMMAND = "What do I like?"
 MARKER = "short answers"
 # What Julian reads for enrolment: a few sentences per clip (5-6 s), as the panel asks people to.
 READING = (
@@ -124,3 +126,37 @@ async def test_c34_a_command_in_a_noisy_kitchen_after_enrolment_at_the_satellite
     assert await async_speakers(hass, voice_entry, stranger) == [(None, None)]
     assert MARKER not in stranger.speech
     assert not any(MARKER in p for p in agent.extra_prompts + agent.api_prompts)
+
+
+async def test_a_voiceprint_adapts_only_from_a_strong_match(
+    hass: HomeAssistant,
+    voice_entry: ConfigEntry,
+    *,
+    recognizer: VoiceRecognizer,
+    media: Path,
+    matches: list[VoiceMatch],
+    kitchen: Room,
+    julian: Resident,
+) -> None:
+    """After enrolment, what Julian says at the satellite may refresh his voiceprint only when it
+    is recognised well above the strict bar with speech enrolment would accept: his question in
+    the noisy kitchen is recognised and adapts nothing, nor does a short command or another man's
+    sentence; a full sentence of his in a quiet moment does. Enrolling again starts from the new
+    enrolment."""
+    clips = [media_clip(media, f"julian{i}.wav", said(JULIAN_VOICE, text)) for i, text in enumerate(READING)]
+    enrol = {"person": julian.person_id, "clips": clips}
+    await async_call(hass, "enroll_voice", enrol)
+
+    await async_heard(hass, kitchen, in_kitchen(JULIAN_VOICE, ABOUT, 11), ABOUT, exact=False)
+    assert matches[-1].person_id == julian.person_id and not matches[-1].strict, matches[-1]
+    await async_heard(hass, kitchen, said(JULIAN_VOICE, COMMAND), COMMAND, exact=False)
+    await async_heard(hass, kitchen, said(STRANGER_VOICE, READING[1]), READING[1], exact=False)
+    assert matches[-1].person_id is None, matches[-1]
+    assert recognizer.adaptations == {}
+
+    await async_heard(hass, kitchen, said(JULIAN_VOICE, READING[2]), READING[2], exact=False)
+    assert matches[-1].person_id == julian.person_id and matches[-1].strict, matches[-1]
+    assert recognizer.adaptations == {julian.person_id: 1}
+
+    await async_call(hass, "enroll_voice", enrol)
+    assert recognizer.adaptations == {}

@@ -19,6 +19,16 @@ from custom_components.memory.voice import (
     threshold_for,
     voiceprint,
 )
+from custom_components.memory.voice.matching import (
+    ADAPT_KEEP,
+    ADAPT_MARGIN,
+    ADAPT_SCORE,
+    ENROL_MIN_SNR_DB,
+    MIN_CLIP_SPEECH,
+    UNKNOWN,
+    adapted,
+    adapts,
+)
 from tests.speech import MEN, WOMEN, silence, speak
 
 ENROL = (
@@ -168,3 +178,57 @@ def test_an_utterance_knows_how_far_its_speech_stands_above_the_room() -> None:
     assert threshold_for(noisy.speech_seconds, noisy.snr_db) < threshold_for(
         quiet.speech_seconds, quiet.snr_db
     )
+
+
+def _said(vector: np.ndarray, *, speech: float = 4.0, snr: float = 40.0) -> Utterance:
+    return Utterance(vector, speech, speech + 1.0, 5, snr_db=snr)
+
+
+def _near(cosine: float) -> np.ndarray:
+    """A unit vector at `cosine` to _unit(1, 0) and orthogonal to _unit(0, 1)."""
+    return _unit(cosine, 0.0, float(np.sqrt(1 - cosine**2)))
+
+
+def test_only_a_strong_clear_match_adapts_a_print() -> None:
+    """A voiceprint adapts only from an utterance enrolment would accept, recognised strictly, well
+    ahead of everyone else and close to the person's enrolled print: never for an unknown speaker,
+    a weak, short, noisy or near-tie match."""
+    enrolled = _unit(1, 0)
+    prints = {"person.julian": enrolled, "person.anna": _unit(0, 1)}
+    strong = _said(_near(ADAPT_SCORE + 0.02))
+    match = identify_utterance(strong, prints)
+    assert match.person_id == "person.julian" and match.strict
+    assert adapts(match, strong, enrolled)
+
+    weak = _said(_near(ADAPT_SCORE - 0.02))  # recognised, strictly even, but not close enough
+    weak_match = identify_utterance(weak, prints)
+    assert weak_match.person_id == "person.julian" and weak_match.strict
+    assert not adapts(weak_match, weak, enrolled)
+    short = _said(strong.vector, speech=MIN_CLIP_SPEECH - 0.5)  # a command: recognised, never adapts
+    assert identify_utterance(short, prints).person_id == "person.julian"
+    assert not adapts(identify_utterance(short, prints), short, enrolled)
+    noisy = _said(strong.vector, snr=ENROL_MIN_SNR_DB - 1)
+    assert identify_utterance(noisy, prints).person_id == "person.julian"
+    assert not adapts(identify_utterance(noisy, prints), noisy, enrolled)
+    assert not adapts(UNKNOWN, strong, enrolled)
+    # Close to both enrolled voices: recognised (margin ok) but not ADAPT_MARGIN ahead.
+    tie = _said(_near(0.96))  # 0.96 to Julian, 0.87 to Anna's voice, which is close to his
+    prints_close = {"person.julian": enrolled, "person.anna": _unit(0.7, 0.0, 0.714)}
+    tie_match = identify_utterance(tie, prints_close)
+    assert tie_match.person_id == "person.julian" and tie_match.margin < ADAPT_MARGIN
+    assert not adapts(tie_match, tie, enrolled)
+
+
+def test_an_adapted_print_never_outweighs_its_enrolment() -> None:
+    """The last ADAPT_KEEP adapting utterances join the enrolled print and together weigh at most
+    the enrolment: however many arrive, the print stays at least as close to the enrolment as to
+    their mean."""
+    enrolled = _unit(1, 0)
+    assert adapted(enrolled, 3, []) is enrolled
+    recent = [_unit(0, 1)] * 50  # as far as can be: orthogonal
+    moved = adapted(enrolled, 3, recent)
+    assert float(np.linalg.norm(moved)) == pytest.approx(1.0, abs=1e-6)
+    assert float(moved @ enrolled) >= float(moved @ _unit(0, 1)) - 1e-6
+    assert np.allclose(moved, adapted(enrolled, 3, recent[:ADAPT_KEEP]))  # only the last few count
+    one = adapted(enrolled, 3, [_unit(0, 1)])
+    assert float(enrolled @ one) > float(enrolled @ moved)  # more utterances move it further

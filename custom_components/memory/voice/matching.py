@@ -44,6 +44,14 @@ SAME_VOICE = 0.55  # an enrolment clip's two halves below this cosine hold two v
 # A clip below this cosine to the mean of the other clips is another person's (same voice >= 0.857,
 # other voices <= 0.865, 95 % below 0.774, measured on espeak-ng voices; tests/ha/test_voice_pipeline.py)
 SAME_PERSON = 0.80
+# Adaptation (`adapts`, `adapted`): an utterance enrolment itself would accept (MIN_CLIP_SPEECH,
+# ENROL_MIN_SNR_DB), recognised strictly, this far ahead of the second best and at least
+# ADAPT_SCORE against the person's *enrolled* print, joins their print; the last ADAPT_KEEP such
+# utterances are kept and together weigh at most as much as the enrolment (chosen on the tuning
+# half: bench/voice_adapt.py; docs/voice.md "Adaptation").
+ADAPT_SCORE = 0.93
+ADAPT_MARGIN = 0.10
+ADAPT_KEEP = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +85,36 @@ def voiceprint(vectors: Sequence[np.ndarray]) -> np.ndarray:
         raise ValueError("vectors: at least one clip is needed")
     mean = np.mean(np.stack(vectors), axis=0)
     return np.asarray(mean / (np.linalg.norm(mean) + 1e-12), np.float32)
+
+
+def adapts(match: VoiceMatch, utterance: Utterance, enrolled: np.ndarray) -> bool:
+    """Whether `utterance` (just recognised as `match`) may refresh the voiceprint of
+    match.person_id, whose enrolled print (float32[256], unit) is `enrolled`: a strict match with
+    ADAPT_MARGIN over the second best, at least ADAPT_SCORE to the enrolled print (so
+    adaptation never drifts away from the enrolment), and speech enrolment would accept (at least
+    MIN_CLIP_SPEECH seconds, ENROL_MIN_SNR_DB over the noise floor). Never for an unknown speaker."""
+    vector = utterance.vector
+    return (
+        match.person_id is not None
+        and match.strict
+        and match.margin >= ADAPT_MARGIN
+        and vector is not None
+        and utterance.speech_seconds >= MIN_CLIP_SPEECH
+        and utterance.snr_db >= ENROL_MIN_SNR_DB
+        and float(np.dot(vector, enrolled)) >= ADAPT_SCORE
+    )
+
+
+def adapted(enrolled: np.ndarray, clips: int, recent: Sequence[np.ndarray]) -> np.ndarray:
+    """The print to match against: float32[256], L2-normalised; `enrolled` (unit, the mean of
+    `clips` enrolment clips) joined by the last ADAPT_KEEP of `recent` (unit vectors that passed
+    `adapts`, oldest first), which together weigh at most the enrolment (max(clips, ADAPT_KEEP)).
+    With no `recent`: `enrolled` itself."""
+    kept = list(recent)[-ADAPT_KEEP:]
+    if not kept:
+        return enrolled
+    total = enrolled * float(max(clips, ADAPT_KEEP)) + np.sum(np.stack(kept), axis=0)
+    return np.asarray(total / (np.linalg.norm(total) + 1e-12), np.float32)
 
 
 def threshold_for(speech_seconds: float, snr_db: float) -> float:
