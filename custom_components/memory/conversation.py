@@ -43,6 +43,7 @@ from .const import (
 )
 from .engine.models import Hit, Role
 from .engine.recall import holding
+from .entity import MemoryEntity
 from .extraction_job import async_note_turn
 from .intents import (
     INTENT_CONFIRM,
@@ -56,7 +57,7 @@ from .intents import (
     said_on,
 )
 from .llm_api import speaker_line, turn_block
-from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData, entry_device
+from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData
 from .speaker import other_tellers
 from .transcripts import learning_allowed, record_turn
 from .turn import (
@@ -116,16 +117,15 @@ async def async_setup_entry(
     async_add_entities([MemoryConversationEntity(entry)])
 
 
-class MemoryConversationEntity(conversation.ConversationEntity, conversation.AbstractConversationAgent):
+class MemoryConversationEntity(
+    MemoryEntity, conversation.ConversationEntity, conversation.AbstractConversationAgent
+):
     """The "Memory assistant" conversation agent."""
 
-    _attr_has_entity_name = True
     _attr_translation_key = "memory_assistant"
 
     def __init__(self, entry: MemoryConfigEntry) -> None:
-        self._entry = entry
-        self._attr_unique_id = entry.entry_id
-        self._attr_device_info = entry_device(entry)
+        super().__init__(entry)
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:

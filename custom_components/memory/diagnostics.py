@@ -46,7 +46,7 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
             data.health.down_since.isoformat() if data.health and data.health.down_since else None
         ),
         "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
-        "reembed_running": bool(data.reembed and data.reembed.task and not data.reembed.task.done()),
+        "reembed_running": data.reembed is not None and data.reembed.running,
         "voice": {
             "recognition": recognizer is not None,
             "encoder": recognizer.encoder_name if recognizer is not None else None,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,7 +34,6 @@ from homeassistant.helpers import selector
 from homeassistant.helpers.chat_session import ChatSession
 from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.util import dt as dt_util
-from homeassistant.util.hass_dict import HassKey
 
 from .cloud import async_is_cloud_domain
 from .commands import async_is_device_command
@@ -69,7 +68,6 @@ IDLE_CHECK_INTERVAL = timedelta(minutes=1)  # idle ends are found within a minut
 EXTRACTION_FAILURES_FOR_REPAIR = 3  # "when it keeps happening" (issue): three failed answers in a row
 ISSUE_EXTRACTION_FAILING = "extraction_failing"
 TASK_NAME = "Household Memory: learn from a conversation"
-DATA_JOBS: HassKey[dict[str, ExtractionJob]] = HassKey(f"{DOMAIN}_extraction_jobs")
 
 # The AI Task `structure`: EXTRACTION_SCHEMA (engine/extraction.py) as HA selectors.
 EXTRACTION_STRUCTURE = vol.Schema(
@@ -328,26 +326,6 @@ class ExtractionJob:
             )
 
 
-async def async_start_job(
-    hass: HomeAssistant, entry: MemoryConfigEntry
-) -> Callable[[], Coroutine[Any, Any, None]]:
-    """Start the entry's job; returns the (awaitable) stop for entry.async_on_unload."""
-    job = ExtractionJob(hass, entry)
-    hass.data.setdefault(DATA_JOBS, {})[entry.entry_id] = job
-    job.start()
-
-    async def _async_stop() -> None:
-        hass.data.get(DATA_JOBS, {}).pop(entry.entry_id, None)
-        await job.async_stop()
-
-    return _async_stop
-
-
-def job_of(hass: HomeAssistant, entry: MemoryConfigEntry) -> ExtractionJob | None:
-    """The entry's running job, if any."""
-    return hass.data.get(DATA_JOBS, {}).get(entry.entry_id)
-
-
 @callback
 def async_note_turn(
     hass: HomeAssistant,
@@ -359,5 +337,5 @@ def async_note_turn(
     session: ChatSession | None = None,
 ) -> None:
     """The memory agent answered a turn of `conversation_id` (conversation.py's hook)."""
-    if (job := job_of(hass, entry)) is not None:
+    if (job := entry.runtime_data.extraction) is not None:
         job.note_turn(conversation_id, speaker, language, session)

@@ -12,11 +12,9 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.storage import Store
 
 from .const import (
-    AGENT_NAME,
     CONF_ANCHOR_KEY,
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
@@ -33,8 +31,10 @@ from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
+    from .extraction_job import ExtractionJob
     from .health import StoreHealth
     from .recognition import VoiceRecognizer
+    from .reembed import ReembedWorker
     from .transcripts import TranscriptRecorder
 
 # The per-installation secret (entry.data[CONF_ANCHOR_KEY], hex) for the identifier digests
@@ -108,7 +108,9 @@ class MemoryRuntimeData:
 
     pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
     remembered: conversation id or asker (turn.asker_key) -> what it stored last.
-    reembed: the background re-embed task holder (set by __init__.py).
+    Workers (set by __init__.py; each stopped once, before the engine closes, by its close on
+    unload): reembed, the background re-embed; extraction, learning from ended conversations;
+    transcripts, the turns waiting to be recorded.
     recognizer: speaker recognition by voice (recognition.VoiceRecognizer) that the STT entity
     feeds; None when the voice recognition option is off.
     health: whether the store is reachable (health.StoreHealth), fed by async_run.
@@ -116,16 +118,17 @@ class MemoryRuntimeData:
 
     engine: MemoryEngine
     options: dict[str, Any]
+    transcripts: TranscriptRecorder  # turns to record, in order
     pending: dict[str, PendingQuestion] = field(default_factory=dict)
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
-    reembed: Any = None  # __init__._Reembed: the background re-embed, stopped before the engine closes
+    reembed: ReembedWorker | None = None
+    extraction: ExtractionJob | None = None
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
     last_consolidation: datetime | None = None  # when the last real consolidation run ended (any start)
     # judge.py: both above, kept over restarts in HA's storage (loaded at set-up, saved by each run)
     consolidation_store: Store[dict[str, Any]] | None = None
     recognizer: VoiceRecognizer | None = None
     health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
-    transcripts: TranscriptRecorder = field(init=False)  # turns to record, in order; set by __init__.py
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
@@ -159,15 +162,6 @@ class MemoryRuntimeData:
 
 
 type MemoryConfigEntry = ConfigEntry[MemoryRuntimeData]
-
-
-def entry_device(entry: ConfigEntry) -> DeviceInfo:
-    """The service device the entry's entities (the agent, the STT entity) belong to."""
-    return DeviceInfo(
-        identifiers={(DOMAIN, entry.entry_id)},
-        name=entry.title or AGENT_NAME,
-        entry_type=DeviceEntryType.SERVICE,
-    )
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:

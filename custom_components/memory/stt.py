@@ -42,8 +42,9 @@ from .const import (
     WHISPER_LANGUAGE_PIPELINE,
     WHISPER_REQUIREMENT,
 )
+from .entity import MemoryEntity
 from .recognition import HeardUtterance
-from .runtime import MemoryConfigEntry, async_run, create_requirement_issue, entry_device
+from .runtime import MemoryConfigEntry, async_run, create_requirement_issue
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
 
 _LOGGER = logging.getLogger(__name__)
@@ -95,16 +96,13 @@ class SttFailed(Exception):
     """The engine could not transcribe this utterance: the turn ends with the STT error result."""
 
 
-class MemorySpeechToText(stt.SpeechToTextEntity):
+class MemorySpeechToText(MemoryEntity, stt.SpeechToTextEntity):
     """What both engines share: metadata check, the audio cap, the recognizer, the error result."""
 
-    _attr_has_entity_name = True
     _attr_translation_key = "speech_to_text"
 
     def __init__(self, entry: MemoryConfigEntry) -> None:
-        self._entry = entry
-        self._attr_unique_id = f"{entry.entry_id}-stt"
-        self._attr_device_info = entry_device(entry)
+        super().__init__(entry, "-stt")
 
     def _supported(self, name: str) -> list[Any]:
         """The values of supported_<name> (16 kHz 16-bit mono WAV/PCM: what Assist pipelines send,

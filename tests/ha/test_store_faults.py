@@ -347,3 +347,62 @@ async def test_c33_a_stopped_postgresql_refuses_writes_at_once_and_recovers(
     found = await async_call(household, "recall", {"query": "Where is the spare key?"})
     assert [m["content"] for m in found["memories"]] == [KEY]  # questions use memories again at once
     assert "The bins go out on Tuesday." in await _contents(household, entry)
+
+
+async def test_a_set_up_failing_after_the_store_opened_closes_it_and_stops_its_workers(
+    household: HomeAssistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Set-up fails late (here the panel cannot register): the store it opened is closed and the
+    workers it started are stopped, each once, by the entry's unload callbacks; the next set-up
+    opens the same store with nothing lost."""
+    import custom_components.memory as integration  # noqa: PLC0415
+    from custom_components.memory.engine.engine import MemoryEngine  # noqa: PLC0415
+    from custom_components.memory.extraction_job import ExtractionJob  # noqa: PLC0415
+    from custom_components.memory.reembed import ReembedWorker  # noqa: PLC0415
+
+    entry = await setup_memory(household)
+    await async_call(household, "remember", {"content": KEY, "scope": "shared"})
+    closed: list[MemoryEngine] = []
+    stopped: list[object] = []
+    real_close, real_job_stop, real_reembed_stop = (
+        MemoryEngine.close,
+        ExtractionJob.async_stop,
+        ReembedWorker.async_stop,
+    )
+
+    def close(self: MemoryEngine) -> None:
+        closed.append(self)
+        real_close(self)
+
+    async def job_stop(self: ExtractionJob) -> None:
+        stopped.append(self)
+        await real_job_stop(self)
+
+    async def reembed_stop(self: ReembedWorker) -> None:
+        stopped.append(self)
+        await real_reembed_stop(self)
+
+    real_register_panel = integration.async_register_panel
+
+    async def no_panel(hass: HomeAssistant) -> Any:
+        raise RuntimeError("the panel cannot register")
+
+    monkeypatch.setattr(MemoryEngine, "close", close)
+    monkeypatch.setattr(ExtractionJob, "async_stop", job_stop)
+    monkeypatch.setattr(ReembedWorker, "async_stop", reembed_stop)
+    assert await household.config_entries.async_unload(entry.entry_id)
+    assert len(closed) == 1 and len(stopped) == 2  # the unload: each once
+    closed.clear()
+    stopped.clear()
+
+    monkeypatch.setattr(integration, "async_register_panel", no_panel)
+    await household.config_entries.async_setup(entry.entry_id)
+    await household.async_block_till_done()
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert len(closed) == 1 and not closed[0]._open  # the store it opened is closed again
+    assert [type(worker) for worker in stopped] == [ExtractionJob]  # started before the failure
+
+    monkeypatch.setattr(integration, "async_register_panel", real_register_panel)
+    assert await household.config_entries.async_reload(entry.entry_id)
+    assert entry.state is ConfigEntryState.LOADED
+    assert [m.content for m in await async_all_memories(household, entry)] == [KEY]
