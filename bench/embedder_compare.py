@@ -2,7 +2,7 @@
 (bench/voice_pool.py: 52 voices recorded from people, sessions enrol / sentence / command / room_*).
 A benchmark, not a test: nothing here asserts.
 
-    scripts/voice-pool bench/embedder_compare.py [--portable] [--cost-clips 24]
+    scripts/voice-pool bench/embedder_compare.py [--portable] [--cost-clips 24] [--fusion]
         [--results bench/results/embedder_compare.json]
 
 Embedders:
@@ -27,6 +27,14 @@ trials only), and such a test clip is a false reject at every threshold (Resembl
 is reported too). 90 % intervals of the EER difference: 2000 bootstrap draws of the
 half's voices. Cost: CPU seconds per second of audio to embed whole clips (BLAS on one thread, as the
 integration runs it), median over --cost-clips clips.
+
+--fusion: score fusion instead (`fusion`): per trial w * cosine_dvector + (1 - w) *
+cosine_resemblyzer, also with each embedder's scores z-normalised by the mean and standard deviation
+of its impostor scores on the tuning half; w in 0, 0.1, ..., 1 chosen on the tuning half (lowest mean
+EER over the four test sessions with enrol prints); EER and the false-reject rate where the
+false-accept rate is 1 % (pooled trials of a session), per half, with 90 % bootstrap intervals of
+fusion minus d-vector on the held-out half (the same draws). Saved under "fusion" in --results, the
+file's other keys kept.
 
 Vectors are cached per embedder in ~/.cache/household-memory/embedders/<name>.npz (by the sha256 of
 the clip's audio).
@@ -62,6 +70,8 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "househ
 SAMPLE_RATE = 16000
 TEST_SESSIONS = ("sentence", "command", "room_sentence", "room_command")
 BOOTSTRAP_DRAWS = 2000
+FA_TARGET = 0.01  # false-accept rate for the false-reject rate reported with --fusion
+FUSION_WEIGHTS = tuple(k / 10 for k in range(11))  # w of the d-vector's score (--fusion)
 
 # --- Resemblyzer's GE2E encoder in numpy (its hparams.py, audio.py, voice_encoder.py) -----------
 
@@ -340,25 +350,137 @@ def scores(
     return out, missing, len(prints)
 
 
-def eer_of(rows: list[tuple[str, str, float]], voices: Sequence[str] | None = None) -> float:
-    """EER of `rows` restricted to clips and prints of `voices` (a bootstrap draw may repeat voices:
-    each repeat counts again)."""
+def fr_at_fa(genuine: np.ndarray, impostor: np.ndarray, target: float = FA_TARGET) -> float:
+    """False-reject rate at the lowest threshold (over every score) whose false-accept rate is at
+    most `target`, counted as in `eer` (NaN genuine scores are rejected)."""
+    genuine = np.where(np.isnan(genuine), -np.inf, genuine)
+    thresholds = np.append(np.unique(np.concatenate([genuine[np.isfinite(genuine)], impostor])), np.inf)
+    fa = 1.0 - np.searchsorted(np.sort(impostor), thresholds, side="left") / len(impostor)
+    threshold = thresholds[int(np.argmax(fa <= target))]  # fa falls as the threshold rises
+    return float(np.mean(genuine < threshold))
+
+
+def trials(
+    rows: list[tuple[str, str, float]], voices: Sequence[str] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(genuine, impostor) scores of `rows` restricted to clips and prints of `voices` (a bootstrap
+    draw may repeat voices: each repeat counts again); impostor trials without a vector dropped."""
+    a = np.array([r[0] for r in rows])
+    b = np.array([r[1] for r in rows])
+    s = np.array([r[2] for r in rows], float)
+    same = a == b
     if voices is None:
-        genuine = np.array([s for a, b, s in rows if a == b])
-        impostor = np.array([s for a, b, s in rows if a != b and not np.isnan(s)])
-        return eer(genuine, impostor)
+        return s[same], s[~same & ~np.isnan(s)]
     weight = collections.Counter(voices)
-    genuine_l: list[float] = []
-    impostor_l: list[float] = []
-    for a, b, s in rows:
-        times = weight[a] * weight[b]
-        if not times:
-            continue
-        if a == b:
-            genuine_l.extend([s] * weight[a])
-        elif not np.isnan(s):
-            impostor_l.extend([s] * times)
-    return eer(np.array(genuine_l), np.array(impostor_l))
+    wa = np.array([weight[v] for v in a], int)
+    wb = np.array([weight[v] for v in b], int)
+    impostor = ~same & ~np.isnan(s)
+    return np.repeat(s[same], wa[same]), np.repeat(s[impostor], (wa * wb)[impostor])
+
+
+def eer_of(rows: list[tuple[str, str, float]], voices: Sequence[str] | None = None) -> float:
+    """EER of `rows` restricted to clips and prints of `voices` (`trials`)."""
+    return eer(*trials(rows, voices))
+
+
+def interval_90(diffs: Sequence[float]) -> list[float]:
+    """The 90 % interval of bootstrap differences (5th and 95th percentile draws)."""
+    ordered = sorted(diffs)
+    return [ordered[int(0.05 * len(ordered))], ordered[int(0.95 * len(ordered)) - 1]]
+
+
+def fused(
+    rows_a: list[tuple[str, str, float]],
+    rows_b: list[tuple[str, str, float]],
+    w: float,
+    norms: Sequence[tuple[float, float]] = ((0.0, 1.0), (0.0, 1.0)),
+) -> list[tuple[str, str, float]]:
+    """Score fusion of two embedders' `scores` rows for the same trials (same gate, same order):
+    w * (a - mean_a) / std_a + (1 - w) * (b - mean_b) / std_b; NaN (no vector) stays NaN."""
+    (mean_a, std_a), (mean_b, std_b) = norms
+    out = []
+    for (voice, other, a), (voice_b, other_b, b) in zip(rows_a, rows_b, strict=True):
+        if (voice, other, np.isnan(a)) != (voice_b, other_b, np.isnan(b)):
+            raise ValueError(f"unpaired trials: {voice}/{other} against {voice_b}/{other_b}")
+        out.append((voice, other, w * (a - mean_a) / std_a + (1 - w) * (b - mean_b) / std_b))
+    return out
+
+
+def fusion(
+    vectors: Sequence[dict[tuple[str, str, int], np.ndarray | None]],
+    gate: set[tuple[str, str, int]],
+    halves: dict[str, Sequence[str]],
+    conditions: Sequence[tuple[str, str]],
+    draws: Sequence[Sequence[str]],
+) -> dict[str, Any]:
+    """Score fusion of the d-vector (vectors[0]) and Resemblyzer (vectors[1]), raw and z-normalised
+    (each embedder's scores less the mean, over the standard deviation, of its impostor scores on the
+    tuning half, pooled over the first len(TEST_SESSIONS) conditions). w (FUSION_WEIGHTS) is chosen
+    on the tuning half: the lowest mean EER over those conditions (a tie: the larger w). Per
+    condition and half: EER and the false-reject rate at FA_TARGET of each embedder and of the
+    fusion; on the held-out half, 90 % bootstrap intervals (`draws`) of fusion minus d-vector."""
+    labels = [f"{test} / {enrol}" for test, enrol in conditions]
+    select = labels[: len(TEST_SESSIONS)]
+    rows = {
+        half: {
+            f"{test} / {enrol}": [scores(v, voices, test, enrol, gate)[0] for v in vectors]
+            for test, enrol in conditions
+        }
+        for half, voices in halves.items()
+    }
+    impostors = [np.concatenate([trials(rows["tuning"][label][k])[1] for label in select]) for k in (0, 1)]
+    modes = {
+        "raw": ((0.0, 1.0), (0.0, 1.0)),
+        "znorm": tuple((float(np.mean(i)), float(np.std(i))) for i in impostors),
+    }
+    out: dict[str, Any] = {
+        "fused": "w * dvector + (1 - w) * resemblyzer (cosines; znorm: each (cosine - mean) / std)",
+        "w_chosen_on": f"tuning half, lowest mean EER over {', '.join(select)}",
+        "fa_target": FA_TARGET,
+        "bootstrap_draws": len(draws),
+    }
+    for mode, norms in modes.items():
+
+        def fuse(pair: list[list[tuple[str, str, float]]], w: float, norms: Any = norms) -> Any:
+            return fused(pair[0], pair[1], w, norms)
+
+        by_w = {
+            half: {
+                w: statistics.mean(eer_of(fuse(rows[half][label], w)) for label in select)
+                for w in FUSION_WEIGHTS
+            }
+            for half in halves
+        }
+        w = min(FUSION_WEIGHTS, key=lambda x: (by_w["tuning"][x], -x))
+        entry: dict[str, Any] = {
+            "norms": {"dvector": norms[0], "resemblyzer": norms[1]},
+            "mean_eer_by_w": {half: {f"{x:.1f}": e for x, e in by_w[half].items()} for half in halves},
+            "w": w,
+            "conditions": {},
+        }
+        for label in labels:
+            condition: dict[str, Any] = {}
+            for half in halves:
+                pair = rows[half][label]
+                condition[half] = {}
+                for name, r in (("dvector", pair[0]), ("resemblyzer", pair[1]), ("fusion", fuse(pair, w))):
+                    genuine, impostor = trials(r)
+                    condition[half][name] = {
+                        "eer": eer(genuine, impostor),
+                        "fr_at_fa": fr_at_fa(genuine, impostor),
+                    }
+            pair = rows["held_out"][label]
+            fusion_rows = fuse(pair, w)
+            diffs: dict[str, list[float]] = {"eer": [], "fr_at_fa": []}
+            for draw in draws:
+                base, fused_trials = trials(pair[0], draw), trials(fusion_rows, draw)
+                diffs["eer"].append(eer(*fused_trials) - eer(*base))
+                diffs["fr_at_fa"].append(fr_at_fa(*fused_trials) - fr_at_fa(*base))
+            condition["held_out_fusion_minus_dvector_90"] = {k: interval_90(v) for k, v in diffs.items()}
+            entry["conditions"][label] = condition
+            print(f"fusion {mode} w={w:.1f} {label:28s} " + json.dumps(condition), flush=True)
+        out[mode] = entry
+    return out
 
 
 def embed_all(name: str, embed: Callable[[bytes], np.ndarray | None], clips: Sequence[Any]) -> dict[str, Any]:
@@ -414,6 +536,12 @@ def main() -> None:
         "--portable", action="store_true", help="the d-vector's numpy path (default: onnxruntime)"
     )
     parser.add_argument("--cost-clips", type=int, default=24)
+    parser.add_argument(
+        "--fusion",
+        action="store_true",
+        help="score fusion of the two embedders (only: no cost, no per-embedder table), saved under"
+        ' "fusion" in --results, whose other keys are kept',
+    )
     parser.add_argument("--results", type=Path, default=BENCH / "results" / "embedder_compare.json")
     args = parser.parse_args()
 
@@ -461,7 +589,8 @@ def main() -> None:
         print(f"{name}: embedding {len(clips)} clips", file=sys.stderr, flush=True)
         by_key = embed_all(name, embed, clips)
         per_clip[name] = {(c.voice, c.session, c.index): by_key[c.key] for c in clips}
-        results["embedders"][name] = {"cost": cost(embed, cost_clips), "eer": {}}
+        if not args.fusion:
+            results["embedders"][name] = {"cost": cost(embed, cost_clips), "eer": {}}
 
     conditions = [(t, "enrol") for t in TEST_SESSIONS] + [(t, "room_enrol") for t in TEST_SESSIONS[2:]]
     draws = [[rng.choice(held_out) for _ in held_out] for _ in range(BOOTSTRAP_DRAWS)]
@@ -470,6 +599,19 @@ def main() -> None:
     # activity detector) count as without a vector for every embedder: the same gate would stand
     # in front of any of them. Resemblyzer without it is also reported.
     gate = {k for k, v in per_clip[base].items() if v is None}
+    if args.fusion:
+        kept = json.loads(args.results.read_text(encoding="utf-8")) if args.results.exists() else {}
+        halves = {"tuning": tuning, "held_out": held_out}
+        vectors = [per_clip[base], per_clip["resemblyzer"]]
+        kept["fusion"] = {
+            **runinfo.run_info(),
+            "command": "scripts/voice-pool bench/embedder_compare.py --fusion"
+            + (" --portable" if args.portable else ""),
+            **fusion(vectors, gate, halves, conditions, draws),
+        }
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        return
     for test, enrol in conditions:
         label = f"{test} / {enrol}"
         rows_base: list[tuple[str, str, float]] = []
@@ -488,8 +630,7 @@ def main() -> None:
                 rows_base = rows
             else:
                 entry["held_out_ungated"] = eer_of(scores(per_clip[name], held_out, test, enrol, set())[0])
-                diffs = sorted(eer_of(rows, d) - eer_of(rows_base, d) for d in draws)
-                entry["minus_base_90"] = [diffs[int(0.05 * len(diffs))], diffs[int(0.95 * len(diffs)) - 1]]
+                entry["minus_base_90"] = interval_90([eer_of(rows, d) - eer_of(rows_base, d) for d in draws])
             results["embedders"][name]["eer"][label] = entry
             print(f"{label:34s} {name:22s} " + json.dumps(entry), flush=True)
     if encoder.name != "portable":  # the path every install type has, for its cost alone

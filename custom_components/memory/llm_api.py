@@ -164,7 +164,7 @@ def turn_block(
     """The memory block of one turn for a model: what `speaker` may hear (turn.tellable; the rest
     only counted), nothing sensitive for a `cloud` model, tellers named (speaker.tellers); None
     when nothing matched. The one place both doors (memory agent, Memory LLM API) build it."""
-    told, kept = tellable(hits, speaker, data.options)
+    told, kept = tellable(hits)
     return format_memory_block(
         without_sensitive(told) if cloud else told,
         data.recall_options(),
@@ -480,7 +480,7 @@ class RecallTool(_SpeakerTool):
         hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
         names = tellers(hass, self._speaker)
         cloud = await self._cloud(hass, llm_context)
-        visible = [hit for hit in hits if not self._hidden(hit.memory, cloud=cloud)]
+        visible = [hit for hit in hits if not hit.withheld and not (cloud and hit.memory.sensitive)]
         listed = {hit.memory.id for hit in visible}
         result: JsonObjectType = {"memories": [_hit_json(hit, names, listed) for hit in visible]}
         if withheld_count := len(hits) - len(visible):

@@ -77,6 +77,7 @@ from .recognition import (
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
+from .turn import tellable
 from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range, whole_number
 
 SERVICE_REMEMBER = "remember"
@@ -361,7 +362,8 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
     hits = await async_recall(
         hass, data, query, speaker, language=base_language(hass.config.language), **overrides
     )
-    return {"memories": [hit_dict(hit) for hit in hits]}
+    told, kept = tellable(hits)  # what the assistant would tell this speaker (turn.py)
+    return {"memories": [hit_dict(hit) for hit in told], "withheld": len(kept)}
 
 
 async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:

@@ -25,6 +25,7 @@ from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Memory, Speaker, SpeakerSource
+from .engine.sensitive import withholds
 from .recognition import VoiceRecognizer, claim_heard, heard_for, satellite_key
 from .runtime import Ask, MemoryRuntimeData, PendingQuestion, async_recall
 from .speaker import resolve_identity
@@ -172,21 +173,17 @@ async def async_recall_once(hass: HomeAssistant, data: MemoryRuntimeData, turn: 
 
 
 def withheld(memory: Memory, speaker: Speaker, options: Mapping[str, Any]) -> bool:
-    """True when `memory` may not be told to `speaker`: a sensitive memory (codes, health, payment:
-    engine/sensitive.py) and an unknown speaker, unless the options allow unknown speakers to
-    hear them (CONF_SENSITIVE_TO_UNKNOWN). Recognised household members hear them."""
-    if not memory.sensitive or speaker.known:
-        return False
-    return not options.get(CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN)
+    """The engine's rule (sensitive.withholds) for a memory that did not come from recall (a
+    conflict, a match to forget), with the entry's option (CONF_SENSITIVE_TO_UNKNOWN)."""
+    return withholds(
+        memory, speaker, to_unknown=bool(options.get(CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN))
+    )
 
 
-def tellable(hits: list[Hit], speaker: Speaker, options: Mapping[str, Any]) -> tuple[list[Hit], list[Hit]]:
-    """`hits` split into (may be told, withheld) by `withheld`, order kept."""
-    told: list[Hit] = []
-    kept: list[Hit] = []
-    for hit in hits:
-        (kept if withheld(hit.memory, speaker, options) else told).append(hit)
-    return told, kept
+def tellable(hits: list[Hit]) -> tuple[list[Hit], list[Hit]]:
+    """Recall's `hits` split into (may be told, withheld) as recall marked them (Hit.withheld),
+    order kept."""
+    return [h for h in hits if not h.withheld], [h for h in hits if h.withheld]
 
 
 def error_reply(err: EngineError) -> str:

@@ -239,7 +239,7 @@ async def _search(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     language = base_language(msg.get("language") or hass.config.language)
     data = entry.runtime_data
     hits = await async_recall(hass, data, msg["query"], speaker, language=language, limit=msg["limit"])
-    told, kept = tellable(hits, speaker, data.options)  # what the assistant would tell them (turn.py)
+    told, kept = tellable(hits)  # what the assistant would tell them (turn.py)
     view = await async_renderer(hass, data.engine, [h.memory for h in hits])
 
     def shown(h: Hit) -> dict[str, Any]:

@@ -487,3 +487,19 @@ def test_recall_with_precomputed_vector(engine: MemoryEngine, language: str, que
     given = engine.recall(query, GUEST, vector=vector)
     assert own and [h.memory.id for h in given] == [h.memory.id for h in own]
     assert engine.recall(query, GUEST, vector=vector[:10]) == []  # wrong dimension: logged, no answer
+
+
+def test_recall_marks_what_an_unknown_speaker_may_not_be_told(engine: MemoryEngine) -> None:
+    """The engine decides withholding once, for every door: a sensitive memory recalled for an
+    unknown speaker comes back marked withheld (still ranked, so a door can say something matched);
+    a recognised member is told it, and so is anyone when the option lets unknown speakers hear."""
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    code = engine.remember(MemoryDraft("The garden gate code is 4711.", speaker=julian, scope=Scope.SHARED))
+    plain = engine.remember(MemoryDraft("The garden gate is painted green.", speaker=julian, scope=Scope.SHARED))
+    assert code.memory.sensitive and not plain.memory.sensitive
+    guest = Speaker(person_id=None, area_id=KITCHEN)
+    marks = {h.memory.id: h.withheld for h in engine.recall("the garden gate", guest)}
+    assert marks == {code.memory.id: True, plain.memory.id: False}
+    assert not any(h.withheld for h in engine.recall("the garden gate", julian))
+    opened = RecallOptions(sensitive_to_unknown=True)
+    assert not any(h.withheld for h in engine.recall("the garden gate", guest, opened))

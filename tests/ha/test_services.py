@@ -10,6 +10,7 @@ import pytest
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 
+from custom_components.memory.const import CONF_SENSITIVE_TO_UNKNOWN
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
 from tests.conftest import async_call, both_stores
@@ -285,6 +286,27 @@ async def test_find_to_forget_then_forget(household: HomeAssistant, memory_entry
     assert forgotten["forgotten"]["id"] == written["memory"]["id"]
     assert await _count(household, engine) == 0
     assert _ids(await async_call(household, "recall", {"query": "What is the gate code?"})) == []
+
+
+async def test_recall_withholds_sensitive_memories_from_an_unknown_speaker(
+    household: HomeAssistant, memory_entry, julian
+) -> None:
+    """memory.recall tells what the assistant would: a sensitive memory (a code) matched for an
+    unknown speaker is only counted as withheld; the person it is recalled for hears it, and so
+    does anyone once the option lets unknown speakers hear sensitive memories."""
+    code = (await async_call(household, "remember", {"content": "The garden gate code is 4711."}))["memory"]
+    asked = {"query": "What is the gate code?"}
+    unknown = await async_call(household, "recall", asked)
+    assert (unknown["memories"], unknown["withheld"]) == ([], 1)
+    for_julian = await async_call(household, "recall", {**asked, "person": julian.person_id})
+    assert (_ids(for_julian), for_julian["withheld"]) == ([code["id"]], 0)
+
+    household.config_entries.async_update_entry(
+        memory_entry, options={**memory_entry.options, CONF_SENSITIVE_TO_UNKNOWN: True}
+    )
+    await household.config_entries.async_reload(memory_entry.entry_id)
+    allowed = await async_call(household, "recall", asked)
+    assert (_ids(allowed), allowed["withheld"]) == ([code["id"]], 0)
 
 
 # --- bad input: a translated ServiceValidationError naming the field; nothing is written ----------

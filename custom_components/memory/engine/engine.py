@@ -35,6 +35,7 @@ from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
 from .extraction import Candidate, LearnResult
 from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
+from .sensitive import withholds
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
 from .text import same_text, visible_text, wording
 
@@ -215,6 +216,12 @@ class MemoryEngine:
             )
             if hits and opts.as_of is None:  # a look back is not a use of what is current
                 self.store.touch([h.memory.id for h in hits], self._clock())
+            hits = [
+                replace(h, withheld=True)
+                if withholds(h.memory, speaker, to_unknown=opts.sensitive_to_unknown)
+                else h
+                for h in hits
+            ]
         except InvalidInput as err:  # the caller's mistake, not a failure: no traceback
             _LOGGER.warning("Memory recall refused its input (%s: %s); answering without memories",
                             err.field, err.reason)  # fmt: skip

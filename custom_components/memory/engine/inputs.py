@@ -130,6 +130,7 @@ def check_recall_options(options: object) -> None:
     _count("max_chars_per_memory", options.max_chars_per_memory, high=None)
     _number("min_similarity", options.min_similarity)
     _flag("include_about_speaker", options.include_about_speaker)
+    _flag("sensitive_to_unknown", options.sensitive_to_unknown)
     _text("language", options.language, MAX_LANGUAGE_CHARS, optional=True)
     _names("named_persons", options.named_persons)
     for area in _items("named_areas", options.named_areas):

@@ -165,6 +165,8 @@ class Hit:
     "importance", "recency", "about_speaker", "newer") whose sum is `score`.
     outdated_by: the id of a newer memory in the same slate that likely replaces this one
     (recall.mark_outdated; facts.relation REPLACES, nobody settled it yet), else None.
+    withheld: the speaker may see that it matched but not be told it (sensitive.withholds); every
+    door tells only the others.
     """
 
     memory: Memory
@@ -172,6 +174,7 @@ class Hit:
     similarity: float
     factors: dict[str, float] = field(default_factory=dict)
     outdated_by: str | None = None
+    withheld: bool = False
 
 
 class Role(StrEnum):
