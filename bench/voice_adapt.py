@@ -336,6 +336,12 @@ def noise_suppression(draws: int) -> dict[str, Any]:
             for half, v in (("tuning", tune), ("held_out", held))
             for enrol, table in (("enrol_raw", raw_enrol), ("enrol_processed", processed))
         }
+        moved: dict[str, list[float]] = {}
+        for c in clips:
+            a, b = raw[c.key].vector, processed[c.key].vector
+            if a is not None and b is not None:
+                moved.setdefault(c.session, []).append(float(np.dot(a, b)))
+        out["levels"][str(level)]["cosine_to_unprocessed_median"] = {k: float(np.median(v)) for k, v in moved.items()}
         print(f"speex level {level} measured", flush=True)
     return out
 
@@ -393,13 +399,18 @@ def table(doc: dict[str, Any]) -> list[str]:
                   "|---" * 7 + "|"]  # fmt: skip
         for level, parts in s["levels"].items():
             for part, data in parts.items():
-                if not part.startswith("held_out"):
+                if not part.startswith("held_out") or "rows" not in data:
                     continue
                 enrol = part.removeprefix("held_out").lstrip("_") or "raw (no processing)"
                 for session, row in data["rows"].items():
                     label = (f"{level}, {enrol}, {session} ({row['speech_seconds_median']:.1f} s, "
                              f"{row['snr_db_median']:.0f} dB)")  # fmt: skip
                     lines.append(_row(label, row["product"])[:-1] + f" {row['no_vector']} |")
+        lines.append("")
+        for level, parts in s["levels"].items():
+            if "cosine_to_unprocessed_median" in parts:
+                lines.append(f"- level {level}: median cosine of a clip's vector to its unprocessed one: "
+                             + ", ".join(f"{k} {v:.3f}" for k, v in parts["cosine_to_unprocessed_median"].items()))  # fmt: skip
         lines.append("")
     return lines
 

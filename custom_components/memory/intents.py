@@ -31,6 +31,7 @@ from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import is_encodable, strip_invisible
+from .engine.writer import scope_for
 from .runtime import (
     Ask,
     MemoryConfigEntry,
@@ -69,56 +70,6 @@ KNOW_MAX_ITEMS = 3  # "what do you know about …" reads out at most this many m
 ABOUT_ME_LIST_LIMIT = 10_000  # enough to count a person's private memories
 ROOM_LIST_LIMIT = 1000  # newest visible memories read for a named room's notes (shared ones included)
 
-# First-person singular markers per language: a memory with one is about the speaker. Italian
-# and Spanish drop the pronoun ("sono allergico", "tengo cita"), so the common verb forms that
-# can only be "I" count too, plus reflexive/possessive and elided forms ("j'", "m'"). Curated
-# lists, not endings: "-o" would take "il cassetto" for a verb. Tokens keep a trailing
-# apostrophe ("j'ai" → "j'", "ai"). Wrongly private is a small harm, wrongly shared a leak
-# (docs/privacy.md), so doubtful forms lean private.
-_FIRST_PERSON: dict[str, frozenset[str]] = {
-    "en": frozenset({"i", "i'", "im", "my", "me", "mine", "myself"}),
-    "de": frozenset(
-        {"ich", "mir", "mich", "mein", "meine", "meinen", "meinem", "meiner", "meines", "meins"}
-        | {"bin", "hab", "hab'", "habe"}  # only "ich": "bin allergisch", "hab's im Keller"
-    ),
-    "it": frozenset(
-        {"io", "mi", "me", "m'", "mio", "mia", "miei", "mie"}
-        | {"ho", "sto", "vado", "faccio", "devo", "posso", "voglio", "preferisco", "abito", "mangio"}
-        | {"bevo", "adoro", "amo", "odio", "so", "conosco", "ero", "avevo", "sarò", "avrò", "soffro"}
-        | {"prendo", "parlo", "leggo", "dormo", "esco", "torno", "ricevo", "pago", "vorrei"}
-        | {"tengo", "metto", "lascio", "guardo", "conservo"}
-    ),
-    "fr": frozenset({"je", "j'", "moi", "me", "m'", "mon", "ma", "mes", "suis"}),
-    "es": frozenset(
-        {"yo", "mi", "mí", "mis", "me", "conmigo", "mío", "mía", "míos", "mías"}
-        | {"soy", "estoy", "tengo", "prefiero", "voy", "hago", "quiero", "necesito", "puedo", "debo"}
-        | {"sé", "conozco", "he", "estuve", "fui", "tuve", "odio", "adoro", "amo", "duermo", "salgo"}
-        | {"vuelvo", "bebo", "quisiera", "tomo", "guardo", "pongo", "dejo"}
-    ),
-}
-# Forms that are also a plural verb, a 3rd-person form or a noun ("le chiavi sono …", "il
-# lavoro", "el trabajo", "la casa era …"): first person only when no article or determiner
-# comes before them in the same clause.
-_FIRST_PERSON_UNLESS_AFTER_ARTICLE: dict[str, frozenset[str]] = {
-    "it": frozenset({"sono", "lavoro", "studio", "vivo", "corro", "gioco", "uso", "arrivo", "parto"}),
-    "es": frozenset(
-        {"vivo", "trabajo", "estudio", "juego", "pago", "uso", "era", "estaba", "tenía", "corro"}
-    ),
-}
-_ARTICLES: dict[str, frozenset[str]] = {
-    "it": frozenset(
-        {"il", "lo", "la", "i", "gli", "le", "l'", "un", "un'", "uno", "una", "del", "dello"}
-        | {"della", "dell'", "dei", "degli", "delle", "questo", "questa", "quest'", "questi"}
-        | {"queste", "quel", "quell'", "quello", "quella", "quei", "quegli", "quelle", "tuo", "tua"}
-        | {"suo", "sua", "loro", "nostro", "nostra", "nostri", "nostre", "ci"}  # "ci sono" = there are
-    ),
-    "es": frozenset(
-        {"el", "la", "los", "las", "un", "una", "unos", "unas", "del", "al", "este", "esta"}
-        | {"estos", "estas", "ese", "esa", "esos", "esas", "su", "sus", "tu", "tus", "nuestro", "nuestra"}
-    ),
-}
-_CLAUSE = re.compile(r"[,;:.!?()\n]+")
-_TOKEN = re.compile(r"\w+'?")
 
 # Sentences that state a liking make a `preference`, everything else a `fact`.
 _PREFERENCE = {
@@ -242,36 +193,10 @@ def match_sentence(intents: Intents, text: str, skip: Collection[str] = ()) -> S
     return best[2] if best else None
 
 
-def is_about_speaker(content: str, language: str) -> bool:
-    """True when the memory is in the first person singular ("I …", "my …", "mein …",
-    and pronoun-less verb forms such as "sono …", "tengo …")."""
-    lang = base_language(language)
-    markers = _FIRST_PERSON.get(lang, _FIRST_PERSON["en"])
-    ambiguous = _FIRST_PERSON_UNLESS_AFTER_ARTICLE.get(lang, frozenset())
-    articles = _ARTICLES.get(lang, frozenset())
-    for clause in _CLAUSE.split(content.replace("\u2019", "'")):
-        words = [w.casefold() for w in _TOKEN.findall(clause)]
-        for index, word in enumerate(words):
-            if word in markers:
-                return True
-            if word in ambiguous and not articles.intersection(words[:index]):
-                return True
-    return False
-
-
 def infer_kind(content: str, language: str) -> Kind:
     """`preference` for likings ("I like …", "ich mag …"), otherwise `fact`."""
     pattern = _PREFERENCE.get(base_language(language), _PREFERENCE["en"])
     return Kind.PREFERENCE if re.search(pattern, content, re.IGNORECASE) else Kind.FACT
-
-
-def infer_scope(content: str, language: str, speaker: Speaker, room: bool = False) -> Scope:
-    """ROOM when asked for this room; PRIVATE when about a recognised speaker; else SHARED."""
-    if room:
-        return Scope.ROOM
-    if speaker.known and is_about_speaker(content, language):
-        return Scope.PRIVATE
-    return Scope.SHARED
 
 
 def forget_candidates(hits: list[Hit]) -> list[Hit]:
@@ -363,7 +288,7 @@ async def async_remember_said(
     language = language or turn.language
     if is_filler(content, language):
         return "remember_what", {}
-    scope = infer_scope(content, language, turn.speaker, room=room)
+    scope = scope_for(content, language, turn.speaker, room=room)
     draft = MemoryDraft(
         content,
         speaker=turn.speaker,

@@ -37,8 +37,8 @@ from .const import DOMAIN, LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable, strip_invisible
-from .engine.writer import clean_content
-from .intents import forget_candidates, infer_kind, infer_scope
+from .engine.writer import clean_content, scope_for
+from .intents import forget_candidates, infer_kind
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
 from .speaker import area_of, person_names, resolve_identity, tellers
@@ -387,7 +387,7 @@ class RememberTool(_SpeakerTool):
             return _failed(err.reason)
         if is_filler(content, language):  # "that": the model must pass the user's actual words
             return _failed("empty")
-        scope = Scope(args["scope"]) if "scope" in args else infer_scope(content, language, self._speaker)
+        scope = Scope(args["scope"]) if "scope" in args else scope_for(content, language, self._speaker)
         if scope is Scope.PRIVATE and not self._speaker.known:
             return _failed("unknown_speaker")
         try:

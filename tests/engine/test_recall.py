@@ -495,7 +495,9 @@ def test_recall_marks_what_an_unknown_speaker_may_not_be_told(engine: MemoryEngi
     a recognised member is told it, and so is anyone when the option lets unknown speakers hear."""
     julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
     code = engine.remember(MemoryDraft("The garden gate code is 4711.", speaker=julian, scope=Scope.SHARED))
-    plain = engine.remember(MemoryDraft("The garden gate is painted green.", speaker=julian, scope=Scope.SHARED))
+    plain = engine.remember(
+        MemoryDraft("The garden gate is painted green.", speaker=julian, scope=Scope.SHARED)
+    )
     assert code.memory.sensitive and not plain.memory.sensitive
     guest = Speaker(person_id=None, area_id=KITCHEN)
     marks = {h.memory.id: h.withheld for h in engine.recall("the garden gate", guest)}

@@ -10,7 +10,9 @@ from homeassistant.helpers import intent
 
 from custom_components.memory.answers import REPLIES, reply
 from custom_components.memory.const import DOMAIN
+from custom_components.memory.engine.language import speaks_as_self
 from custom_components.memory.engine.models import Kind, Scope, Speaker
+from custom_components.memory.engine.writer import scope_for
 from custom_components.memory.intents import (
     INTENT_CONFIRM,
     INTENT_FORGET,
@@ -20,8 +22,6 @@ from custom_components.memory.intents import (
     SENTENCE_LANGUAGES,
     _load_sentences,
     infer_kind,
-    infer_scope,
-    is_about_speaker,
     match_sentence,
     verbatim,
 )
@@ -149,9 +149,9 @@ def test_other_sentences_are_not_memory_sentences(language: str, text: str) -> N
 def test_kind_and_scope_from_the_words(language: str, content: str, kind: Kind, about_me: bool) -> None:
     assert infer_kind(content, language) is kind
     known = Speaker(person_id="person.julian")
-    assert infer_scope(content, language, known) is (Scope.PRIVATE if about_me else Scope.SHARED)
-    assert infer_scope(content, language, Speaker()) is Scope.SHARED  # an unknown speaker's "I" is shared
-    assert infer_scope(content, language, known, room=True) is Scope.ROOM
+    assert scope_for(content, language, known) is (Scope.PRIVATE if about_me else Scope.SHARED)
+    assert scope_for(content, language, Speaker()) is Scope.SHARED  # an unknown speaker's "I" is shared
+    assert scope_for(content, language, known, room=True) is Scope.ROOM
 
 
 def test_verbatim_keeps_the_users_words() -> None:
@@ -276,15 +276,15 @@ ABOUT_THE_HOUSEHOLD = [
 
 @pytest.mark.parametrize(("language", "content"), ABOUT_THE_SPEAKER)
 def test_c05_first_person_without_pronoun_is_about_the_speaker(language: str, content: str) -> None:
-    assert is_about_speaker(content, language)
-    assert infer_scope(content, language, Speaker(person_id="person.julian")) is Scope.PRIVATE
-    assert infer_scope(content, language, Speaker()) is Scope.SHARED  # nobody to own it
+    assert speaks_as_self(content, language)
+    assert scope_for(content, language, Speaker(person_id="person.julian")) is Scope.PRIVATE
+    assert scope_for(content, language, Speaker()) is Scope.SHARED  # nobody to own it
 
 
 @pytest.mark.parametrize(("language", "content"), ABOUT_THE_HOUSEHOLD)
 def test_c01_household_facts_stay_shared(language: str, content: str) -> None:
-    assert not is_about_speaker(content, language)
-    assert infer_scope(content, language, Speaker(person_id="person.julian")) is Scope.SHARED
+    assert not speaks_as_self(content, language)
+    assert scope_for(content, language, Speaker(person_id="person.julian")) is Scope.SHARED
 
 
 # --- C16: the common ways to say "forget everything about me" ---------------------------------

@@ -38,14 +38,11 @@ from .text import same_text
 from .values import ValueKind
 
 SELF = "me"  # the normalised subject of a fact about the speaker
-# First-person forms a model writes as the subject of a fact about the speaker (en/de/it/fr/es).
-FIRST_PERSON = frozenset(
-    {
-        "me", "i", "myself", "my", "mine", "user", "the user", "speaker", "the speaker",
-        "the person speaking", "ich", "mich", "mir", "mein", "meine", "io", "mi", "mio", "mia",
-        "je", "moi", "mon", "ma", "yo", "mí",
-    }
-)  # fmt: skip
+# What a model writes as the subject of a fact about the speaker: any language's first person
+# (language.SELF_PRONOUNS) or a name for the one speaking.
+FIRST_PERSON = frozenset().union(*lang_rules.SELF_PRONOUNS.values()) | {
+    "user", "the user", "speaker", "the speaker", "the person speaking",
+}  # fmt: skip
 
 _NON_WORD = re.compile(r"[\W_]+")
 
@@ -262,15 +259,6 @@ _NEGATION = {
     "fr": "ne|n'|pas|jamais|déteste",
     "es": "no|nunca|jamás|odio",
 }  # fmt: skip
-# The speaker's own singular first person per language: "I"/"my" of one teller is not another's
-# ("we"/"our" is the household's, whoever says it).
-_FIRST_PERSON = {
-    "en": "i me my mine myself i'm i've i'd i'll",
-    "de": "ich mich mir mein meine meinen meinem meiner meines",
-    "it": "io mi mio mia miei mie me",
-    "fr": "je j moi me m mon ma mes",
-    "es": "yo me mi mis mío mía míos mías",
-}  # fmt: skip
 # Weekday and month names (and their common forms) -> one value, so "Tuesday", "dienstags" and
 # "martedì" are the same value and "Tuesday"/"Wednesday" two values.
 _WEEKDAYS = [
@@ -350,7 +338,6 @@ class _Cues:
     change: re.Pattern[str]
     negation: re.Pattern[str]
     words: frozenset[str]  # every word of a change or negation phrase: left out of the stems
-    first_person: frozenset[str]
 
 
 @cache
@@ -360,7 +347,6 @@ def _cues(language: str) -> _Cues:
         change=_phrase_pattern(change),
         negation=_phrase_pattern(negation),
         words=frozenset(w for p in (*change, *negation) for w in p.split()),
-        first_person=frozenset(_FIRST_PERSON.get(language, _FIRST_PERSON["en"]).split()),
     )
 
 
@@ -419,7 +405,7 @@ class Reading:
             names=_names(text, lang),
             words=tuple(words),
             subject=_names(text, lang) & frozenset(_content(kept, lang)[:1]),
-            first_person=not cues.first_person.isdisjoint(words),
+            first_person=lang_rules.speaks_as_self(text, lang),  # "I" of one teller is not another's
             change=cues.change.search(folded) is not None,
             negated=cues.negation.search(folded) is not None,
             sign_in_words=said.sign_in_words,

@@ -250,3 +250,77 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
             por qué este esta estos estas ese esa eso recuerda olvida""",
     }.items()
 }  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- speaking of oneself
+# The first person singular per language, the one list every rule reads (the writer's scope, the
+# fact rules' reading, a fact key's subject). Italian and Spanish drop the pronoun ("sono
+# allergico", "tengo cita"), so the common verb forms that can only be "I" count too. Curated
+# lists, not endings: "-o" would take "il cassetto" for a verb. Tokens keep a trailing apostrophe
+# ("j'ai" -> "j'", "ai"). Wrongly private is a small harm, wrongly shared a leak
+# (docs/privacy.md), so doubtful forms lean private.
+SELF_PRONOUNS: dict[str, frozenset[str]] = {
+    "en": frozenset({"i", "i'", "im", "my", "me", "mine", "myself"}),
+    "de": frozenset({"ich", "mir", "mich", "mein", "meine", "meinen", "meinem", "meiner", "meines", "meins"}),
+    "it": frozenset({"io", "mi", "me", "m'", "mio", "mia", "miei", "mie"}),
+    "fr": frozenset({"je", "j'", "moi", "me", "m'", "mon", "ma", "mes"}),
+    "es": frozenset({"yo", "mi", "mí", "mis", "me", "conmigo", "mío", "mía", "míos", "mías"}),
+}  # fmt: skip
+SELF_VERBS: dict[str, frozenset[str]] = {
+    "de": frozenset({"bin", "hab", "hab'", "habe"}),  # only "ich": "bin allergisch", "hab's im Keller"
+    "it": frozenset(
+        {"ho", "sto", "vado", "faccio", "devo", "posso", "voglio", "preferisco", "abito", "mangio"}
+        | {"bevo", "adoro", "amo", "odio", "so", "conosco", "ero", "avevo", "sarò", "avrò", "soffro"}
+        | {"prendo", "parlo", "leggo", "dormo", "esco", "torno", "ricevo", "pago", "vorrei"}
+        | {"tengo", "metto", "lascio", "guardo", "conservo"}
+    ),
+    "fr": frozenset({"suis"}),
+    "es": frozenset(
+        {"soy", "estoy", "tengo", "prefiero", "voy", "hago", "quiero", "necesito", "puedo", "debo"}
+        | {"sé", "conozco", "he", "estuve", "fui", "tuve", "odio", "adoro", "amo", "duermo", "salgo"}
+        | {"vuelvo", "bebo", "quisiera", "tomo", "guardo", "pongo", "dejo"}
+    ),
+}  # fmt: skip
+# Forms that are also a plural verb, a 3rd-person form or a noun ("le chiavi sono …", "il
+# lavoro", "el trabajo", "la casa era …"): first person only when no article or determiner
+# comes before them in the same clause.
+SELF_VERBS_UNLESS_AFTER_ARTICLE: dict[str, frozenset[str]] = {
+    "it": frozenset({"sono", "lavoro", "studio", "vivo", "corro", "gioco", "uso", "arrivo", "parto"}),
+    "es": frozenset(
+        {"vivo", "trabajo", "estudio", "juego", "pago", "uso", "era", "estaba", "tenía", "corro"}
+    ),
+}  # fmt: skip
+ARTICLES: dict[str, frozenset[str]] = {
+    "it": frozenset(
+        {"il", "lo", "la", "i", "gli", "le", "l'", "un", "un'", "uno", "una", "del", "dello"}
+        | {"della", "dell'", "dei", "degli", "delle", "questo", "questa", "quest'", "questi"}
+        | {"queste", "quel", "quell'", "quello", "quella", "quei", "quegli", "quelle", "tuo", "tua"}
+        | {"suo", "sua", "loro", "nostro", "nostra", "nostri", "nostre", "ci"}  # "ci sono" = there are
+    ),
+    "es": frozenset(
+        {"el", "la", "los", "las", "un", "una", "unos", "unas", "del", "al", "este", "esta"}
+        | {"estos", "estas", "ese", "esa", "esos", "esas", "su", "sus", "tu", "tus", "nuestro", "nuestra"}
+    ),
+}  # fmt: skip
+_CLAUSE = re.compile(r"[,;:.!?()\n]+")
+_SELF_TOKEN = re.compile(r"\w+'?")
+
+
+def speaks_as_self(text: str, language: str | None) -> bool:
+    """True when `text` speaks in the first person singular ("I …", "my …", "mein …", and
+    pronoun-less verb forms such as "sono …", "tengo …"), by `language`'s lists (English's for a
+    language without its own)."""
+    lang = base(language) or "en"
+    if lang not in SELF_PRONOUNS:
+        lang = "en"
+    markers = SELF_PRONOUNS[lang] | SELF_VERBS.get(lang, frozenset())
+    ambiguous = SELF_VERBS_UNLESS_AFTER_ARTICLE.get(lang, frozenset())
+    articles = ARTICLES.get(lang, frozenset())
+    for clause in _CLAUSE.split(text.replace("\u2019", "'")):
+        words = [w.casefold() for w in _SELF_TOKEN.findall(clause)]
+        for index, word in enumerate(words):
+            if word in markers:
+                return True
+            if word in ambiguous and not articles.intersection(words[:index]):
+                return True
+    return False

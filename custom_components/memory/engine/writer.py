@@ -23,7 +23,7 @@ from .facts import (
     same_teller,
     same_value,
 )
-from .language import said_in
+from .language import said_in, speaks_as_self
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
@@ -38,6 +38,17 @@ DEDUP_NEIGHBOURS = 8
 TOMBSTONE_SIMILARITY = 0.85
 # Provenances of what was learned automatically: never given sensitive content (invariant 7)
 LEARNED = frozenset({Provenance.EXTRACTED, Provenance.INFERRED})
+
+
+def scope_for(content: str, language: str, speaker: Speaker, *, room: bool = False) -> Scope:
+    """The scope of a memory whose teller did not name one — the one rule every door uses: ROOM
+    when it was asked for this room (`room`; the speaker's area then holds it), PRIVATE when a
+    recognised speaker speaks of themself (language.speaks_as_self), else SHARED."""
+    if room:
+        return Scope.ROOM
+    if speaker.known and speaks_as_self(content, language):
+        return Scope.PRIVATE
+    return Scope.SHARED
 
 
 def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id: str | None) -> Bucket:
