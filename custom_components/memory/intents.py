@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -30,8 +31,8 @@ from .answers import base_language, quote_all, reply, spoken_date
 from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
-from .engine.text import is_encodable, strip_invisible
-from .engine.writer import scope_for
+from .engine.text import strip_invisible
+from .engine.writer import checked_text, scope_for
 from .runtime import (
     Ask,
     MemoryConfigEntry,
@@ -282,9 +283,10 @@ async def async_remember_said(
     named and asked about ("Should this replace it?", one question per turn; yes: MemoryConfirm
     supersedes it, no: both stay). Only a committed write says "got it" (invariant 5): a store
     that refused it says the memory could not be stored ("remember_failed")."""
-    if not is_encodable(content):
-        return "remember_invalid", {}
-    content = strip_invisible(content)
+    try:
+        content = checked_text("content", content, limit=sys.maxsize)  # the writer bounds its length
+    except InvalidInput as err:
+        return ("remember_invalid" if err.reason == "invalid_text" else "remember_what"), {}
     language = language or turn.language
     if is_filler(content, language):
         return "remember_what", {}
@@ -352,10 +354,14 @@ class ForgetIntentHandler(_MemoryIntentHandler):
 
     async def _async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
         slots = self.async_validate_slots(intent_obj.slots)
-        query = strip_invisible(str(slots[SLOT_QUERY]["value"])) if SLOT_QUERY in slots else ""
         turn = self._turn(intent_obj)
-        if not is_encodable(query):
-            return self._respond(intent_obj, "forget_none")
+        try:
+            said = str(slots[SLOT_QUERY]["value"]) if SLOT_QUERY in slots else ""
+            query = checked_text("query", said, limit=sys.maxsize)  # the engine bounds its length
+        except InvalidInput as err:
+            if err.reason != "empty":
+                return self._respond(intent_obj, "forget_none")
+            query = ""  # "forget" with nothing named: the filler rule below asks what
         if is_filler(query, turn.language):
             candidates = await self._just_remembered(intent_obj, turn)
             if not candidates:

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import sys
 from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -36,8 +37,8 @@ from .cloud import CLIENT_DOMAINS, async_is_cloud_domain, without_sensitive
 from .const import DOMAIN, LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
-from .engine.text import is_encodable, strip_invisible
-from .engine.writer import clean_content, scope_for
+from .engine.text import is_encodable
+from .engine.writer import checked_text, clean_content, scope_for
 from .intents import forget_candidates, infer_kind
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
@@ -344,12 +345,12 @@ class _SpeakerTool(llm.Tool):
         return args
 
 
-def _text_error(text: str) -> str | None:
-    """The tool error for unusable text: invalid_text (lone surrogates), empty (nothing visible)."""
-    if not is_encodable(text):
-        return "invalid_text"
-    if not strip_invisible(text):
-        return "empty"
+def _text_error(field: str, text: str) -> str | None:
+    """The tool error for unusable text (writer.checked_text's reason), None for usable text."""
+    try:
+        checked_text(field, text, limit=sys.maxsize)  # the engine bounds each field's length
+    except InvalidInput as err:
+        return err.reason
     return None
 
 
@@ -502,10 +503,10 @@ class FindToForgetTool(_SpeakerTool):
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> llm.ToolResult:
         query = self._args(tool_input)["query"]
-        if not is_encodable(query):
-            return _failed("invalid_text")
-        if not strip_invisible(query):
-            return _ok(candidates=[])
+        if (error := _text_error("query", query)) == "empty":
+            return _ok(candidates=[])  # nothing named: nothing found
+        if error:
+            return _failed(error)
         try:
             hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
         except InvalidInput as err:
@@ -548,7 +549,7 @@ class ForgetTool(_SpeakerTool):
     ) -> llm.ToolResult:
         args = self._args(tool_input)
         memory_id = args["memory_id"]
-        if error := _text_error(memory_id):
+        if error := _text_error("memory_id", memory_id):
             return _failed(error)
         memory_id = memory_id.strip()
         given = args["confirmation"].encode("utf-8", "surrogatepass")

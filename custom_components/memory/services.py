@@ -59,7 +59,8 @@ from .engine.api import (
 )
 from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
-from .engine.text import is_encodable, strip_invisible
+from .engine.text import is_encodable
+from .engine.writer import checked_text
 from .judge import async_consolidate
 from .recognition import (
     MAX_ENROL_CLIPS,
@@ -202,15 +203,10 @@ async def _async_is_admin(hass: HomeAssistant, call: ServiceCall) -> bool:
 def _text(call: ServiceCall, field: str, limit: int) -> str:
     """The field's text without invisible edges; invalid_text (lone surrogates), empty_content
     (nothing visible: whitespace, zero-width and format characters only) or content_too_long."""
-    raw = str(call.data[field])
-    if not is_encodable(raw):
-        raise invalid("invalid_text", field)
-    text = strip_invisible(raw)
-    if not text:
-        raise invalid("empty_content", field)
-    if len(text) > limit:
-        raise invalid("content_too_long", field)
-    return text
+    try:
+        return checked_text(field, str(call.data[field]), limit)
+    except InvalidInput as err:
+        raise map_invalid(err) from err
 
 
 def _pending_limit(call: ServiceCall) -> int:
@@ -382,14 +378,9 @@ async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
 
 
 async def _async_forget(call: ServiceCall) -> ServiceResponse:
-    hass = call.hass
-    data = _runtime(hass)
-    speaker = await _async_speaker(hass, call)
-    memory_id = call.data[ATTR_MEMORY_ID].strip()
-    if not is_encodable(memory_id):
-        raise invalid("invalid_text", ATTR_MEMORY_ID)
+    data, memory_id, speaker = await _async_memory_id(call)
     try:
-        memory = await async_run(hass, data.engine.forget, memory_id, speaker)
+        memory = await async_run(call.hass, data.engine.forget, memory_id, speaker)
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:

@@ -164,7 +164,7 @@ async def test_c27_read_back_verbatim(
     ],
 )
 async def test_c27_service_stores_verbatim(
-    hass: HomeAssistant, memory_entry: Any, *, language: str, given: str, stored: str, query: str
+    hass: HomeAssistant, memory_entry: Any, julian: Any, *, language: str, given: str, stored: str, query: str
 ) -> None:
     """memory.remember stores the content as given (docs/services.md: verbatim), only invisible
     characters at its ends trimmed; memory.recall returns it so; the LLM prompt quotes it on one line."""
@@ -172,7 +172,8 @@ async def test_c27_service_stores_verbatim(
     assert written["memory"]["content"] == stored
     (memory,) = await async_all_memories(hass, memory_entry)
     assert memory.content == stored
-    recalled = await async_call(hass, "recall", {"query": query})
+    # recalled for a person: a password is sensitive, withheld from an unknown speaker
+    recalled = await async_call(hass, "recall", {"query": query, "person": julian.person_id})
     assert [m["content"] for m in recalled["memories"]] == [stored]
     engine = memory_entry.runtime_data.engine
     hits = await hass.async_add_executor_job(engine.recall, query, Speaker())

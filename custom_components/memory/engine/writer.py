@@ -68,22 +68,29 @@ def resolve_bucket(scope: Scope, speaker: Speaker, owner_id: str | None, area_id
     return Bucket(scope=scope, owner_id=None, area_id=None)
 
 
-def clean_content(content: str) -> str:
-    """The content as it is stored: verbatim, only invisible characters trimmed from its ends
-    (line breaks and spacing inside are kept; what compares texts normalises on its own:
-    same_text for duplicates, embedding_text for the vector, the full-text terms for search).
+def checked_text(field: str, text: str, limit: int = MAX_CONTENT_CHARS) -> str:
+    """The one rule for a text a person or a model hands any door (a memory's content, a query
+    to forget by, an id): verbatim, only invisible characters trimmed from its ends (line breaks
+    and spacing inside are kept; what compares texts normalises on its own: same_text for
+    duplicates, embedding_text for the vector, the full-text terms for search).
 
-    Raises InvalidInput("content", "invalid_text") for text that cannot be encoded (lone
-    surrogates), ("content", "empty") when nothing visible is left, ("content", "too_long").
+    Raises InvalidInput(field, "invalid_text") for text that cannot be encoded (lone
+    surrogates), (field, "empty") when nothing visible is left, (field, "too_long") past `limit`
+    characters. Doors map these to their own form (a service error, a tool error, a reply).
     """
-    if content and not is_encodable(content):
-        raise InvalidInput("content", "invalid_text")
-    text = strip_invisible(content) if content else ""
-    if not text:
-        raise InvalidInput("content", "empty")
-    if len(text) > MAX_CONTENT_CHARS:
-        raise InvalidInput("content", "too_long")
-    return text
+    if text and not is_encodable(text):
+        raise InvalidInput(field, "invalid_text")
+    kept = strip_invisible(text) if text else ""
+    if not kept:
+        raise InvalidInput(field, "empty")
+    if len(kept) > limit:
+        raise InvalidInput(field, "too_long")
+    return kept
+
+
+def clean_content(content: str) -> str:
+    """A memory's content as it is stored: checked_text("content", content)."""
+    return checked_text("content", content)
 
 
 def checked_content(content: str, provenance: Provenance) -> tuple[str, bool]:
