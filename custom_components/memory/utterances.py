@@ -186,7 +186,30 @@ def yes_or_no(text: str, language: str) -> str | None:
     return None
 
 
+# What an emoji sequence joins or ends with (format characters that are part of the emoji): the
+# zero-width joiner after a pictograph (its skin tone, its variation selector) and tag characters
+# (a flag's "gbsct" + CANCEL TAG).
+_ZWJ = "\u200d"
+_EMOJI_BEFORE_JOINER = frozenset({"So", "Sk", "Mn"})
+_TAGS = range(0xE0020, 0xE0080)
+
+
 def for_matching(text: str) -> str:
     """`text` without format characters (zero-width spaces, BOMs, direction marks: Unicode "Cf"),
-    which show nothing but stop sentence templates from matching ("Remember:\u200b …")."""
-    return "".join(char for char in text if unicodedata.category(char) != "Cf").strip()
+    which show nothing but stop sentence templates from matching ("Remember:\u200b …"); the
+    joiners and tags inside an emoji sequence stay (what is remembered is taken from this text,
+    verbatim)."""
+    kept: list[str] = []
+    for char in text:
+        if unicodedata.category(char) == "Cf":
+            before = kept[-1] if kept else ""
+            joins = char == _ZWJ and before and unicodedata.category(before) in _EMOJI_BEFORE_JOINER
+            tags = (
+                ord(char) in _TAGS
+                and before
+                and (ord(before) in _TAGS or unicodedata.category(before) == "So")
+            )
+            if not (joins or tags):
+                continue
+        kept.append(char)
+    return "".join(kept).strip()

@@ -33,6 +33,10 @@ from .helpers_conversation import async_all_memories, async_say, speech
 DROP = "'); DROP TABLE memories;--"
 
 # (language, what is said, what is stored)
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # man ZWJ woman ZWJ girl ZWJ boy
+WAVE = "\U0001f44b\U0001f3fd"  # waving hand, medium skin tone
+# black flag + tags "gbsct" + CANCEL TAG: the flag of Scotland
+FLAG_SCOTLAND = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
 C27_REMEMBERED = [
     ("en", f"Remember: {DROP}", DROP),
     ("en", f"Remember {DROP}", DROP),
@@ -45,6 +49,10 @@ C27_REMEMBERED = [
     ("fr", f"Retiens : {DROP}", DROP),
     ("it", f"Ricorda: {DROP}", DROP),
     ("es", f"Recuerda: {DROP}", DROP),
+    # emoji sequences stay whole: joined with ZWJ, with a skin tone, a flag's tag sequence at the end
+    ("en", f"Remember that our family emoji is {FAMILY}", f"our family emoji is {FAMILY}"),
+    ("de", f"Merk dir, dass Oma {FLAG_SCOTLAND} mag", f"Oma {FLAG_SCOTLAND} mag"),
+    ("en", f"Remember: the wave {WAVE} means hello {FLAG_SCOTLAND}", f"the wave {WAVE} means hello {FLAG_SCOTLAND}"),
 ]  # fmt: skip
 
 
@@ -161,6 +169,8 @@ async def test_c27_read_back_verbatim(
         ("en", "Shopping list:\r\n\teggs\r\n\tmilk", "Shopping list:\r\n\teggs\r\n\tmilk", "shopping list"),
         ("de", DROP, DROP, "DROP TABLE memories"),
         ("de", "Das WLAN-Passwort ist\nfoo  bar", "Das WLAN-Passwort ist\nfoo  bar", "WLAN-Passwort"),
+        ("en", f"\u200dOur family emoji: {FAMILY}\u200d", f"Our family emoji: {FAMILY}", "family emoji"),
+        ("en", f"Grandma's flag is {FLAG_SCOTLAND}", f"Grandma's flag is {FLAG_SCOTLAND}", "Grandma's flag"),
     ],
 )
 async def test_c27_service_stores_verbatim(

@@ -25,11 +25,22 @@ def is_invisible(char: str) -> bool:
     return char.isspace() or unicodedata.category(char) in INVISIBLE_CATEGORIES
 
 
+# Tag characters (U+E0020-E007F) end an emoji tag sequence: the flags of England, Scotland and
+# Wales are a black flag, tags, CANCEL TAG. Invisible (Cf) alone, part of the emoji after one.
+_TAGS = range(0xE0020, 0xE0080)
+
+
 def strip_invisible(text: str) -> str:
-    """`text` without invisible characters at either end (inner ones are kept as said)."""
+    """`text` without invisible characters at either end (inner ones are kept as said, and so
+    are the tags that end an emoji tag sequence at the end of the text)."""
     start, end = 0, len(text)
     while start < end and is_invisible(text[start]):
         start += 1
+    tags = end
+    while tags > start and ord(text[tags - 1]) in _TAGS:
+        tags -= 1
+    if tags < end and tags > start and not is_invisible(text[tags - 1]):
+        return text[start:end]  # a flag's tag sequence: part of the emoji
     while end > start and is_invisible(text[end - 1]):
         end -= 1
     return text[start:end]
