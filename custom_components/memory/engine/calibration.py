@@ -53,6 +53,14 @@ def unrelated_cosine(embedder: Embedder) -> float:
     return float(getattr(embedder, "unrelated_cosine", 0.0))
 
 
+def same_meaning_cosine(embedder: Embedder) -> float:
+    """The raw cosine from which two texts in different languages can be translations of each
+    other (twins.twin_rows): the embedder's `same_meaning_cosine`, else SAME_MEANING_DEFAULT on
+    its recall scale."""
+    declared = getattr(embedder, "same_meaning_cosine", None)
+    return float(declared) if declared is not None else raw_threshold(embedder, SAME_MEANING_DEFAULT)
+
+
 def raw_threshold(embedder: Embedder, threshold: float) -> float:
     """The embedder's raw cosine for `threshold` on the recall scale (the inverse of
     Hubness.scale): baseline + threshold * (1 - baseline), baseline = unrelated_cosine(embedder).
@@ -76,10 +84,7 @@ class Hubness:
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
         self.baseline = unrelated_cosine(embedder)
-        declared = getattr(embedder, "same_meaning_cosine", None)
-        self.same_meaning = (
-            float(declared) if declared is not None else raw_threshold(embedder, SAME_MEANING_DEFAULT)
-        )
+        self.same_meaning = same_meaning_cosine(embedder)
         self._background: Vectors | None = None
         self._lock = threading.Lock()
 

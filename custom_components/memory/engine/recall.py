@@ -44,7 +44,6 @@ from datetime import datetime
 from types import MappingProxyType
 
 import numpy as np
-import numpy.typing as npt
 
 from . import facts
 from .api import RecallOptions
@@ -63,6 +62,7 @@ from .models import Hit, Memory, Provenance, Speaker
 from .store.base import MemoryStore, Visibility
 from .terms import query_words, terms_of, words_matched
 from .text import mentions
+from .twins import twin_rows
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
@@ -346,54 +346,17 @@ def translations(
 def same_meaning_pairs(
     store: MemoryStore, seeds: list[str], among: list[str], language: Mapping[str, str], level: float
 ) -> list[tuple[str, str]]:
-    """(seed, twin) pairs, at most one twin per seed and language. A memory's twin in another
-    language is the memory of that language nearest to it when it is in turn that memory's
-    nearest among the memories of its own language, at raw cosine ≥ `level`
-    (Hubness.same_meaning): a translation is its original's nearest in its language, both ways; a
-    sentence merely on the same topic rarely is when no translation exists. A language where the
-    seed has no twin takes the twin of one of its twins (one step: Russian-Chinese translations
-    are often no pair directly while both pair with the English one). XQuAD tuning half, with the
-    translation removed: 0.7-1.6 % of sentences get a false twin directly, 0.7 % by the step; the
-    cosine level alone (0.55) took a false one for 12.9 % (docs/recall-tuning.md). Reads the
-    vectors of `among` (ids with a language; forgotten ones are skipped)."""
+    """(seed, twin) pairs by the nearest-both-ways rule (twins.twin_rows) among `among` (ids with
+    a language; forgotten ones are skipped) at raw cosine >= `level` (Hubness.same_meaning).
+    Reads their vectors."""
     if not seeds:
         return []
     ids, vectors = store.vectors(list(dict.fromkeys([*seeds, *among])))
     if not ids:
         return []
     row = {mid: k for k, mid in enumerate(ids)}
-    languages = [language[i] for i in ids]
-    rows_of = {lang: np.flatnonzero(np.array(languages) == lang) for lang in dict.fromkeys(languages)}
-    cosines: dict[int, npt.NDArray[np.float32]] = {}
-
-    def cosines_of(r: int) -> npt.NDArray[np.float32]:  # with every memory read, computed once
-        if r not in cosines:
-            cosines[r] = vectors @ vectors[r]
-        return cosines[r]
-
-    def twins(r: int, done: set[str]) -> dict[str, int]:  # language -> row of r's twin there
-        near = cosines_of(r)
-        out = {}
-        for other, rows in rows_of.items():
-            if other in done or other == languages[r]:
-                continue
-            twin = int(rows[np.argmax(near[rows])])
-            # r is the twin's nearest of r's language (r itself among them)
-            if (
-                near[twin] >= level
-                and near[twin] >= float(cosines_of(twin)[rows_of[languages[r]]].max()) - 1e-6
-            ):
-                out[other] = twin
-        return out
-
-    pairs: list[tuple[str, str]] = []
-    for seed in (s for s in seeds if s in row):
-        found = twins(row[seed], set())
-        for twin in list(found.values()):
-            for other, far in twins(twin, {language[seed], *found}).items():
-                found.setdefault(other, far)
-        pairs.extend((seed, ids[twin]) for twin in found.values())
-    return pairs
+    pairs = twin_rows(vectors, [language[i] for i in ids], [row[s] for s in seeds if s in row], level)
+    return [(ids[seed], ids[twin]) for seed, twin in pairs]
 
 
 def recall(
