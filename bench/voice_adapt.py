@@ -67,8 +67,20 @@ from voice_ident import CACHE, SAME_SPEAKER, TESTS, Trials, embedded, pool_trial
 
 from custom_components.memory.voice import MODEL_IDENTITY, Utterance, load_encoder, matching  # noqa: E402
 
-RULE_KEYS = ("QUIET_LONG", "QUIET_SHORT", "NOISY_LONG", "NOISY_SHORT", "LONG_SECONDS", "SHORT_SECONDS",
-             "QUIET_DB", "NOISY_DB", "MARGIN", "STRICT_LIFT", "MIN_CLIP_SPEECH", "ENROL_MIN_SNR_DB")
+RULE_KEYS = (
+    "QUIET_LONG",
+    "QUIET_SHORT",
+    "NOISY_LONG",
+    "NOISY_SHORT",
+    "LONG_SECONDS",
+    "SHORT_SECONDS",
+    "QUIET_DB",
+    "NOISY_DB",
+    "MARGIN",
+    "STRICT_LIFT",
+    "MIN_CLIP_SPEECH",
+    "ENROL_MIN_SNR_DB",
+)
 ADAPT_KEYS = ("ADAPT_SCORE", "ADAPT_MARGIN", "ADAPT_KEEP")
 SCORES = tuple(round(0.90 + 0.01 * k, 2) for k in range(7))
 MARGINS = (0.05, 0.10, 0.15)
@@ -104,9 +116,14 @@ class Tally:
     gate_pass: int = 0  # members' everyday sentences with the speech and level adapts needs
 
     def add(self, session: str, rates: dict[str, Any]) -> None:
-        row = self.counts.setdefault(session, dict.fromkeys((*COUNTS, "member_trials", "stranger_trials"), 0.0))
+        row = self.counts.setdefault(
+            session, dict.fromkeys((*COUNTS, "member_trials", "stranger_trials"), 0.0)
+        )
         for key in COUNTS:
-            row[key] += rates[key] * rates["stranger_trials" if key in ("fa_stranger", "strict_fa") else "member_trials"]
+            row[key] += (
+                rates[key]
+                * rates["stranger_trials" if key in ("fa_stranger", "strict_fa") else "member_trials"]
+            )
         row["member_trials"] += rates["member_trials"]
         row["stranger_trials"] += rates["stranger_trials"]
 
@@ -153,7 +170,9 @@ def draws_of(trials: dict[str, Trials], by: dict[tuple[str, str], list[Utterance
     return out
 
 
-def live(draw: Draw, enrolled: dict[str, np.ndarray], clips: dict[str, int], tally: Tally) -> dict[str, np.ndarray]:
+def live(
+    draw: Draw, enrolled: dict[str, np.ndarray], clips: dict[str, int], tally: Tally
+) -> dict[str, np.ndarray]:
     """The household's prints after its everyday stream, adapting as recognition.py does."""
     prints = {v: enrolled[v] for v in draw.house}
     recent: dict[str, list[np.ndarray]] = {v: [] for v in draw.house}
@@ -163,7 +182,11 @@ def live(draw: Draw, enrolled: dict[str, np.ndarray], clips: dict[str, int], tal
         tally.gate_pass += member and gates(utterance)
         match = matching.identify_utterance(utterance, prints)
         person = match.person_id
-        if person is None or utterance.vector is None or not matching.adapts(match, utterance, enrolled[person]):
+        if (
+            person is None
+            or utterance.vector is None
+            or not matching.adapts(match, utterance, enrolled[person])
+        ):
             continue
         recent[person].append(utterance.vector)
         prints[person] = matching.adapted(enrolled[person], clips[person], recent[person])
@@ -187,17 +210,25 @@ def score(draws: list[Draw], enrolled: dict[str, np.ndarray], clips: dict[str, i
         if baseline is not None and tally.adapted + tally.wrong_member + tally.stranger == before:
             rows = baseline[n]
         else:
-            rows = {s: Trials(prints, tests, draw.house).rates([draw.house], product) for s, tests in draw.tests.items()}
+            rows = {
+                s: Trials(prints, tests, draw.house).rates([draw.house], product)
+                for s, tests in draw.tests.items()
+            }
         per_draw.append(rows)
         for session, rates in rows.items():
             tally.add(session, rates)
     return tally, per_draw
 
 
-def without(draws: list[Draw], enrolled: dict[str, np.ndarray]) -> tuple[Tally, list[dict[str, dict[str, Any]]]]:
+def without(
+    draws: list[Draw], enrolled: dict[str, np.ndarray]
+) -> tuple[Tally, list[dict[str, dict[str, Any]]]]:
     tally, per_draw = Tally(), []
     for draw in draws:
-        rows = {s: Trials(enrolled, tests, draw.house).rates([draw.house], product) for s, tests in draw.tests.items()}
+        rows = {
+            s: Trials(enrolled, tests, draw.house).rates([draw.house], product)
+            for s, tests in draw.tests.items()
+        }
         per_draw.append(rows)
         for session, rates in rows.items():
             tally.add(session, rates)
@@ -231,7 +262,11 @@ def adaptation(draws: int) -> dict[str, Any]:
     voices = [v for v, _ in voice_pool.VOICES if v not in SAME_SPEAKER]
     tune, held = voice_pool.split(voices)
     original = {k: getattr(matching, k) for k in ADAPT_KEYS}
-    out: dict[str, Any] = {"draws": draws, "placeholder": original, "halves": {"tuning": tune, "held_out": held}}
+    out: dict[str, Any] = {
+        "draws": draws,
+        "placeholder": original,
+        "halves": {"tuning": tune, "held_out": held},
+    }
     # Tuning half: the sweep.
     trials, by, n_clips = half_of(tune, utterances, clips)
     enrolled = trials["sentence"].prints
@@ -245,10 +280,14 @@ def adaptation(draws: int) -> dict[str, Any]:
                 set_adapt({"ADAPT_SCORE": s, "ADAPT_MARGIN": m, "ADAPT_KEEP": k})
                 tally, _ = score(plan, enrolled, n_clips, base_rows)
                 rates = tally.rates()
-                ok = tally.stranger == 0 and tally.wrong_member == 0 and all(
-                    rates[x]["fa_stranger"] <= base_rates[x]["fa_stranger"] + LIMIT
-                    and rates[x]["fa_member"] <= base_rates[x]["fa_member"] + LIMIT
-                    for x in TESTS
+                ok = (
+                    tally.stranger == 0
+                    and tally.wrong_member == 0
+                    and all(
+                        rates[x]["fa_stranger"] <= base_rates[x]["fa_stranger"] + LIMIT
+                        and rates[x]["fa_member"] <= base_rates[x]["fa_member"] + LIMIT
+                        for x in TESTS
+                    )
                 )
                 sweep.append({"ADAPT_SCORE": s, "ADAPT_MARGIN": m, "ADAPT_KEEP": k, "allowed": ok,
                               "fr_sum": sum(rates[x]["fr"] for x in TESTS), **tally.summary()})  # fmt: skip
@@ -256,7 +295,10 @@ def adaptation(draws: int) -> dict[str, Any]:
                       f"adapted {100 * sweep[-1]['adapted_share']:.1f} % strangers {tally.stranger} "
                       f"{'ok' if ok else 'over'}", flush=True)  # fmt: skip
     allowed = [r for r in sweep if r["allowed"]]
-    best = min(allowed, key=lambda r: (round(r["fr_sum"], 6), -r["ADAPT_SCORE"], -r["ADAPT_MARGIN"], -r["ADAPT_KEEP"]))
+    best = min(
+        allowed,
+        key=lambda r: (round(r["fr_sum"], 6), -r["ADAPT_SCORE"], -r["ADAPT_MARGIN"], -r["ADAPT_KEEP"]),
+    )
     chosen = {k: best[k] for k in ADAPT_KEYS}
     base_fr = sum(base_rates[x]["fr"] for x in TESTS)
     out["tuning"] = {"without": base.summary(), "fr_sum_without": base_fr, "sweep": sweep,
@@ -327,7 +369,9 @@ def noise_suppression(draws: int) -> dict[str, Any]:
     raw = embedded(clips)
     tune, held = voice_pool.split(voices)
     out: dict[str, Any] = {"draws": draws, "auto_gain_dbfs": 0, "levels": {}}
-    out["levels"]["0"] = {half: speex_rows(v, raw, clips, draws) for half, v in (("tuning", tune), ("held_out", held))}
+    out["levels"]["0"] = {
+        half: speex_rows(v, raw, clips, draws) for half, v in (("tuning", tune), ("held_out", held))
+    }
     for level in LEVELS:
         processed = suppressed(clips, level)
         raw_enrol = processed | {c.key: raw[c.key] for c in clips if c.session == "enrol"}
@@ -341,7 +385,9 @@ def noise_suppression(draws: int) -> dict[str, Any]:
             a, b = raw[c.key].vector, processed[c.key].vector
             if a is not None and b is not None:
                 moved.setdefault(c.session, []).append(float(np.dot(a, b)))
-        out["levels"][str(level)]["cosine_to_unprocessed_median"] = {k: float(np.median(v)) for k, v in moved.items()}
+        out["levels"][str(level)]["cosine_to_unprocessed_median"] = {
+            k: float(np.median(v)) for k, v in moved.items()
+        }
         print(f"speex level {level} measured", flush=True)
     return out
 

@@ -17,12 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from custom_components.memory.engine.api import InvalidInput, MemoryDraft, WriteAction
+from custom_components.memory.engine.api import InvalidInput, MemoryDraft, RecallOptions, WriteAction
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.facts import Reading, Relation, relation
+from custom_components.memory.engine.language import compound_head, compound_heads
 from custom_components.memory.engine.models import Scope, Speaker, Status
 from custom_components.memory.engine.store.base import MemoryStore, Visibility
+from custom_components.memory.engine.terms import query_words
 from custom_components.memory.engine.writer import embedding_text
 
 from .conftest import ANNA, JULIAN
@@ -299,3 +301,72 @@ def test_the_households_fact_whoever_tells_it(engine: MemoryEngine) -> None:
         MemoryDraft("The bins are emptied on Wednesdays now.", speaker=anna, scope=Scope.SHARED)
     )
     assert [c.memory.id for c in moved.conflicts] == [told.memory.id]
+
+
+# C35: a compound and its head word name the same thing (language.compound_head)
+COMPOUND_MOVES = {
+    "de": (
+        "Der Werkzeugkasten ist im Keller.",
+        "Der Kasten ist jetzt in der Garage.",
+        "Wo ist der Werkzeugkasten?",
+    ),
+    "de-door": (
+        "Der Schlüssel für die Kellertür hängt am Haken.",
+        "Der Schlüssel für die Tür liegt jetzt in der Schublade.",
+        "Wo ist der Schlüssel für die Kellertür?",
+    ),
+    "nl": (
+        "De gereedschapskist staat in de kelder.",
+        "De kist staat nu in de garage.",
+        "Waar is de gereedschapskist?",
+    ),
+    "sv": ("Verktygslådan står i källaren.", "Lådan står nu i garaget.", "Var är verktygslådan?"),
+    "da": ("Værktøjskassen står i kælderen.", "Kassen står nu i garagen.", "Hvor er værktøjskassen?"),
+}  # fmt: skip
+COMPOUND_HOUSEHOLD = (
+    "Die Waschmaschine läuft am besten nachts.", "Oma hat am 3. Mai Geburtstag.",
+    "De fiets van Anna heeft een lekke band.", "De hond krijgt 's ochtends een half blik.",
+    "Katten får inte ligga i soffan.", "Bilen ska besiktas i mars.",
+    "Hunden får mad to gange om dagen.", "Naboen hedder Jensen.",
+    "The bins go out on Tuesday.", "Grandma likes lavender tea.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(COMPOUND_MOVES))
+def test_c35_a_compound_and_its_head_word_are_one_thing(engine: MemoryEngine, case: str) -> None:
+    """Said later by its head word, a thing first named by a compound is the same thing: the
+    move is a likely replacement (asked about, C23), and recall by the compound finds the new
+    place too — in every compounding language with a stemmer."""
+    language = case.split("-", maxsplit=1)[0]
+    first, moved, question = COMPOUND_MOVES[case]
+    home = Speaker(person_id=None, area_id="kitchen")
+    for other in COMPOUND_HOUSEHOLD:
+        engine.remember(MemoryDraft(other, speaker=home, scope=Scope.SHARED))
+    old = engine.remember(MemoryDraft(first, speaker=home, scope=Scope.SHARED, language=language)).memory
+    result = engine.remember(MemoryDraft(moved, speaker=home, scope=Scope.SHARED, language=language))
+    assert result.action is WriteAction.CREATED
+    assert [(c.memory.id, c.relation) for c in result.conflicts] == [(old.id, Relation.REPLACES)]
+    found = [h.memory.id for h in engine.recall(question, home, RecallOptions(language=language))]
+    assert result.memory.id in found and old.id in found
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "head", "expected"),
+    [
+        ("de", "werkzeugkasten", "kasten", True),
+        ("de", "kellertür", "tür", True),
+        ("nl", "gereedschapskist", "kist", True),
+        ("de", "natur", "tur", False),  # too little before the head to be a compound
+        ("de", "kasten", "kasten", False),
+        ("en", "toolbox", "box", False),  # English writes compounds apart, or as its own word
+        ("fr", "portemanteau", "manteau", False),
+    ],
+)
+def test_compound_head(language: str, word: str, head: str, expected: bool) -> None:
+    assert compound_head(word, head, language) is expected
+
+
+def test_compounds_do_not_touch_languages_that_write_words_apart() -> None:
+    """An English question finds no German head words in its words: "password" is no "sword"."""
+    assert query_words("Where is the password?", "en") == [frozenset({"password"})]
+    assert compound_heads("password", "en") == []

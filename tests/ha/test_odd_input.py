@@ -52,7 +52,7 @@ C27_REMEMBERED = [
     # emoji sequences stay whole: joined with ZWJ, with a skin tone, a flag's tag sequence at the end
     ("en", f"Remember that our family emoji is {FAMILY}", f"our family emoji is {FAMILY}"),
     ("de", f"Merk dir, dass Oma {FLAG_SCOTLAND} mag", f"Oma {FLAG_SCOTLAND} mag"),
-    ("en", f"Remember: the wave {WAVE} means hello {FLAG_SCOTLAND}", f"the wave {WAVE} means hello {FLAG_SCOTLAND}"),
+    ("en", f"Remember: {WAVE} means hello {FLAG_SCOTLAND}", f"{WAVE} means hello {FLAG_SCOTLAND}"),
 ]  # fmt: skip
 
 

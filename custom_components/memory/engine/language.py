@@ -252,6 +252,35 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 
+# ---------------------------------------------------------------------------- compounds
+# Languages that write a compound as one word (German Werkzeugkasten, Dutch gereedschapskist,
+# Swedish verktygslåda, Finnish työkalupakki): its last part names the thing, and a later
+# "der Kasten" speaks of the same thing.
+COMPOUNDING = frozenset({"de", "nl", "sv", "da", "nb", "no", "fi", "is", "af"})
+COMPOUND_PART_MIN = 3  # letters of the head and of what comes before it ("Kellertür" / "Tür")
+
+
+def compound_head(word: str, head: str, language: str | None) -> bool:
+    """True when `word` (casefolded) is a compound that ends in the word `head` (casefolded) in a
+    COMPOUNDING language: Werkzeugkasten / Kasten, Kellertür / Tür, gereedschapskist / kist."""
+    return (
+        base(language) in COMPOUNDING
+        and head.isalpha()
+        and len(head) >= COMPOUND_PART_MIN
+        and len(word) - len(head) >= COMPOUND_PART_MIN
+        and word.endswith(head)
+    )
+
+
+def compound_heads(word: str, language: str | None) -> list[str]:
+    """Every last part `word` (casefolded) could end in as a compound (compound_head), longest
+    first; [] outside the COMPOUNDING languages. Without a lexicon every split point counts: what
+    is no word finds nothing in the index."""
+    if base(language) not in COMPOUNDING or not word.isalpha():
+        return []
+    return [word[i:] for i in range(COMPOUND_PART_MIN, len(word) - COMPOUND_PART_MIN + 1)]
+
+
 # ---------------------------------------------------------------------------- speaking of oneself
 # The first person singular per language, the one list every rule reads (the writer's scope, the
 # fact rules' reading, a fact key's subject). Italian and Spanish drop the pronoun ("sono

@@ -39,16 +39,28 @@ def query_words(text: str, language: str | None = None) -> list[frozenset[str]]:
     """The query's content words, each as the set of terms that stand for it: its stem in the
     question's language — the detected one and the given one (HA's, which a household may not
     speak in) — and, when no language is given or the rules know neither (language.has_rules),
-    its stems in each of ANY_LANGUAGE plus the word itself. One set per distinct word, in
-    first-seen order."""
+    its stems in each of ANY_LANGUAGE plus the word itself; in a compounding language also the
+    stems of every last part it could end in (language.compound_heads). One set per distinct
+    word, in first-seen order."""
     said = (lang_rules.detect(text), lang_rules.base(language))
     languages = list(dict.fromkeys(x for x in said if lang_rules.has_rules(x)))
     if language is None or not languages:  # not said: also as before (names stem alike across them)
         languages = list(dict.fromkeys([*languages, *ANY_LANGUAGE]))
+    spoken = [x for x in said if x in languages]  # not ANY_LANGUAGE's guesses: no compounds of those
     skip = frozenset().union(*(lang_rules.function_words(x) for x in languages))
     words = _content_words(text, skip)
     keep_word = len(languages) > 1 or not lang_rules.stems_in(languages[0])
-    groups = [frozenset({*(stem(x, w) for x in languages), *((w,) if keep_word else ())}) for w in words]
+    groups = [
+        frozenset(
+            {
+                *(stem(x, w) for x in languages),
+                *((w,) if keep_word else ()),
+                # "Werkzeugkasten" also finds "der Kasten" (language.compound_heads)
+                *(stem(x, head) for x in spoken for head in lang_rules.compound_heads(w, x)),
+            }
+        )
+        for w in words
+    ]
     return list(dict.fromkeys(groups))
 
 
