@@ -48,7 +48,7 @@ CONF_SENSITIVE_TO_UNKNOWN: Final = "sensitive_to_unknown"  # unknown speakers ma
 CONF_VOICE_RECOGNITION: Final = "voice_recognition"  # recognise enrolled speakers by voice (recognition.py)
 
 DEFAULT_TOP_K: Final = 5  # memories per prompt block (docs/design.md §6 "cap the slate")
-DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block (case C22)
+DEFAULT_MAX_CHARS: Final = 1200  # characters of memory text per prompt block
 DEFAULT_MIN_SIMILARITY: Final = 0.25  # semantic recall threshold (docs/design.md §6)
 # A hit this strong answers a question the wrapped agent did not understand (no-LLM fallback).
 DEFAULT_ANSWER_SIMILARITY: Final = 0.35

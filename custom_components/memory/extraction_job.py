@@ -11,7 +11,7 @@ integration's manifest iot_class, cloud.py) a recognised speaker's conversation 
 with the "personal memories to cloud" option; user turns the sensitive detector flags are
 never sent (to any model). Only the user's own words are sent (engine.extraction).
 
-The answer goes through parse_candidates (never raises, C21) and MemoryEngine.learn (executor);
+The answer goes through parse_candidates (never raises) and MemoryEngine.learn (executor);
 `memory_learned` is fired with the counts. EXTRACTION_FAILURES_FOR_REPAIR failed answers in a
 row raise a repair issue, the next good one deletes it.
 """
@@ -232,7 +232,7 @@ class ExtractionJob:
                 entity_id,
             )
             return None
-        said = [  # a sensitive turn is never sent, to any model (invariant 7); nor a command (C20)
+        said = [  # a sensitive turn is never sent, to any model (invariant 7); nor a command
             (t.role.value, t.text)
             for t in user_turns
             if not is_sensitive(t.text)
@@ -249,7 +249,7 @@ class ExtractionJob:
                 structure=EXTRACTION_STRUCTURE,
             )
             raw: object = answer.data
-        except Exception as err:  # any AI Task failure is a failed answer (C21), never a crash
+        except Exception as err:  # any AI Task failure is a failed answer, never a crash
             _LOGGER.warning(
                 "Extraction with %s failed for conversation %s: %s", entity_id, conversation_id, err
             )

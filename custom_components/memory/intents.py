@@ -308,7 +308,7 @@ async def async_remember_said(
     except StoreUnavailable:  # unreachable, its file deleted, replaced or damaged: nothing stored
         return "remember_failed", {}
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
-    if result.action is not WriteAction.CREATED:  # said before, in these or other words (C11, C24)
+    if result.action is not WriteAction.CREATED:  # said before, in these or other words
         return "remember_known", {"items": quote_all([result.memory.content])}
     told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
     if told and turn.conversation_id:
@@ -485,7 +485,7 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         turn = self._turn(intent_obj)
         query = str(slots[SLOT_QUERY]["value"])
         hits = await async_recall(intent_obj.hass, self.data, query, turn.speaker, language=turn.language)
-        # The speaker's own memories ride along with every recall (C05); for "what do you know
+        # The speaker's own memories ride along with every recall; for "what do you know
         # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
         matches = [h.memory for h in hits if "about_speaker" not in h.factors] or [h.memory for h in hits]
         if not matches:  # nothing about the topic itself: a room it names has its room notes

@@ -1,4 +1,4 @@
-"""Hubness calibration for the semantic leg (case C08).
+"""Hubness calibration for the semantic leg.
 
 Some memories sit close to *every* small-talk request ("Anna works night shifts" scores
 0.24 against "What time is it?"), while a real answer phrased without shared words can

@@ -1,9 +1,9 @@
-"""Supersession and consolidation: one current memory per fact (docs/consolidation.md, cases
-C09-C15), by the fact rules of facts.py.
+"""Supersession and consolidation: one current memory per fact (docs/consolidation.md), by
+the fact rules of facts.py.
 
 Memories with a fact key (bucket, subject, predicate) are settled per key (`facts.settle`): the
 same value merges (ARCHIVED), another value is SUPERSEDED by the newest stated one; memories of
-different keys never touch (C15). Memories without a key are compared with their bucket's
+different keys never touch. Memories without a key are compared with their bucket's
 neighbours (writer.conflicts_of, facts.relation), each unordered pair once: a restatement (SAME)
 is merged into the memory that holds (facts.settle_pair); a likely replacement (REPLACES) is
 never retired here, only reported for a judge (an AI Task, a person: MemoryEngine.settle_pair).

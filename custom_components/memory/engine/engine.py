@@ -242,7 +242,7 @@ class MemoryEngine:
 
     @property
     def hubness(self) -> Hubness:
-        """The C08 calibration of this engine's embedder (for tools timing recall's steps)."""
+        """The hubness calibration of this engine's embedder (for tools timing recall's steps)."""
         return self._hubness
 
     def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:

@@ -2,23 +2,23 @@
 
 HA-free. The HA side (extraction_job.py) picks the user's own words with `select_user_text`,
 asks an AI Task entity for EXTRACTION_SCHEMA, and hands the raw answer to `parse_candidates`
-(never raises, case C21) and the result to `apply_candidates`, which runs every candidate
+(never raises) and the result to `apply_candidates`, which runs every candidate
 through the rules of docs/design.md §6 in this order:
 
-1. confidence < MIN_CONFIDENCE → rejected; a device command (C20) → rejected;
+1. confidence < MIN_CONFIDENCE → rejected; a device command → rejected;
 2. blocked by a tombstone the speaker could see (≥ TOMBSTONE_SIMILARITY, or an identifier in
-   common and ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY) → skipped_forgotten (C04).
+   common and ≥ forgetting.TOMBSTONE_ANCHOR_SIMILARITY) → skipped_forgotten.
    Checked BEFORE the sensitive filter: a forgotten gate code is both, and "you told me to
    forget it" is the reason that matters to the user;
 3. sensitive (credentials/codes, payment, health) → skipped_sensitive (invariant 7);
 4. a candidate with a subject and a predicate whose fact key (consolidation.py) has current
    memories in the target bucket is decided by the key alone (writer._settle_key): the same
-   value → merged (C12); another value → stored and the older ones superseded (C09, C10);
+   value → merged; another value → stored and the older ones superseded;
    wording similarity is not asked, "I love spicy food" and "I can't stand spicy food" are
    near-identical to an encoder;
 5. the same fact already stored (facts.relation: SAME — the same wording, a paraphrase, the same
    values, a translation) in a bucket the speaker sees → merged: the existing memory is
-   confirmed, no new row (C13);
+   confirmed, no new row;
 6. otherwise stored `extracted` (source `extraction`), `pending` in review mode; a current
    memory it likely replaces (facts.Relation.REPLACES) stays current beside it and the pair is
    reported (LearnResult.conflicts) for an AI Task or a person to settle.
@@ -27,7 +27,7 @@ threshold means the same for every encoder.
 
 The conversation's summary becomes an `episode` under the same rules, only when something of
 the conversation was learned (a candidate stored or merged: a summary of commands and small talk
-is no memory, C20), and is left out entirely when any candidate was skipped as forgotten (C04).
+is no memory), and is left out entirely when any candidate was skipped as forgotten.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
     "required": ["memories"],
 }
 
-# Device commands (C20) in en/de/it/fr/es: an imperative at the start of the text (after an
+# Device commands in en/de/it/fr/es: an imperative at the start of the text (after an
 # optional "please"/"can you"), or a third-person report of one ("the user asked to turn on …").
 _POLITE = (
     r"(?:(?:please|bitte|per favore|s'il (?:te|vous) pla[iî]t|por favor|hey|ok)[,\s]+)?"
@@ -113,7 +113,7 @@ _USER_ROLES = frozenset({"user", "human"})
 
 def is_device_command(text: str) -> bool:
     """True when `text` is (or reports) a device command such as "turn on the kitchen light",
-    "Schalte das Licht aus", "accendi la luce" — an action, not something to remember (C20)."""
+    "Schalte das Licht aus", "accendi la luce" — an action, not something to remember."""
     return bool(_COMMAND_RE.search(text) or _REPORTED_RE.search(text))
 
 
@@ -123,8 +123,8 @@ def select_user_text(turns: Iterable[object]) -> str | None:
 
     turns: (role, text) pairs, or mappings with "role" and "text"/"content", or objects with
     .role and .text/.content. Only role "user" counts: assistant replies, system prompts (which
-    carry recalled memories, C13) and tool results are left out, and so are user turns that are
-    device commands (C20). Anything unreadable is skipped, never raised.
+    carry recalled memories) and tool results are left out, and so are user turns that are
+    device commands. Anything unreadable is skipped, never raised.
     """
     said: list[str] = []
     for turn in turns:
@@ -149,7 +149,7 @@ def _role_and_text(turn: object) -> tuple[str | None, str | None]:
     )
 
 
-# ---------------------------------------------------------------------------- parsing (C21)
+# ---------------------------------------------------------------------------- parsing
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One proposed memory. confidence in [0, 1]; scope_hint "private" | "shared" | "room" | None."""
@@ -186,7 +186,7 @@ def parse_candidates(raw: object) -> ParseResult:
     problems: list[str] = []
     try:
         return _parse(raw, problems)
-    except Exception:  # the last guard of "never a crash" (C21)
+    except Exception:  # the last guard of "never a crash"
         _LOGGER.exception("Unreadable extraction answer")
         return ParseResult([], None, [*problems, "unreadable"])
 
@@ -338,7 +338,7 @@ class LearnResult:
     skipped_forgotten: int = 0
     skipped_sensitive: int = 0
     rejected: int = 0
-    superseded: int = 0  # older memories of the same fact key replaced by stored ones (C09, C10)
+    superseded: int = 0  # older memories of the same fact key replaced by stored ones
     ids: list[str] = field(default_factory=list)
     pending: bool = False
     # (stored id, current id) pairs the fact rules call a likely replacement (facts.Relation.REPLACES),
@@ -517,7 +517,7 @@ def _known_fact(
     keyed: Candidate | None,
 ) -> Memory | None:
     """An existing ACTIVE memory in the buckets that says the same (facts.relation SAME: a
-    restatement, a paraphrase the model made of a recalled memory, C13) and, when both carry a
+    restatement, a paraphrase the model made of a recalled memory) and, when both carry a
     fact key (`keyed`: the candidate has one), the same value ("Anna works on Monday" / "… on
     Tuesday" told in another bucket)."""
     for bucket in buckets:

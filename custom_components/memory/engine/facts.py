@@ -1,12 +1,12 @@
 """The fact rules, in one place: what is the same fact, what replaces what, and which memory wins
-(docs/consolidation.md; cases C09-C12, C15, C23, C24).
+(docs/consolidation.md).
 
 Every door that writes or settles memories asks this module: the writer (engine.remember),
 approval, learning from conversations and consolidation. Two ways to tell that two memories are
 about one fact:
 
 - a fact key (bucket, subject, predicate), written by extraction: the key decides alone
-  (`same_value`, `settle`); memories of different keys never touch (C15);
+  (`same_value`, `settle`); memories of different keys never touch;
 - no key (what people say with "Remember …", services, the LLM's tool): `relation` compares the
   two texts — their meaning (the encoder's similarity on the recall scale), what they are about
   (content-word stems), the values they carry (numbers, identifiers, weekdays, months) and the
@@ -99,7 +99,7 @@ def same_value(a: Stated, b: Stated) -> bool:
     "5 %" not "5", "C++" not "C", "año" not "ano"; "5,5 °C" is "5.5 °C" in German); without a value
     on either side, only the same wording of the contents counts — a sentence that merely mentions
     the old value ("I don't drink coffee any more, I drink tea now") is never taken as agreeing
-    with it (C09)."""
+    with it."""
     if a.value is not None and b.value is not None:
         return same_text(a.value, b.value, _language(a), _language(b))
     return same_text(a.content, b.content, _language(a), _language(b))
@@ -598,7 +598,7 @@ def may_outdate(old: Memory, new: Memory) -> bool:
     teller, no conversation summary (an episode records what was said, it states no fact), `new`
     created at least CLEARLY_NEWER after `old`, not a guess outdating a statement (`precedence`),
     and not about two persons' or two rooms' own things (two owners' private memories, two
-    areas' room memories); memories of two different fact keys never touch (C15). Unlike the
+    areas' room memories); memories of two different fact keys never touch. Unlike the
     writer, which settles within one bucket, a private memory may outdate a shared one: "I put
     the bike pump in the cellar now", said as one's own, still tells where the household's pump
     is — for whoever sees both."""

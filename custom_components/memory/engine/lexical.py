@@ -3,12 +3,12 @@
 A memory enters the lexical leg only through an EXACT ANCHOR: a query token it contains
 that is an identifier (letters+digits or hyphenated like HX-4471, kept whole), a number,
 or a rare word (by document frequency). Common words never pull memories in, so a vague
-query ("ticket plan") cannot drag in everything sharing a word (case C07).
+query ("ticket plan") cannot drag in everything sharing a word.
 FTS5's tokenizer splits "HX-4471" into "hx" and "4471"; identifiers are therefore
 re-checked here on our own whole tokens.
-Identifiers are compared in a normal form (C07 written differently): a separator between a
-letter group and a digit group is dropped, so "HX-4471", "hx4471" and "HX:4471" are one
-identifier, and a bare number matches a digit group of an identifier ("4471" in "HX-4471";
+Identifiers are compared in a normal form: a separator between a letter group and a digit group
+is dropped, so "HX-4471", "hx4471" and "HX:4471" are one identifier, and a bare number matches a
+digit group of an identifier ("4471" in "HX-4471";
 "HX 4471" said with a space is the word "hx" and that number).
 """
 
@@ -200,7 +200,7 @@ def matched_anchors(content: str, anchors: list[Anchor]) -> list[Anchor]:
 
 def conflicts(content: str, anchors: list[Anchor]) -> bool:
     """True when the content carries an identifier/number of the same shape as one the query
-    asks about but not that one (C07: "HX-4478" when asked about "HX-4471" or "4471")."""
+    asks about but not that one ("HX-4478" when asked about "HX-4471" or "4471")."""
     wanted = [a for a in anchors if a.kind is not AnchorKind.RARE_WORD]
     wanted = [a for a in wanted if len(a.token) >= CONFLICT_MIN_LENGTH]
     if not wanted:

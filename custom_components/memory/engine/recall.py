@@ -4,7 +4,7 @@ Pipeline for one query and speaker (visibility and "current only" are applied by
 query naming an area sees its room memories too: RecallOptions.named_areas, Visibility.of; a
 recall "as of" a moment searches the memories current then: RecallOptions.as_of):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
-   plus at most one below it that stands out after hubness calibration (calibrated_best, C08);
+   plus at most one below it that stands out after hubness calibration (calibrated_best);
 2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py) through FTS5,
    a row counting only if it really contains one on our own tokens — an identifier or number
    admits it, a rare word only lifts it; (b) full text: BM25 over the
@@ -17,7 +17,7 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    enters with it — words only match in the language they were said in, and a fact should not
    rank lower for having been told in another one (XQuAD, bench/xquad.py);
 3. when the query carries an identifier/number, candidates carrying a different one of the same
-   shape are dropped (case C07);
+   shape are dropped;
 4. score = Σ factors (similarity, lexical, provenance, importance, recency, and "named" for a
    memory concerning a person the question names: RecallOptions.named_persons), best first;
 5. conversation context: the memories told right before/after a hit in the same conversation
@@ -25,8 +25,8 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    and enter the ranking if they were no candidates — what answers a question often sits in the
    turn next to the one that matches it; then the hits of a conversation gain a share of its best
    hit's score (factor "conversation");
-6. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added (C05);
-7. the slate is capped at options.limit hits and options.max_chars characters (case C22);
+6. up to ABOUT_SPEAKER_MAX private, non-sensitive memories of the recognised speaker are added;
+7. the slate is capped at options.limit hits and options.max_chars characters;
 8. truth over time (mark_outdated): a hit the fact rules say a clearly newer hit of the slate
    likely replaces (facts.outdates) is marked `outdated_by` that hit, which moves up to directly
    ahead of it (factor "newer"); nothing leaves the slate, no other hit moves.
@@ -66,7 +66,7 @@ from .twins import twin_rows
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
-# Case C08 ("Where do we live?" -> "Our home address is Lindenstraße 12.", cosine 0.197 with
+# The hubness case ("Where do we live?" -> "Our home address is Lindenstraße 12.", cosine 0.197 with
 # USE-m3, below min_similarity): the one best hit under the threshold is admitted when its
 # cosine is >= CALIBRATED_FLOOR, its calibrated score (cosine - hubness, calibration.py) is
 # >= CALIBRATED_MIN and it leads the next sub-threshold hit's calibrated score (or 0) by
@@ -82,7 +82,7 @@ W_ANCHOR_RARE = 0.08  # it shares only a rare word with the query
 TERMS_POOL = 50  # best full-text (BM25) rows considered
 # Full text: W_TERMS x BM25 / (best BM25 of the query + TERMS_HALF). The best match gains almost
 # W_TERMS in a store where its words are rare, little where they are everywhere (BM25's IDF is ~0
-# for a word in half the memories, so "ticket" among tickets lifts nothing: C07's vague query).
+# for a word in half the memories, so "ticket" among tickets lifts nothing: a vague question).
 # Tuned on LoCoMo 0-4: W_TERMS 0.8/1.0/1.3 -> recall@10 0.707/0.711/0.710; TERMS_HALF 0/2/4 flat.
 W_TERMS = 1.0
 TERMS_HALF = 2.0
@@ -129,7 +129,7 @@ RECENCY_HALF_LIFE_DAYS = 90.0
 # 0.5 0.740 / 0.758 / 0.902, 0.7 0.739 / 0.756 / 0.891.
 W_NAMED = 0.4
 NOBODY: Mapping[str, str] = MappingProxyType({})  # a query that names no one
-ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate (case C05)
+ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate
 W_ABOUT_SPEAKER = 0.02  # marks why such a hit is there; small so it never outranks a match
 # The most the factors read from the memory row (provenance, importance, recency) can add: a
 # candidate whose similarity + lexical is further below a settled slate is never read.
@@ -160,7 +160,7 @@ class Candidate:
 def calibrated_best(
     store: MemoryStore, hubness: Hubness, semantic: list[tuple[str, float]], threshold: float
 ) -> tuple[str, float] | None:
-    """C08: the best sub-threshold semantic hit by cosine - hubness, if it clearly stands out.
+    """The best sub-threshold semantic hit by cosine - hubness, if it clearly stands out.
 
     semantic: [(id, cosine)] best first. Returns (id, calibrated score) or None.
     """
@@ -265,7 +265,7 @@ def gather(
                 rare[row.id] = W_ANCHOR_RARE
             elif row.id in admitted and conflicts(row.content, anchors):
                 del admitted[row.id]
-        # candidates whose text we have not seen yet: check for a conflicting id (C07)
+        # candidates whose text we have not seen yet: check for a conflicting id
         unseen = [i for i in admitted if i not in anchored]
         if unseen and _has_exact(anchors):
             for mid in _conflicting(store.get_many(unseen, vis), anchors):
@@ -307,13 +307,14 @@ def translations(
     """Step 2c: memories that translate one of the TRANSLATION_SEEDS best full-text matches (by
     similarity + full-text share, as they rank) among those that match as an answer would —
     strong enough to enter by their words alone, or carrying one of the query's anchors (an
-    identifier, number or rare word) — (`bm25`; one C07 excludes — `anchors`, the query's — or a
-    sensitive one lends nothing): a match by one common word ("key") would lend its place to every
-    copy of it in a household of several languages, ahead of the memory that answers. Looked for
+    identifier, number or rare word) — (`bm25`; one the conflict check with `anchors`, the
+    query's, excludes or a sensitive one lends nothing): a match by one common word ("key") would
+    lend its place to every copy of it in a household of several languages, ahead of the memory
+    that answers. Looked for
     among `similarity`'s memories (the query's TRANSLATION_POOL nearest: id -> similarity on the
     recall scale) and the matches. A twin (same_meaning_pairs) is in another language, carries
     no number/identifier the match has another value of (lexical.other_values), no conflicting
-    one (C07) and is not sensitive.
+    one and is not sensitive.
 
     bm25: id -> BM25 of those matches. Returns id -> (the match it translates, that match's
     BM25), the best such match per id; {} when nothing qualifies (at once, without any vector
@@ -510,7 +511,7 @@ def with_context(
     fresh = [candidates.get(m) or Candidate(m, sims.get(m, 0.0)) for m in new]
     fresh = [c for c in fresh if c.memory_id in candidates or c.similarity >= CONTEXT_ADMIT_SIMILARITY]
     memories = store.get_many([c.memory_id for c in fresh], vis)
-    for mid in _conflicting(memories, anchors):  # C07 holds for neighbours too
+    for mid in _conflicting(memories, anchors):  # the conflict check holds for neighbours too
         del memories[mid]
     lifted = [_lift(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
     added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], memories, now, named)
@@ -542,7 +543,7 @@ def _own(hit: Hit) -> float:
 
 
 def _has_exact(anchors: list[Anchor]) -> bool:
-    """The query carries an identifier or number (what C07's conflict check compares)."""
+    """The query carries an identifier or number (what the conflict check compares)."""
     return any(a.kind is not AnchorKind.RARE_WORD for a in anchors)
 
 

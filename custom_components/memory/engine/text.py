@@ -73,12 +73,12 @@ def wording(text: str, language: str | None = None) -> tuple[str, ...]:
 
 def same_text(a: str, b: str, language: str | None = None, other_language: str | None = None) -> bool:
     """Equal `wording` (a in `language`, b in `other_language`, default the same): "identical text
-    again" (case C11) — case, whitespace and punctuation aside, never a value ("-5" is not "5",
+    again" — case, whitespace and punctuation aside, never a value ("-5" is not "5",
     "2.5" not "2 5", "5 %" not "5", "€5" not "$5"); "5,5 °C" is "5.5 °C" in German.
 
     The only write-time duplicate: similarity cannot tell "HX-4471" from "HX-4478", "4711" from
     "4712" or "Montag" from "Dienstag" (≥ 0.92 for USE-m3), and merging keeps one text.
-    Paraphrases (C12) are left to the fact rules and consolidation, which keep history."""
+    Paraphrases are left to the fact rules and consolidation, which keep history."""
     return wording(a, language) == wording(b, other_language or language)
 
 

@@ -268,12 +268,12 @@ def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory
     """Write `new` under the write-time form of facts.settle, in one transaction.
 
     The key's current memories are the ACTIVE ones (and the PENDING ones when `new` is pending):
-    1. one says the same value (C12) -> merged into the newest such: confirmed (updated_at), its
+    1. one says the same value -> merged into the newest such: confirmed (updated_at), its
        provenance raised to the new one's when stronger, its value filled in; no new row;
     2. `new` is PENDING -> stored, superseding nothing until approved (MemoryEngine.approve);
     3. a current memory takes precedence over `new` (facts.precedence: `new` is an
        inferred guess and a stated memory holds the key) -> stored already SUPERSEDED by it;
-    4. otherwise stored ACTIVE, every current memory of the key SUPERSEDED by it (C09, C10).
+    4. otherwise stored ACTIVE, every current memory of the key SUPERSEDED by it.
     Without a subject and a predicate there is no key: simply stored."""
     if new.subject is None or new.predicate is None:
         store.add(new, vector)

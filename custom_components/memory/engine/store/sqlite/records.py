@@ -34,7 +34,7 @@ class SqliteRecords(SqliteConnection):
 
         supersedes: ids of memories this one replaces, marked SUPERSEDED (superseded_by = its id,
         valid_to = its created_at) in the same transaction: a crash leaves the old fact current
-        or the new one, never neither (C10)."""
+        or the new one, never neither."""
         with self._tx() as conn:
             self._retire(conn, [(i, Status.SUPERSEDED) for i in supersedes], memory.id, memory.created_at)
             cols = ", ".join(MEMORY_COLUMNS) + ", embedding, emb_provider, emb_model, emb_dimension"
