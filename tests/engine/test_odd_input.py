@@ -80,11 +80,13 @@ def test_c27_leading_punctuation_is_stored_and_searched(engine: MemoryEngine) ->
 def test_c27_a_long_query_stems_each_distinct_word_once(text: str) -> None:
     """The full-text terms of a query at the cap: the Snowball stemmer runs once per distinct word and
     language (cached), however often a word repeats. The shapes say up to 500 words, at most 4
-    distinct ones: 5 languages each when the query's language is unknown, 1 when it is known."""
+    distinct ones: 5 languages each when the query's language is unknown, 1 when it is known —
+    in a compounding language plus a bounded number of last parts per word, however long it is."""
     language.stem.cache_clear()
     groups = terms.query_words(text, None)
     assert language.stem.cache_info().misses <= 4 * len(terms.ANY_LANGUAGE)
     assert len(groups) <= 4
     language.stem.cache_clear()
     terms.query_words(text, "de")
-    assert language.stem.cache_info().misses <= 4
+    parts = language.COMPOUND_HEAD_MAX - language.COMPOUND_PART_MIN + 1
+    assert language.stem.cache_info().misses <= 4 * (1 + parts)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -505,3 +507,41 @@ def test_recall_marks_what_an_unknown_speaker_may_not_be_told(engine: MemoryEngi
     assert not any(h.withheld for h in engine.recall("the garden gate", julian))
     opened = RecallOptions(sensitive_to_unknown=True)
     assert not any(h.withheld for h in engine.recall("the garden gate", guest, opened))
+
+
+@pytest.mark.parametrize(
+    ("language", "old", "new", "question"),
+    [
+        ("en", "The spare key is under the doormat.", "The spare key is now in the blue tin in the hall.",
+         "Where did we put the extra key?"),
+        ("en", "The bins go out on Tuesday.", "The bins go out on Wednesday now.",
+         "Which day is rubbish collection?"),
+        ("de", "Der Ersatzschlüssel liegt unter der Fußmatte.",
+         "Der Ersatzschlüssel ist jetzt in der blauen Dose im Flur.",
+         "Wo haben wir den zweiten Schlüssel hingetan?"),
+    ],
+)  # fmt: skip
+def test_a_rephrased_question_still_sees_the_older_value_outdated(
+    make_engine: Callable[..., MemoryEngine], clock: Any, *, language: str, old: str, new: str, question: str
+) -> None:
+    """Two current values of one fact (the newer not confirmed as replacing yet): however the
+    question is put — even worded closer to the older one — the older is marked outdated by the
+    newer in the slate, so an answer without a model quotes what holds now (recall.holding)."""
+    engine = make_engine(clock=clock)
+    home = Speaker(person_id=None, area_id=KITCHEN)
+    for other in (
+        "Anna likes lavender tea.",
+        "The dentist appointment is on Friday.",
+        "The dog gets half a tin.",
+    ):
+        engine.remember(MemoryDraft(other, speaker=home, scope=Scope.SHARED))
+    before = engine.remember(MemoryDraft(old, speaker=home, scope=Scope.SHARED, language=language)).memory
+    clock.now += timedelta(days=2)
+    after = engine.remember(MemoryDraft(new, speaker=home, scope=Scope.SHARED, language=language))
+    assert [c.memory.id for c in after.conflicts] == [before.id]  # asked about, both current
+    clock.now += timedelta(days=1)
+    hits = engine.recall(question, home, RecallOptions(language=language))
+    marked = {h.memory.id: h.outdated_by for h in hits}
+    assert marked.get(before.id) == after.memory.id
+    best = max(hits, key=lambda h: h.similarity)
+    assert recall_mod.holding(best, hits).memory.id == after.memory.id

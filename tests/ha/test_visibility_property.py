@@ -2,7 +2,8 @@
 
 For any memory written by memory.remember (any scope, owner, area) and any reader (Julian, Anna,
 an unknown speaker; in the kitchen, the hall or nowhere): memory.recall with the memory's exact
-text returns it if and only if the rule allows the reader to see it, and memory.forget by a
+text returns it if and only if the rule allows the reader to see it (a sensitive one reaches an
+unknown reader only as the `withheld` count), and memory.forget by a
 reader who may not see it fails with unknown_memory and leaves it in place.
 
 Hypothesis drives a synchronous body in an executor thread; each service call is scheduled on
@@ -90,9 +91,12 @@ async def test_visibility_through_services(
         assert written["person"] == expected_person
         for reader, place in itertools.product(PERSONS, AREAS):
             fields = speaker_fields(reader, place)
-            ids = [m["id"] for m in call("recall", {"query": text, "limit": 10, **fields})["memories"]]
+            found = call("recall", {"query": text, "limit": 10, **fields})
+            ids = [m["id"] for m in found["memories"]]
             rule = visible(written, person_ids[reader], area_ids[place])
-            assert (written["id"] in ids) == rule, (written, reader, place, ids)
+            # a sensitive memory (the wifi password) reaches an unknown reader only as a count
+            withheld = reader is None and rule and written["id"] not in ids and found["withheld"] >= 1
+            assert (written["id"] in ids or withheld) == rule, (written, reader, place, found)
             for hit in call("recall", {"query": topic, "limit": 10, **fields})["memories"]:
                 assert visible(hit, person_ids[reader], area_ids[place]), (hit, reader, place)
             if not rule:

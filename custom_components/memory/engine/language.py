@@ -258,6 +258,7 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
 # "der Kasten" speaks of the same thing.
 COMPOUNDING = frozenset({"de", "nl", "sv", "da", "nb", "no", "fi", "is", "af"})
 COMPOUND_PART_MIN = 3  # letters of the head and of what comes before it ("Kellertür" / "Tür")
+COMPOUND_HEAD_MAX = 24  # letters of a last part looked up: longer is no word, and bounds hostile input
 
 
 def compound_head(word: str, head: str, language: str | None) -> bool:
@@ -275,10 +276,12 @@ def compound_head(word: str, head: str, language: str | None) -> bool:
 def compound_heads(word: str, language: str | None) -> list[str]:
     """Every last part `word` (casefolded) could end in as a compound (compound_head), longest
     first; [] outside the COMPOUNDING languages. Without a lexicon every split point counts: what
-    is no word finds nothing in the index."""
+    is no word finds nothing in the index. At most COMPOUND_HEAD_MAX - COMPOUND_PART_MIN + 1 parts,
+    however long the word."""
     if base(language) not in COMPOUNDING or not word.isalpha():
         return []
-    return [word[i:] for i in range(COMPOUND_PART_MIN, len(word) - COMPOUND_PART_MIN + 1)]
+    first = max(COMPOUND_PART_MIN, len(word) - COMPOUND_HEAD_MAX)
+    return [word[i:] for i in range(first, len(word) - COMPOUND_PART_MIN + 1)]
 
 
 # ---------------------------------------------------------------------------- speaking of oneself

@@ -410,19 +410,15 @@ def recall(
 
 def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:
     """Step 8 on the capped slate (≤ options.limit hits, so pairwise is cheap): for each pair of
-    hits that answer the question about as well (the newer's query similarity at most
-    NEWER_ANSWERS_GAP lower) where the newer likely replaces the older (facts.outdates, their
-    similarity on the recall scale), the newer ranks ahead of the older when it is at most
-    NEWER_WITHIN places behind — lifted to NEWER_AHEAD above it when it
-    was behind (factor "newer") — and the older is marked `outdated_by` the newest such hit. The
-    older stays in the slate (nobody settled it: it may still hold); other hits keep their
-    scores and order. Best first."""
-    pairs = [
-        (old, new)
-        for old in slate
-        for new in slate
-        if new.similarity >= old.similarity - NEWER_ANSWERS_GAP and facts.may_outdate(old.memory, new.memory)
-    ]
+    hits where the newer likely replaces the older (facts.outdates, their similarity on the
+    recall scale) the older is marked `outdated_by` the newest such hit, however the question was
+    put (a rephrased one may score the older higher: it still holds no longer); and when the two
+    answer the question about as well (the newer's query similarity at most NEWER_ANSWERS_GAP
+    lower) the newer ranks ahead of the older when it is at most NEWER_WITHIN places behind —
+    lifted to NEWER_AHEAD above it when it was behind (factor "newer"). The older stays in the
+    slate (nobody settled it: it may still hold); other hits keep their scores and order. Best
+    first."""
+    pairs = [(old, new) for old in slate for new in slate if facts.may_outdate(old.memory, new.memory)]
     if not pairs:
         return slate
     ids, vecs = store.vectors(list({h.memory.id for pair in pairs for h in pair}))
@@ -452,7 +448,9 @@ def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> lis
         answered = [
             score[old.memory.id]
             for old, new in outdating
-            if new.memory.id == hit.memory.id and place[new.memory.id] - place[old.memory.id] <= NEWER_WITHIN
+            if new.memory.id == hit.memory.id
+            and new.similarity >= old.similarity - NEWER_ANSWERS_GAP
+            and place[new.memory.id] - place[old.memory.id] <= NEWER_WITHIN
         ]
         if answered:
             score[hit.memory.id] = max(score[hit.memory.id], max(answered) + NEWER_AHEAD)
