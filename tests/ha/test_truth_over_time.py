@@ -370,3 +370,33 @@ async def test_c35_a_compound_and_its_head_word_are_one_thing(hass: HomeAssistan
     assert "Garage" in new.content
     answer = speech(await async_say(hass, memory_entry, "Wo ist der Werkzeugkasten?", language="de"))
     assert "Garage" in answer and "Keller" not in answer
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        (("de", "Merk dir: Die Gießkanne steht im Schuppen."), ("en", "Remember: the watering can is in the shed.")),
+        (("it", "Ricorda: la chiave di riserva è sotto lo zerbino."), ("de", "Merk dir: Der Ersatzschlüssel liegt unter der Fußmatte.")),
+    ],
+)  # fmt: skip
+async def test_c35_the_same_fact_in_another_language_is_one_memory(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    julian: Resident,
+    anna: Resident,
+    first: tuple[str, str],
+    again: tuple[str, str],
+) -> None:
+    """C35: Julian tells a fact in one language, Anna the same in another (another conversation):
+    one current memory, confirmed — Anna hears that it was known, with the words kept — not two."""
+    for other in HOUSEHOLD_DE:
+        await async_call(hass, "remember", {"content": other, "language": "de"})
+    before = len(await _current(hass, memory_entry))
+    await async_say(hass, memory_entry, first[1], language=first[0], who=julian)
+    (told,) = [m for m in await _current(hass, memory_entry) if m.speaker_id == julian.person_id]
+    answer = await async_say(hass, memory_entry, again[1], language=again[0], who=anna)
+    assert speech(answer) == reply(again[0], "remember_known", items=quote_all([told.content]))
+    current = await _current(hass, memory_entry)
+    assert len(current) == before + 1
+    (kept,) = [m for m in current if m.id == told.id]
+    assert kept.speaker_id == julian.person_id and kept.updated_at > told.updated_at

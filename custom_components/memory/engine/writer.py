@@ -8,8 +8,10 @@ from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
+import numpy as np
+
 from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, RememberResult, WriteAction
-from .calibration import raw_threshold, recall_scale
+from .calibration import raw_threshold, recall_scale, same_meaning_cosine
 from .embedding.base import Embedder, Vectors
 from .facts import (
     Reading,
@@ -28,6 +30,7 @@ from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import is_encodable, same_text, strip_invisible
+from .twins import twin_rows
 
 # Nearest memories of the bucket checked for the same wording. A copy differing only in case and
 # punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
@@ -249,6 +252,7 @@ def conflicts_of(
     if not nearest:
         return []
     found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket))
+    translated = translations(store, embedder, vector, said.language, nearest, bucket)
     out: list[Conflict] = []
     for mid, cosine in nearest:
         memory = found.get(mid)
@@ -258,10 +262,45 @@ def conflicts_of(
         if not same_teller(memory.speaker_id, speaker_id) and (said.first_person or told.first_person):
             continue
         similarity = recall_scale(embedder, cosine)
-        kind = relation(told, said, similarity)
+        kind = relation(told, said, similarity, translated=mid in translated)
         if kind is not Relation.UNRELATED:
             out.append(Conflict(memory, kind, similarity))
     return out
+
+
+def translations(
+    store: MemoryStore,
+    embedder: Embedder,
+    vector: Vectors,
+    language: str,
+    nearest: list[tuple[str, float]],
+    bucket: Bucket,
+) -> frozenset[str]:
+    """The ids among `nearest` (this bucket's memories nearest to `vector`, raw cosines, best
+    first) that the text of `vector`, said in `language`, translates: each the other's nearest in
+    its language by twins.twin_rows at the embedder's same-meaning level
+    (calibration.same_meaning_cosine) — recall's rule for translations. The other side of "nearest
+    both ways" is read around the nearest memory of each other language (its own neighbours in the
+    bucket). Reads vectors; at most one vector search per other language."""
+    level = same_meaning_cosine(embedder)
+    close = [mid for mid, cosine in nearest if cosine >= level]
+    said = store.languages(close)
+    firsts: dict[str, str] = {}  # another language -> its memory nearest to the text
+    for mid in close:
+        if mid in said and said[mid] != language:
+            firsts.setdefault(said[mid], mid)
+    if not firsts:
+        return frozenset()
+    _, seeds = store.vectors(list(firsts.values()))
+    around = [mid for mid, _ in nearest]
+    for seed in seeds:
+        around += [mid for mid, _ in store.nearest_in_bucket(seed, bucket, DEDUP_NEIGHBOURS)]
+    ids, vectors = store.vectors(list(dict.fromkeys(around)))
+    known = store.languages(ids)
+    rows = [k for k, mid in enumerate(ids) if mid in known]
+    table = np.vstack([np.asarray(vector, dtype=np.float32).reshape(1, -1), vectors[rows]])
+    pairs = twin_rows(table, [language, *(known[ids[k]] for k in rows)], [0], level)
+    return frozenset(ids[rows[twin - 1]] for _, twin in pairs)
 
 
 def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> RememberResult:
