@@ -220,7 +220,7 @@ def hostile_cases(engine: Any, speaker: Any) -> dict[str, Callable[[], Any]]:
     import numpy as np  # noqa: PLC0415
 
     from custom_components.memory.engine.api import MemoryDraft  # noqa: PLC0415
-    from custom_components.memory.engine.extraction import Candidate  # noqa: PLC0415
+    from custom_components.memory.engine.extraction import ExtractedFact  # noqa: PLC0415
     from custom_components.memory.engine.models import Role, Scope, TranscriptTurn  # noqa: PLC0415
     from custom_components.memory.engine.store.base import MemoryFilter  # noqa: PLC0415
 
@@ -257,7 +257,7 @@ def hostile_cases(engine: Any, speaker: Any) -> dict[str, Callable[[], Any]]:
         "find_to_forget: 1.2 MB query": lambda: engine.find_to_forget(query, speaker),
         "append_turn: 1.2 MB turn": lambda: engine.append_turn(turn),
         "enroll_voice: 10^6 numbers": lambda: engine.enroll_voice("person.julian", np.ones(10**6), 3, "bench"),
-        "learn: 1 MB candidate": lambda: engine.learn([Candidate(megabyte, confidence=0.9)], speaker=speaker,
+        "learn: 1 MB candidate": lambda: engine.learn([ExtractedFact(megabyte, confidence=0.9)], speaker=speaker,
                                                       language="en"),
         "import_memories: 1 MB subject": lambda: engine.import_memories(
             [MemoryDraft("Leo likes green.", speaker=speaker, scope=Scope.SHARED, subject=megabyte)]

@@ -42,7 +42,7 @@ from .const import (
     DOMAIN,
 )
 from .engine.models import Hit, Role
-from .engine.recall import holding
+from .engine.recall import answer_hit
 from .entity import MemoryEntity
 from .extraction_job import async_note_turn
 from .intents import (
@@ -396,7 +396,7 @@ class MemoryConversationEntity(
                 return None
             best = top
         # a newer memory of the slate that likely replaces it is what holds now
-        memory = holding(best, hits).memory
+        memory = answer_hit(best, hits).memory
         language = turn.language
         if withheld(memory, turn.speaker, self._data.options):
             return reply(language, "withheld")

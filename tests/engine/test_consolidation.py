@@ -21,7 +21,7 @@ from custom_components.memory.engine.api import (
 from custom_components.memory.engine.consolidation import INFERRED_PRUNE_DAYS
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate, LearnResult
+from custom_components.memory.engine.extraction import ExtractedFact, LearnResult
 from custom_components.memory.engine.facts import Relation, fact_predicate, fact_subject, same_value
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
@@ -51,7 +51,7 @@ def learn(
     speaker: Speaker = JULIAN_KITCHEN,
 ) -> LearnResult:
     """One conversation's candidate, as the AI Task proposes it."""
-    candidate = Candidate(content, Kind.PREFERENCE, subject, predicate, value, confidence=0.9)
+    candidate = ExtractedFact(content, Kind.PREFERENCE, subject, predicate, value, confidence=0.9)
     return engine.learn([candidate], speaker=speaker, language=language, review=review, people=people)
 
 
@@ -278,7 +278,7 @@ def test_guests_are_not_one_me(engine: MemoryEngine) -> None:
 def test_a_known_speakers_shared_fact_about_me_names_them(engine: MemoryEngine) -> None:
     """Julian's "me" hinted shared is keyed to person.julian, so his change still supersedes."""
     for said, value in (("I drink coffee.", "coffee"), ("I drink tea now.", "tea")):
-        candidate = Candidate(said, Kind.PREFERENCE, "me", "drinks", value, "shared", 0.9)
+        candidate = ExtractedFact(said, Kind.PREFERENCE, "me", "drinks", value, "shared", 0.9)
         result = engine.learn([candidate], speaker=JULIAN_KITCHEN, language="en")
     assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
     assert stored(engine, result.ids[0]).subject == JULIAN
@@ -287,9 +287,11 @@ def test_a_known_speakers_shared_fact_about_me_names_them(engine: MemoryEngine) 
 def test_a_person_named_by_someone_else_is_the_same_subject(engine: MemoryEngine) -> None:
     """Anna's shared "Julian drinks coffee" and Julian's own shared "I drink tea now" are one
     fact about person.julian: the newer supersedes."""
-    anna = Candidate("Julian drinks coffee.", Kind.PREFERENCE, "Julian", "drinks", "coffee", "shared", 0.9)
+    anna = ExtractedFact(
+        "Julian drinks coffee.", Kind.PREFERENCE, "Julian", "drinks", "coffee", "shared", 0.9
+    )
     engine.learn([anna], speaker=Speaker(person_id=ANNA), language="en", people=PEOPLE)
-    julian = Candidate("I drink tea now.", Kind.PREFERENCE, "me", "drinks", "tea", "shared", 0.9)
+    julian = ExtractedFact("I drink tea now.", Kind.PREFERENCE, "me", "drinks", "tea", "shared", 0.9)
     result = engine.learn([julian], speaker=JULIAN_KITCHEN, language="en", people=PEOPLE)
     assert result.superseded == 1 and current_texts(engine) == ["I drink tea now."]
 
@@ -297,12 +299,12 @@ def test_a_person_named_by_someone_else_is_the_same_subject(engine: MemoryEngine
 def test_a_changed_fact_is_not_merged_into_a_similar_one_elsewhere(engine: MemoryEngine) -> None:
     """ "Anna works on Mondays." / "… Tuesdays." score 0.95: told in another bucket (shared, then
     Julian's private), the changed value must not be merged away as "the same fact" (C13 rule)."""
-    shared = Candidate("Anna works on Mondays.", Kind.FACT, "Anna", "works_on", "Mondays", "shared", 0.9)
+    shared = ExtractedFact("Anna works on Mondays.", Kind.FACT, "Anna", "works_on", "Mondays", "shared", 0.9)
     engine.learn([shared], speaker=JULIAN_KITCHEN, language="en")
-    private = Candidate("Anna works on Tuesdays.", Kind.FACT, "Anna", "works_on", "Tuesdays", None, 0.9)
+    private = ExtractedFact("Anna works on Tuesdays.", Kind.FACT, "Anna", "works_on", "Tuesdays", None, 0.9)
     result = engine.learn([private], speaker=JULIAN_KITCHEN, language="en")
     assert (result.stored, result.merged) == (1, 0)
-    echo = Candidate("Anna works on Mondays!", Kind.FACT, "Anna", "works_on", "mondays", None, 0.9)
+    echo = ExtractedFact("Anna works on Mondays!", Kind.FACT, "Anna", "works_on", "mondays", None, 0.9)
     assert engine.learn([echo], speaker=Speaker(person_id=ANNA), language="en").merged == 1  # C13
 
 

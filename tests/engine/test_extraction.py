@@ -15,7 +15,7 @@ from custom_components.memory.engine.extraction import (
     MAX_CANDIDATES,
     MIN_CONFIDENCE,
     MISSING_CONFIDENCE,
-    Candidate,
+    ExtractedFact,
     is_device_command,
     parse_candidates,
     select_user_text,
@@ -78,7 +78,9 @@ def test_c21_unusable_answers_are_reported_never_raised(raw: object, problem: st
 def test_c21_missing_fields_get_documented_defaults() -> None:
     result = parse_candidates({"memories": [{"content": "The bins go out on Thursday."}], "summary": "Bins."})
     (candidate,) = result.candidates
-    assert candidate == Candidate("The bins go out on Thursday.", Kind.FACT, confidence=MISSING_CONFIDENCE)
+    assert candidate == ExtractedFact(
+        "The bins go out on Thursday.", Kind.FACT, confidence=MISSING_CONFIDENCE
+    )
     assert result.summary == "Bins."
     assert "missing_confidence" in result.problems
 
@@ -144,7 +146,7 @@ NOT_COMMANDS = [
 @pytest.mark.parametrize(("lang", "text"), COMMANDS)
 def test_c20_device_commands_are_rejected(engine: MemoryEngine, lang: str, text: str) -> None:
     assert is_device_command(text)
-    result = engine.learn([Candidate(text, confidence=0.95)], speaker=JULIAN_KITCHEN, language=lang)
+    result = engine.learn([ExtractedFact(text, confidence=0.95)], speaker=JULIAN_KITCHEN, language=lang)
     assert (result.rejected, result.stored) == (1, 0)
     assert engine.stats().memories == 0
 
@@ -163,8 +165,8 @@ def test_c04_forgotten_candidate_is_skipped_and_summary_left_out(engine: MemoryE
     engine.forget(said.memory.id, JULIAN_KITCHEN)
     result = engine.learn(
         [
-            Candidate("The garden gate code is 4711.", confidence=0.9),
-            Candidate("Julian's sister Paula moves to Lyon in May.", confidence=0.9),
+            ExtractedFact("The garden gate code is 4711.", confidence=0.9),
+            ExtractedFact("Julian's sister Paula moves to Lyon in May.", confidence=0.9),
         ],
         speaker=JULIAN_KITCHEN,
         language="en",
@@ -183,7 +185,7 @@ def test_c04_summary_close_to_a_tombstone_is_skipped(engine: MemoryEngine) -> No
         MemoryDraft("Julian talked about his divorce lawyer.", speaker=JULIAN_KITCHEN, scope=Scope.PRIVATE)
     )
     engine.forget(said.memory.id, JULIAN_KITCHEN)
-    kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
+    kept = ExtractedFact("Julian's sister moves to Turin in June.", confidence=0.9)
     result = engine.learn(
         [kept],
         speaker=JULIAN_KITCHEN,
@@ -211,7 +213,7 @@ def test_c13_known_fact_is_merged_not_duplicated(
     first = engine.remember(
         MemoryDraft(existing, speaker=JULIAN_KITCHEN, scope=Scope.SHARED, language=lang)
     ).memory
-    result = engine.learn([Candidate(candidate, confidence=0.9)], speaker=JULIAN_KITCHEN, language=lang)
+    result = engine.learn([ExtractedFact(candidate, confidence=0.9)], speaker=JULIAN_KITCHEN, language=lang)
     assert (result.merged, result.stored, result.ids) == (1, 0, [first.id])
     (kept,) = engine.list_memories(Speaker.administrator())
     assert (kept.id, kept.content, kept.provenance) == (first.id, existing, Provenance.CONFIRMED)
@@ -221,7 +223,7 @@ def test_c13_known_fact_is_merged_not_duplicated(
 def test_c13_a_different_number_is_a_new_fact(engine: MemoryEngine) -> None:
     engine.remember(MemoryDraft("Anna's locker is number 12.", speaker=JULIAN_KITCHEN, scope=Scope.SHARED))
     result = engine.learn(
-        [Candidate("Anna's locker is number 13.", confidence=0.9)], speaker=GUEST, language="en"
+        [ExtractedFact("Anna's locker is number 13.", confidence=0.9)], speaker=GUEST, language="en"
     )
     assert (result.merged, result.stored) == (0, 1)
 
@@ -242,9 +244,9 @@ SENSITIVE = [
 
 @pytest.mark.parametrize(("lang", "text"), SENSITIVE)
 def test_sensitive_candidates_are_never_extracted(engine: MemoryEngine, lang: str, text: str) -> None:
-    kept = Candidate("Julian's sister moves to Turin in June.", confidence=0.9)
+    kept = ExtractedFact("Julian's sister moves to Turin in June.", confidence=0.9)
     result = engine.learn(
-        [Candidate(text, confidence=0.95), kept], speaker=JULIAN_KITCHEN, language=lang, summary=text
+        [ExtractedFact(text, confidence=0.95), kept], speaker=JULIAN_KITCHEN, language=lang, summary=text
     )
     assert (result.skipped_sensitive, result.stored) == (2, 1)  # the candidate and the summary; not `kept`
     assert [m.content for m in engine.list_memories(JULIAN_KITCHEN)] == [kept.content]
@@ -253,7 +255,7 @@ def test_sensitive_candidates_are_never_extracted(engine: MemoryEngine, lang: st
 # ---------------------------------------------------------------------------- storing
 def test_low_confidence_is_rejected(engine: MemoryEngine) -> None:
     result = engine.learn(
-        [Candidate("Anna likes jazz.", confidence=MIN_CONFIDENCE - 0.01)],
+        [ExtractedFact("Anna likes jazz.", confidence=MIN_CONFIDENCE - 0.01)],
         speaker=GUEST,
         language="en",
     )
@@ -283,7 +285,7 @@ def test_scope_follows_the_speaker(  # noqa: PLR0917 - parametrized
     area: str | None,
 ) -> None:
     result = engine.learn(
-        [Candidate("Ich trinke morgens grünen Tee.", Kind.PREFERENCE, scope_hint=hint, confidence=0.8)],
+        [ExtractedFact("Ich trinke morgens grünen Tee.", Kind.PREFERENCE, scope_hint=hint, confidence=0.8)],
         speaker=speaker,
         language="de",
         conversation_id="conv-1",
@@ -304,7 +306,7 @@ def test_scope_follows_the_speaker(  # noqa: PLR0917 - parametrized
 
 
 def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
-    trip = Candidate("Julian goes to Lyon in May.", confidence=0.9)
+    trip = ExtractedFact("Julian goes to Lyon in May.", confidence=0.9)
     result = engine.learn(
         [trip], speaker=JULIAN_KITCHEN, language="en", summary="Julian planned a trip to Lyon."
     )
@@ -323,7 +325,7 @@ def test_summary_is_stored_as_an_episode(engine: MemoryEngine) -> None:
 
 def test_c20_a_summary_of_nothing_learned_is_not_stored(engine: MemoryEngine) -> None:
     """Commands and small talk: every candidate rejected, so the summary is no memory either."""
-    command = Candidate("The user asked to turn on the kitchen light.", confidence=0.9)
+    command = ExtractedFact("The user asked to turn on the kitchen light.", confidence=0.9)
     result = engine.learn([command], speaker=JULIAN_KITCHEN, language="en", summary="Julian said good night.")
     assert (result.rejected, result.stored) == (1, 0)
     assert engine.stats().memories == 0
@@ -331,7 +333,7 @@ def test_c20_a_summary_of_nothing_learned_is_not_stored(engine: MemoryEngine) ->
 
 def test_review_mode_stores_pending_never_recalled(engine: MemoryEngine) -> None:
     result = engine.learn(
-        [Candidate("Paula moves to Lyon in May.", confidence=0.9)],
+        [ExtractedFact("Paula moves to Lyon in May.", confidence=0.9)],
         speaker=GUEST,
         language="en",
         review=True,

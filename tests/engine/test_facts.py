@@ -375,16 +375,30 @@ def test_compounds_do_not_touch_languages_that_write_words_apart() -> None:
 # C35: the same fact told again in another language (twins.py, the writer asks recall's rule)
 TRANSLATED = {
     "de>en": ("de", "Die Gießkanne steht im Schuppen.", "en", "The watering can is in the shed."),
-    "en>de": ("en", "The spare key is under the doormat.", "de", "Der Ersatzschlüssel liegt unter der Fußmatte."),
+    "en>de": (
+        "en",
+        "The spare key is under the doormat.",
+        "de",
+        "Der Ersatzschlüssel liegt unter der Fußmatte.",
+    ),
     "it>en": ("it", "La chiave di riserva è sotto lo zerbino.", "en", "The spare key is under the doormat."),
     "es>de": ("es", "El perro duerme en el sótano.", "de", "Der Hund schläft im Keller."),
     "fr>de": ("fr", "Le vélo d'Anna est dans le garage.", "de", "Annas Fahrrad steht in der Garage."),
-    "de>it": ("de", "Der Schlüssel für den Keller hängt am Haken.", "it", "La chiave della cantina è appesa al gancio."),
-}  # fmt: skip
+    "de>it": (
+        "de",
+        "Der Schlüssel für den Keller hängt am Haken.",
+        "it",
+        "La chiave della cantina è appesa al gancio.",
+    ),
+}
 TRANSLATED_HOUSEHOLD = (
-    "The bins go out on Tuesday.", "Grandma likes lavender tea.", "The dentist appointment is on Friday.",
-    "Die Waschmaschine läuft am besten nachts.", "Il gatto mangia alle sette.", "La bici di Julian ha una gomma bucata.",
-)  # fmt: skip
+    "The bins go out on Tuesday.",
+    "Grandma likes lavender tea.",
+    "The dentist appointment is on Friday.",
+    "Die Waschmaschine läuft am besten nachts.",
+    "Il gatto mangia alle sette.",
+    "La bici di Julian ha una gomma bucata.",
+)
 
 
 @pytest.mark.parametrize("case", list(TRANSLATED))
@@ -393,9 +407,13 @@ def test_c35_the_same_fact_in_another_language_is_one_memory(engine: MemoryEngin
     (the first wording and teller kept, updated), not a second memory and no question."""
     first_language, first, again_language, again = TRANSLATED[case]
     for other in TRANSLATED_HOUSEHOLD:
-        engine.remember(MemoryDraft(other, speaker=Speaker(person_id=None, area_id="kitchen"), scope=Scope.SHARED))
+        engine.remember(
+            MemoryDraft(other, speaker=Speaker(person_id=None, area_id="kitchen"), scope=Scope.SHARED)
+        )
     told = engine.remember(
-        MemoryDraft(first, speaker=Speaker(JULIAN, area_id="kitchen"), scope=Scope.SHARED, language=first_language)
+        MemoryDraft(
+            first, speaker=Speaker(JULIAN, area_id="kitchen"), scope=Scope.SHARED, language=first_language
+        )
     ).memory
     result = engine.remember(
         MemoryDraft(again, speaker=Speaker(ANNA, area_id="hall"), scope=Scope.SHARED, language=again_language)
@@ -410,11 +428,16 @@ def test_c35_the_same_fact_in_another_language_is_one_memory(engine: MemoryEngin
 
 
 TRANSLATED_CHANGES = {
-    "moved, said so": ("de", "Der Ersatzschlüssel liegt unter der Fußmatte.", "en", "The spare key is in the blue tin now."),
+    "moved, said so": (
+        "de",
+        "Der Ersatzschlüssel liegt unter der Fußmatte.",
+        "en",
+        "The spare key is in the blue tin now.",
+    ),
     "not any more": ("en", "Anna likes lavender tea.", "de", "Anna mag keinen Lavendeltee mehr."),
     "another day": ("it", "I bidoni si svuotano il martedì.", "en", "The bins are emptied on Wednesday."),
     "another number": ("fr", "Le code du portail est 4711.", "de", "Der Code für das Tor ist 4712."),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("case", list(TRANSLATED_CHANGES))
@@ -423,7 +446,9 @@ def test_c35_a_change_told_in_another_language_is_asked_about(engine: MemoryEngi
     a translation: stored beside the old one, which it likely replaces (asked, C23)."""
     first_language, first, again_language, again = TRANSLATED_CHANGES[case]
     home = Speaker(person_id=None, area_id="kitchen")
-    told = engine.remember(MemoryDraft(first, speaker=home, scope=Scope.SHARED, language=first_language)).memory
+    told = engine.remember(
+        MemoryDraft(first, speaker=home, scope=Scope.SHARED, language=first_language)
+    ).memory
     result = engine.remember(MemoryDraft(again, speaker=home, scope=Scope.SHARED, language=again_language))
     assert result.action is WriteAction.CREATED
     assert [(c.memory.id, c.relation) for c in result.conflicts] == [(told.id, Relation.REPLACES)]
@@ -433,12 +458,18 @@ def test_c35_a_translation_is_the_nearest_both_ways(engine: MemoryEngine) -> Non
     """Where the household already holds the English telling, a German sentence nearest to the
     other English one is not taken for its translation: each is matched to its own."""
     home = Speaker(person_id=None, area_id="kitchen")
-    shed = engine.remember(MemoryDraft("The watering can is in the shed.", speaker=home, scope=Scope.SHARED)).memory
+    shed = engine.remember(
+        MemoryDraft("The watering can is in the shed.", speaker=home, scope=Scope.SHARED)
+    ).memory
     key = engine.remember(
         MemoryDraft("The spare key is under the doormat.", speaker=home, scope=Scope.SHARED)
     ).memory
     result = engine.remember(
-        MemoryDraft("Der Ersatzschlüssel liegt unter der Fußmatte.", speaker=home, scope=Scope.SHARED, language="de")
+        MemoryDraft(
+            "Der Ersatzschlüssel liegt unter der Fußmatte.", speaker=home, scope=Scope.SHARED, language="de"
+        )
     )
     assert (result.action, result.memory.id) == (WriteAction.CONFIRMED, key.id)
-    assert engine.store.get_many([shed.id], Visibility.of(Speaker(admin=True)))[shed.id].status is Status.ACTIVE
+    assert (
+        engine.store.get_many([shed.id], Visibility.of(Speaker(admin=True)))[shed.id].status is Status.ACTIVE
+    )

@@ -13,7 +13,7 @@ from custom_components.memory.engine.api import InvalidInput, MemoryDraft
 from custom_components.memory.engine.embedding.base import to_blob
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.forgetting import anchor_check, anchor_digests
 from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker, Status
 from custom_components.memory.engine.store import migrations
@@ -178,7 +178,7 @@ def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, la
     assert keyed.is_tombstoned(paraphrase, scope=Scope.SHARED)
     assert keyed.is_tombstoned(vector, scope=Scope.SHARED, text=paraphrase)
     assert not keyed.is_tombstoned(paraphrase, scope=Scope.PRIVATE, owner_id=JULIAN)  # other bucket
-    learned = keyed.learn([Candidate(paraphrase, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([ExtractedFact(paraphrase, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     assert keyed.list_memories(Speaker.administrator()) == []
 
@@ -187,7 +187,7 @@ def test_c04_paraphrase_with_a_forgotten_code_is_blocked(keyed: MemoryEngine, la
 def test_c04_forgotten_code_in_passing_is_blocked(keyed: MemoryEngine, lang: str) -> None:
     _forget_gate(keyed, lang)
     said = GATE_IN_PASSING[lang]
-    learned = keyed.learn([Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([ExtractedFact(said, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
 
 
@@ -314,7 +314,7 @@ def test_c04_forgotten_number_in_groups_is_blocked(keyed: MemoryEngine, lang: st
     memory = keyed.remember(MemoryDraft(LOCKER, speaker=GUEST, scope=Scope.SHARED)).memory
     keyed.forget(memory.id, GUEST)
     said = LOCKER_SPLIT[lang]
-    learned = keyed.learn([Candidate(said, confidence=0.9)], speaker=GUEST, language=lang)
+    learned = keyed.learn([ExtractedFact(said, confidence=0.9)], speaker=GUEST, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     assert keyed.list_memories(Speaker.administrator()) == []
 
@@ -400,7 +400,7 @@ def test_c03_forgetting_a_fact_forgets_the_values_it_replaced(sqlite_keyed: Memo
     assert all(keyed.get(i, Speaker.administrator()) is None for i in ids)
     assert keyed.get(other.id, julian) == other  # not part of the history
     assert keyed.stats().tombstones == 3
-    old_value = Candidate(WIFI[lang][1], subject="wifi", predicate="guest_network_name", confidence=0.9)
+    old_value = ExtractedFact(WIFI[lang][1], subject="wifi", predicate="guest_network_name", confidence=0.9)
     learned = keyed.learn([old_value], speaker=julian, language=lang)
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     keyed.close()

@@ -29,7 +29,7 @@ from custom_components.memory.engine.api import (
     WriteAction,
 )
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.facts import Relation, fact_subject
 from custom_components.memory.engine.models import (
     Kind,
@@ -430,7 +430,7 @@ def test_learning_refuses_a_malformed_candidate_by_name(engine: MemoryEngine, da
     values, bad = fields_drawn(data, CANDIDATE_FIELDS)
     before = stored_rows(engine)
     try:
-        result = engine.learn([Candidate(**values)], speaker=JULIAN, language="en")
+        result = engine.learn([ExtractedFact(**values)], speaker=JULIAN, language="en")
     except InvalidInput as err:
         assert bad and named(err) in bad, (err, bad)
         assert stored_rows(engine) == before
@@ -443,7 +443,10 @@ def test_learning_refuses_a_malformed_candidate_by_name(engine: MemoryEngine, da
 
 
 def test_learning_rejects_an_over_long_candidate_without_embedding_it(engine: MemoryEngine) -> None:
-    said = [Candidate("x" * 1_000_000, confidence=0.9), Candidate("I drink my coffee black.", confidence=0.9)]
+    said = [
+        ExtractedFact("x" * 1_000_000, confidence=0.9),
+        ExtractedFact("I drink my coffee black.", confidence=0.9),
+    ]
     result = engine.learn(said, speaker=JULIAN, language="en")
     assert (result.stored, result.rejected) == (1, 1)
 

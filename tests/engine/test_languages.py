@@ -13,7 +13,7 @@ from custom_components.memory.engine import language
 from custom_components.memory.engine.api import MemoryDraft, RecallOptions
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.models import Scope, Speaker
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.base import Visibility
@@ -158,7 +158,7 @@ def test_a_forgotten_russian_fact_blocks_its_paraphrase(make_engine: Callable[..
     engine.forget(memory, GUEST)
     paraphrase = "Садовая калитка открывается кодом 4711."
     assert engine.is_tombstoned(paraphrase, scope=Scope.SHARED)
-    learned = engine.learn([Candidate(paraphrase, confidence=0.9)], speaker=GUEST, language="ru")
+    learned = engine.learn([ExtractedFact(paraphrase, confidence=0.9)], speaker=GUEST, language="ru")
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
     assert engine.recall("Какой код от калитки?", GUEST) == []
 
@@ -202,7 +202,7 @@ def test_a_forgotten_code_does_not_come_back_in_other_digits(
     engine = make_engine("keyed.db", anchor_key=ANCHOR_KEY)
     engine.forget(_remember(engine, "The garden gate code is 1234."), GUEST)
     assert engine.is_tombstoned(retold, scope=Scope.SHARED)
-    learned = engine.learn([Candidate(retold, confidence=0.9)], speaker=GUEST, language="en")
+    learned = engine.learn([ExtractedFact(retold, confidence=0.9)], speaker=GUEST, language="en")
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
 
 

@@ -526,7 +526,7 @@ def test_a_rephrased_question_still_sees_the_older_value_outdated(
 ) -> None:
     """Two current values of one fact (the newer not confirmed as replacing yet): however the
     question is put — even worded closer to the older one — the older is marked outdated by the
-    newer in the slate, so an answer without a model quotes what holds now (recall.holding)."""
+    newer in the slate, so an answer without a model quotes what holds now (recall.answer_hit)."""
     engine = make_engine(clock=clock)
     home = Speaker(person_id=None, area_id=KITCHEN)
     for other in (
@@ -544,4 +544,4 @@ def test_a_rephrased_question_still_sees_the_older_value_outdated(
     marked = {h.memory.id: h.outdated_by for h in hits}
     assert marked.get(before.id) == after.memory.id
     best = max(hits, key=lambda h: h.similarity)
-    assert recall_mod.holding(best, hits).memory.id == after.memory.id
+    assert recall_mod.answer_hit(best, hits).memory.id == after.memory.id

@@ -85,7 +85,7 @@ def test_newer_place_ranks_first_and_marks_the_older(
     assert ("newer" in by_id[cellar.id].factors) is lifted
     assert by_id[garage.id].score == pytest.approx(sum(by_id[garage.id].factors.values()))
     assert by_id[cellar.id].score == pytest.approx(sum(by_id[cellar.id].factors.values()))
-    assert recall_mod.holding(by_id[garage.id], hits).memory.id == cellar.id
+    assert recall_mod.answer_hit(by_id[garage.id], hits).memory.id == cellar.id
 
 
 def test_unrelated_memories_are_neither_moved_nor_marked(clocked: tuple[MemoryEngine, Clock]) -> None:

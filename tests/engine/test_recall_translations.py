@@ -221,9 +221,11 @@ def test_a_borrowed_place_does_not_settle_the_slate_early(engine: MemoryEngine) 
     ]
     twin, best, *rest = ids
     candidates = {
-        twin: recall_mod.Candidate(twin, 0.1, translation=1.0),  # highest bound, borrowed words only
-        best: recall_mod.Candidate(best, 0.9),
-        **{mid: recall_mod.Candidate(mid, 0.3) for mid in rest},  # equal bounds: none settles batch 1
+        twin: recall_mod.RetrievalCandidate(twin, 0.1, translation=1.0),  # highest bound, borrowed words only
+        best: recall_mod.RetrievalCandidate(best, 0.9),
+        **{
+            mid: recall_mod.RetrievalCandidate(mid, 0.3) for mid in rest
+        },  # equal bounds: none settles batch 1
     }
     options = RecallOptions(limit=2)
     prefix = recall_mod._ranked_prefix(

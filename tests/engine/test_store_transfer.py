@@ -13,7 +13,7 @@ import pytest
 
 from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.models import (
     Kind,
     Provenance,
@@ -180,7 +180,7 @@ def test_the_copy_behaves_as_the_original(pair: tuple[MemoryEngine, MemoryEngine
     assert target.approve(roles["pending"], JULIAN_KITCHEN).status is Status.ACTIVE
 
     assert target.is_tombstoned(GATE_PARAPHRASE, scope=Scope.SHARED)  # by its anchors: they were kept
-    learned = target.learn([Candidate(GATE, confidence=0.9)], speaker=JULIAN_KITCHEN, language="en")
+    learned = target.learn([ExtractedFact(GATE, confidence=0.9)], speaker=JULIAN_KITCHEN, language="en")
     assert (learned.skipped_forgotten, learned.stored) == (1, 0)
 
     assert target.conversation("c1") == source.conversation("c1")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from custom_components.memory.engine.api import MemoryDraft, RememberResult, WriteAction
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.facts import Relation
 from custom_components.memory.engine.models import Scope, Speaker, Status
 from custom_components.memory.engine.text import same_text
@@ -228,7 +228,7 @@ def test_a_restatement_of_the_same_value_is_confirmed(
 def test_learning_stores_a_changed_value_never_confirms_the_old(engine: MemoryEngine, pair: Pair) -> None:
     first = _tell(engine, pair.first, pair.language).memory
     result = engine.learn(
-        [Candidate(pair.second, confidence=0.9)], speaker=JULIAN_KITCHEN, language=pair.language
+        [ExtractedFact(pair.second, confidence=0.9)], speaker=JULIAN_KITCHEN, language=pair.language
     )
     assert (result.merged, result.stored) == (0, 1)
     assert first.id not in result.ids
@@ -239,14 +239,14 @@ def test_learning_stores_a_changed_value_never_confirms_the_old(engine: MemoryEn
 def test_learning_confirms_the_same_value_written_otherwise(engine: MemoryEngine, pair: Pair) -> None:
     first = _tell(engine, pair.first, pair.language).memory
     result = engine.learn(
-        [Candidate(pair.second, confidence=0.9)], speaker=JULIAN_KITCHEN, language=pair.language
+        [ExtractedFact(pair.second, confidence=0.9)], speaker=JULIAN_KITCHEN, language=pair.language
     )
     assert (result.merged, result.stored, result.ids) == (1, 0, [first.id])
 
 
 def test_learning_a_keyed_changed_value_supersedes(engine: MemoryEngine) -> None:
     old = _tell(engine, "The freezer is set to 18 °C.", "en", key=("freezer", "setting", "18 °C")).memory
-    said = Candidate(
+    said = ExtractedFact(
         "The freezer is set to -18 °C.", subject="freezer", predicate="setting", value="-18 °C",
         scope_hint="shared", confidence=0.9,
     )  # fmt: skip

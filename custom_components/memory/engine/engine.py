@@ -33,7 +33,7 @@ from .api import (
 )
 from .calibration import Hubness
 from .embedding.base import Embedder, Vectors, embed_queries
-from .extraction import Candidate, LearnResult
+from .extraction import ExtractedFact, LearnResult
 from .models import Hit, Memory, Provenance, Scope, Speaker, Status, Tombstone, TranscriptTurn, Voiceprint
 from .sensitive import withholds
 from .store.base import Bucket, MemoryFilter, MemoryStore, Visibility
@@ -147,7 +147,7 @@ class MemoryEngine:
 
     def learn(
         self,
-        candidates: Iterable[Candidate],
+        candidates: Iterable[ExtractedFact],
         *,
         speaker: Speaker,
         language: str,

@@ -151,7 +151,7 @@ def _role_and_text(turn: object) -> tuple[str | None, str | None]:
 
 # ---------------------------------------------------------------------------- parsing
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class ExtractedFact:
     """One proposed memory. confidence in [0, 1]; scope_hint "private" | "shared" | "room" | None."""
 
     content: str
@@ -168,7 +168,7 @@ class ParseResult:
     """What could be read from an AI Task answer. problems: stable, text-free keys such as
     "empty", "not_json", "schema_echo", "missing_content", "too_many" (for logs/repairs)."""
 
-    candidates: list[Candidate]
+    candidates: list[ExtractedFact]
     summary: str | None
     problems: list[str] = field(default_factory=list)
 
@@ -278,7 +278,7 @@ def _text(value: object) -> str | None:
     return None
 
 
-def _candidate(item: object, problems: list[str]) -> Candidate | None:
+def _candidate(item: object, problems: list[str]) -> ExtractedFact | None:
     if isinstance(item, str):  # a bare sentence in a list: the content, nothing else known
         item = {"content": item}
     if not isinstance(item, Mapping):
@@ -298,7 +298,7 @@ def _candidate(item: object, problems: list[str]) -> Candidate | None:
     if hint is not None and hint not in SCOPE_HINTS:
         problems.append("unknown_scope_hint")
         hint = None
-    return Candidate(
+    return ExtractedFact(
         content=content,
         kind=kind,
         subject=_text(item.get("subject")),
@@ -370,7 +370,7 @@ def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
 
 def apply_candidates(
     engine: MemoryEngine,
-    candidates: Iterable[Candidate],
+    candidates: Iterable[ExtractedFact],
     *,
     speaker: Speaker,
     language: str,
@@ -403,14 +403,14 @@ def apply_candidates(
     for candidate in list(candidates)[:MAX_CANDIDATES]:
         _apply_one(engine, candidate, **context)
     if summary is not None and (result.stored or result.merged) and not result.skipped_forgotten:
-        episode = Candidate(content=summary, kind=Kind.EPISODE, confidence=1.0)
+        episode = ExtractedFact(content=summary, kind=Kind.EPISODE, confidence=1.0)
         _apply_one(engine, episode, **context)
     return result
 
 
 def _apply_one(
     engine: MemoryEngine,
-    candidate: Candidate,
+    candidate: ExtractedFact,
     *,
     speaker: Speaker,
     language: str,
@@ -514,7 +514,7 @@ def _known_fact(
     vector: Any,
     said: Reading,
     buckets: list[Bucket],
-    keyed: Candidate | None,
+    keyed: ExtractedFact | None,
 ) -> Memory | None:
     """An existing ACTIVE memory in the buckets that says the same (facts.relation SAME: a
     restatement, a paraphrase the model made of a recalled memory) and, when both carry a

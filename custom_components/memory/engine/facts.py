@@ -78,7 +78,7 @@ def key_of(memory: Memory) -> tuple[Bucket, str, str] | None:
 
 
 class Stated(Protocol):
-    """What value comparison reads: a Memory, or an extraction Candidate."""
+    """What value comparison reads: a Memory, or an ExtractedFact (a model-proposed fact)."""
 
     @property
     def content(self) -> str: ...
@@ -112,7 +112,7 @@ def precedence(memory: Memory) -> tuple[bool, datetime]:
     return memory.provenance is not Provenance.INFERRED, memory.created_at
 
 
-def holding(memory: Memory) -> tuple[int, datetime]:
+def keep_order(memory: Memory) -> tuple[int, datetime]:
     """Among memories saying the same, which stays current: the strongest provenance, then the
     newest (the others are ARCHIVED into it)."""
     return -memory.provenance.rank, memory.created_at
@@ -134,7 +134,7 @@ def settle(group: Sequence[Memory]) -> Settlement:
     SUPERSEDED by it."""
     winner = max(group, key=precedence)
     agreeing = [m for m in group if same_value(m, winner)]
-    current = max(agreeing, key=holding)
+    current = max(agreeing, key=keep_order)
     retired = [
         (m, Status.ARCHIVED if same_value(m, current) else Status.SUPERSEDED)
         for m in group
@@ -145,12 +145,12 @@ def settle(group: Sequence[Memory]) -> Settlement:
 
 def settle_pair(a: Memory, b: Memory, verdict: Relation) -> Settlement | None:
     """The rule for two memories without a fact key once their relation is known (a person's or
-    an AI Task's verdict; SAME also from `relation` alone): SAME -> the one `holding` stays, the
+    an AI Task's verdict; SAME also from `relation` alone): SAME -> the first by `keep_order` stays, the
     other is ARCHIVED into it; REPLACES -> the newer holds and the older is SUPERSEDED, unless the
     newer is a guess and the older was stated (`precedence`: then nothing changes); ADDS_DETAIL
     and UNRELATED -> None (both hold)."""
     if verdict is Relation.SAME:
-        current, other = (a, b) if holding(a) >= holding(b) else (b, a)
+        current, other = (a, b) if keep_order(a) >= keep_order(b) else (b, a)
         return Settlement(current, [(other, Status.ARCHIVED)])
     if verdict is Relation.REPLACES:
         older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))

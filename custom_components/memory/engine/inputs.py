@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, MemoryEdit, RecallOptions
-from .extraction import Candidate
+from .extraction import ExtractedFact
 from .facts import Relation
 from .models import Kind, Provenance, Role, Scope, Source, Speaker, SpeakerSource, Status, TranscriptTurn
 from .store.base import MemoryFilter
@@ -255,8 +255,8 @@ def check_learning(
     review: object,
     conversation_id: object,
     people: object,
-) -> list[Candidate]:
-    """MemoryEngine.learn's input, the candidates as a list: each a Candidate of text fields (or
+) -> list[ExtractedFact]:
+    """MemoryEngine.learn's input, the candidates as a list: each a ExtractedFact of text fields (or
     None), a Kind, a finite confidence (what a candidate says is extraction's to judge: too long
     or unsure, it is rejected, not an error); the speaker, the language tag, the summary (text or
     None), review a bool, the conversation's id (or None), people's names -> person ids (at most
@@ -271,9 +271,9 @@ def check_learning(
         _names("people", people)
     if isinstance(candidates, str | bytes) or not isinstance(candidates, Iterable):
         raise InvalidInput("candidates", "wrong_type")
-    found: list[Candidate] = []
+    found: list[ExtractedFact] = []
     for candidate in candidates:
-        if not isinstance(candidate, Candidate):
+        if not isinstance(candidate, ExtractedFact):
             raise InvalidInput("candidates", "wrong_type")
         _content("content", candidate.content)
         kind = _choice("kind", candidate.kind, Kind)

@@ -146,7 +146,7 @@ FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at lea
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
+class RetrievalCandidate:
     memory_id: str
     similarity: float
     anchor: float = 0.0  # W_ANCHOR_EXACT / W_ANCHOR_RARE when it carries a query anchor, else 0
@@ -195,7 +195,7 @@ def concerns(memory: Memory, named: Mapping[str, str]) -> bool:
 
 
 def factors(
-    candidate: Candidate, memory: Memory, now: datetime, named: Mapping[str, str] = NOBODY
+    candidate: RetrievalCandidate, memory: Memory, now: datetime, named: Mapping[str, str] = NOBODY
 ) -> dict[str, float]:
     """The named contributions to a hit's score (their sum is the score); `named`: the persons
     the query names (RecallOptions.named_persons), never lifting a sensitive memory."""
@@ -227,7 +227,7 @@ def gather(
     vis: Visibility,
     options: RecallOptions,
     hubness: Hubness,
-) -> tuple[dict[str, Candidate], list[Anchor]]:
+) -> tuple[dict[str, RetrievalCandidate], list[Anchor]]:
     """Steps 1-3: the admitted candidates by id, and the query's anchors.
 
     semantic: the store's top visible [(id, cosine)], best first (TRANSLATION_POOL of them; the
@@ -281,10 +281,10 @@ def gather(
 
     missing = [i for i in {*admitted, *anchored} if i not in admitted or math.isnan(admitted[i])]
     sims = _similarities(store, missing, qvec, hubness)
-    out: dict[str, Candidate] = {}
+    out: dict[str, RetrievalCandidate] = {}
     for mid in {*admitted, *anchored}:
         sim = admitted.get(mid, math.nan)
-        out[mid] = Candidate(
+        out[mid] = RetrievalCandidate(
             mid,
             sims.get(mid, 0.0) if math.isnan(sim) else sim,
             anchored.get(mid, rare.get(mid, 0.0)),
@@ -388,7 +388,7 @@ def recall(
         store, qvec, semantic, query=query, vis=vis, options=options, hubness=hubness
     )
 
-    about = [Candidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
+    about = [RetrievalCandidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
     owned_memories = store.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked
     # for), and for who asks, not for whom the question names (no "named" share)
@@ -462,13 +462,13 @@ def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> lis
     out = []
     for hit in slate:
         gain = score[hit.memory.id] - hit.score
-        moved = _lift(hit, "newer", gain) if gain > 0 else hit
+        moved = _boosted(hit, "newer", gain) if gain > 0 else hit
         out.append(replace(moved, outdated_by=newest[hit.memory.id].id) if hit.memory.id in newest else moved)
     out.sort(key=lambda h: -h.score)  # stable: hits that were not lifted keep their order
     return out
 
 
-def holding(hit: Hit, slate: list[Hit]) -> Hit:
+def answer_hit(hit: Hit, slate: list[Hit]) -> Hit:
     """The hit of `slate` that holds for `hit`: the newer value that outdates it when that is in the
     slate (following a chain of newer values), else `hit` itself."""
     by_id = {h.memory.id: h for h in slate}
@@ -483,7 +483,7 @@ def with_context(
     store: MemoryStore,
     qvec: Vectors,
     ranked: list[Hit],
-    candidates: dict[str, Candidate],
+    candidates: dict[str, RetrievalCandidate],
     anchors: list[Anchor],
     *,
     vis: Visibility,
@@ -506,12 +506,12 @@ def with_context(
             share[mid] = max(share.get(mid, 0.0), gain)
     new = [mid for mid in share if mid not in scores]
     sims = _similarities(store, [m for m in new if m not in candidates], qvec, hubness)
-    fresh = [candidates.get(m) or Candidate(m, sims.get(m, 0.0)) for m in new]
+    fresh = [candidates.get(m) or RetrievalCandidate(m, sims.get(m, 0.0)) for m in new]
     fresh = [c for c in fresh if c.memory_id in candidates or c.similarity >= CONTEXT_ADMIT_SIMILARITY]
     memories = store.get_many([c.memory_id for c in fresh], vis)
     for mid in _conflicting(memories, anchors):  # the conflict check holds for neighbours too
         del memories[mid]
-    lifted = [_lift(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
+    lifted = [_boosted(h, "context", share[h.memory.id]) if h.memory.id in share else h for h in ranked]
     added = _hits([replace(c, context=share[c.memory_id]) for c in fresh], memories, now, named)
     hits = [*lifted, *added]
     best: dict[str, float] = {}  # source_ref -> its best hit's score
@@ -519,7 +519,7 @@ def with_context(
         if h.memory.source_ref is not None:
             best[h.memory.source_ref] = max(best.get(h.memory.source_ref, 0.0), _own(h))
     hits = [
-        _lift(h, "conversation", W_CONVERSATION * best[h.memory.source_ref])
+        _boosted(h, "conversation", W_CONVERSATION * best[h.memory.source_ref])
         if h.memory.source_ref in best
         else h
         for h in hits
@@ -552,12 +552,12 @@ def _conflicting(memories: dict[str, Memory], anchors: list[Anchor]) -> list[str
     return [mid for mid, memory in memories.items() if conflicts(memory.content, anchors)]
 
 
-def _lift(hit: Hit, factor: str, gain: float) -> Hit:
+def _boosted(hit: Hit, factor: str, gain: float) -> Hit:
     """The hit with one more named factor (added to its score)."""
     return replace(hit, score=hit.score + gain, factors={**hit.factors, factor: gain})
 
 
-def bound(candidate: Candidate, named: Mapping[str, str] = NOBODY) -> float:
+def bound(candidate: RetrievalCandidate, named: Mapping[str, str] = NOBODY) -> float:
     """Upper bound of a candidate's score before its memory is read: similarity + lexical
     are known, the memory-dependent factors add at most MEMORY_FACTORS_MAX (+ W_NAMED when
     the query names someone)."""
@@ -567,7 +567,7 @@ def bound(candidate: Candidate, named: Mapping[str, str] = NOBODY) -> float:
 
 def _ranked_prefix(
     store: MemoryStore,
-    candidates: dict[str, Candidate],
+    candidates: dict[str, RetrievalCandidate],
     extra: list[Hit],
     vis: Visibility,
     *,
@@ -611,14 +611,17 @@ def _best_first(hits: list[Hit]) -> list[Hit]:
     return sorted(hits, key=lambda h: (-h.score, h.memory.id))
 
 
-def _lexical(candidate: Candidate) -> float:
+def _lexical(candidate: RetrievalCandidate) -> float:
     """Anchor + full text (own words, or a translated match's when more; factors() names the
     borrowed part "translation")."""
     return candidate.anchor + W_TERMS * max(candidate.terms, candidate.translation)
 
 
 def _hits(
-    cands: list[Candidate], memories: dict[str, Memory], now: datetime, named: Mapping[str, str] = NOBODY
+    cands: list[RetrievalCandidate],
+    memories: dict[str, Memory],
+    now: datetime,
+    named: Mapping[str, str] = NOBODY,
 ) -> list[Hit]:
     hits = []
     for c in cands:

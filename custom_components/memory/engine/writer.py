@@ -166,7 +166,9 @@ def remember(
         source_ref=draft.source_ref,
         speaker_id=draft.speaker.person_id,
     )
-    lift = partial(_lift, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now)
+    lift = partial(
+        _lift_tombstones, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now
+    )
     if (existing := _duplicate(store, vector, bucket, new)) is not None:
         merged = confirmed(existing, new)
         retired = tuple(i for i in replaced if i != existing.id)  # said again, now replacing them
@@ -252,7 +254,7 @@ def conflicts_of(
     if not nearest:
         return []
     found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket))
-    translated = translations(store, embedder, vector, said.language, nearest, bucket)
+    translated = translations(store, embedder, vector, language=said.language, nearest=nearest, bucket=bucket)
     out: list[Conflict] = []
     for mid, cosine in nearest:
         memory = found.get(mid)
@@ -272,6 +274,7 @@ def translations(
     store: MemoryStore,
     embedder: Embedder,
     vector: Vectors,
+    *,
     language: str,
     nearest: list[tuple[str, float]],
     bucket: Bucket,
@@ -362,7 +365,7 @@ def _bucket_view(bucket: Bucket) -> Visibility:
     return Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
 
 
-def _lift(
+def _lift_tombstones(
     store: MemoryStore,
     embedder: Embedder,
     vector: Vectors,
