@@ -38,12 +38,8 @@ BACKGROUND_REQUESTS: tuple[str, ...] = (
 )  # fmt: skip
 
 
-# Cosine from which two texts in different languages, each the other's nearest in its language,
-# count as translations of each other (recall step 2c, recall.same_meaning_pairs), on the recall
-# scale, for an embedder that declares no `same_meaning_cosine`: USE-m3's. Chosen on the XQuAD
-# en/de/es/ru/zh tuning half's questions (0.35 / 0.45 gap -0.046 / -0.047; the 0.55 level without
-# the nearest-both-ways rule -0.061); with its translation removed, 1.6 % of sentences get a
-# false twin (docs/recall-tuning.md, "Twins: the nearest both ways").
+# Recall-scale cosine from which two texts in different languages, each the other's nearest, are twins
+# (step 2c) when the embedder declares none; XQuAD tuning half (docs/recall-tuning.md "Twins").
 SAME_MEANING_DEFAULT = 0.45
 
 

@@ -42,10 +42,10 @@ SNOWBALL = {
 }  # fmt: skip
 BIGRAM_LANGUAGES = frozenset({"zh", "ja"})  # cut into character bigrams (no spaces between words)
 NO_LEXICAL = frozenset({"th"})  # no terms, no anchors: the lexical legs stay out of the way
-# What detect() chooses among: the encoder's languages and the stemmed ones (restricting the
-# model to these: XQuAD questions 99.7-100 % right, against 90-99.9 % over its 97 languages).
+# What detect() chooses among: the encoder's languages and the stemmed ones (restricted, it is right
+# more often on XQuAD: docs/recall-tuning.md "Every language the encoder knows").
 DETECTABLE = ENCODER_LANGUAGES | frozenset(SNOWBALL) - {"nb"}
-DETECT_MIN_PROBABILITY = 0.9  # below it the given language stands (XQuAD questions: never wrong above)
+DETECT_MIN_PROBABILITY = 0.9  # below it the given language stands (chosen on XQuAD questions, same section)
 DETECT_MIN_LETTERS = 4  # "ok", "HX-4471": too little to tell a language by
 
 # Scripts written without spaces between words: Han (CJK ideographs, extensions, compatibility),
@@ -212,10 +212,8 @@ def lexical_language(text: str, given: str | None) -> str | None:
     return base(said_in(text, given or ""))
 
 
-# Function words per language: articles, pronouns, auxiliaries, prepositions, conjunctions and
-# question words — what every sentence has and no fact is about. Short on purpose: a long list
-# (the stop-words package's 1333 English words) removes content words too and measured worse
-# on LoCoMo (0.632 vs 0.679 recall@10 held-out).
+# Function words: what every sentence has and no fact is about. Short on purpose: a long list removes
+# content words too (docs/recall-tuning.md "What was tried").
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
     lang: frozenset(words.split())
     for lang, words in {

