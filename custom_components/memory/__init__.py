@@ -37,22 +37,17 @@ from .const import (
 )
 from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnwritable
 from .engine.factory import build_engine
+from .engine_calls import async_run
 from .extraction_job import ExtractionJob
 from .health import StoreHealth, clear_file_faults, file_fault
 from .judge import async_consolidate, async_load_consolidation, consolidation_store
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .reembed import ReembedWorker
-from .runtime import (
-    MemoryConfigEntry,
-    MemoryRuntimeData,
-    anchor_key,
-    async_run,
-    create_requirement_issue,
-    new_anchor_key,
-)
+from .repair_issues import create_requirement_issue
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .services import async_setup_services
-from .storage import StoreSettings
+from .storage import StoreSettings, anchor_key, new_anchor_key
 from .transcripts import TranscriptRecorder, async_purge_transcripts, async_track_purge
 
 _LOGGER = logging.getLogger(__name__)

@@ -28,7 +28,7 @@ from homeassistant.util.hass_dict import HassKey
 from .const import DOMAIN, STORAGE_POSTGRESQL
 from .engine.api import EngineError
 from .engine.store.write_gate import PAUSE_MAX
-from .runtime import async_run
+from .engine_calls import async_run
 from .storage import StoreSettings
 
 if TYPE_CHECKING:

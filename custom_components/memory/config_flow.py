@@ -85,9 +85,14 @@ from .const import (
     WHISPER_LANGUAGE_AUTO,
     WHISPER_LANGUAGE_PIPELINE,
 )
-from .runtime import new_anchor_key
 from .speaker import is_person
-from .storage import StoreSettings, async_default_household, async_validate_postgres, mask_password
+from .storage import (
+    StoreSettings,
+    async_default_household,
+    async_validate_postgres,
+    mask_password,
+    new_anchor_key,
+)
 from .whisper import LANGUAGES as WHISPER_LANGUAGES
 from .whisper import MODEL_SIZES as WHISPER_MODEL_SIZES
 from .whisper import is_model_folder

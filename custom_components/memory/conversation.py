@@ -41,6 +41,7 @@ from .const import (
     DEFAULT_ANSWER_SIMILARITY,
     DOMAIN,
 )
+from .dialogue import Ask
 from .engine.models import Hit, Role
 from .engine.recall import answer_hit
 from .entity import MemoryEntity
@@ -57,7 +58,7 @@ from .intents import (
     said_on,
 )
 from .llm_api import speaker_line, turn_block
-from .runtime import Ask, MemoryConfigEntry, MemoryRuntimeData
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import other_tellers
 from .transcripts import learning_allowed, record_turn
 from .turn import (

@@ -11,8 +11,9 @@ from homeassistant.core import HomeAssistant
 
 from .const import CONF_ANCHOR_KEY, CONF_DB_URL, CONF_DEVICE_PERSONS
 from .engine.api import EngineError
+from .engine_calls import async_run
 from .recognition import async_voice_status
-from .runtime import MemoryConfigEntry, async_run
+from .runtime import MemoryConfigEntry
 from .storage import redact_url
 
 # Who uses which personal device is personal data; the count is enough to debug. The anchor key

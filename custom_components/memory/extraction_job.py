@@ -57,8 +57,9 @@ from .engine.extraction import (
 )
 from .engine.models import Kind, Role, Speaker, TranscriptTurn
 from .engine.sensitive import is_sensitive
+from .engine_calls import async_run
 from .judge import async_judge_pairs
-from .runtime import MemoryConfigEntry, async_run
+from .runtime import MemoryConfigEntry
 from .speaker import person_names
 from .transcripts import learning_allowed
 

@@ -29,18 +29,13 @@ from homeassistant.util import dt as dt_util
 
 from .answers import base_language, quote_all, reply, spoken_date
 from .const import DOMAIN
+from .dialogue import Ask, PendingQuestion
 from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .engine.text import strip_invisible
 from .engine.writer import checked_text, scope_for
-from .runtime import (
-    Ask,
-    MemoryConfigEntry,
-    MemoryRuntimeData,
-    PendingQuestion,
-    async_recall,
-    async_run,
-)
+from .engine_calls import async_recall, async_run
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import areas_named, other_tellers
 from .turn import Turn, as_asker, current_turn, error_reply, may_answer, question, start_turn, withheld
 from .utterances import is_filler

@@ -38,7 +38,8 @@ from .const import (
 from .engine.api import ConsolidationReport, EngineError
 from .engine.facts import Relation
 from .engine.models import Memory, Scope, Speaker, Status
-from .runtime import MemoryConfigEntry, async_run
+from .engine_calls import async_run
+from .runtime import MemoryConfigEntry
 
 _LOGGER = logging.getLogger(__name__)
 

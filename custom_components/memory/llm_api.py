@@ -39,9 +39,10 @@ from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable
 from .engine.writer import checked_text, clean_content, scope_for
+from .engine_calls import async_recall, async_run
 from .intents import forget_candidates, infer_kind
 from .recognition import heard_for
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import area_of, person_names, resolve_identity, tellers
 from .transcripts import record_turn
 from .turn import Turn, asker_key, current_turn, tellable, withheld

@@ -12,7 +12,7 @@ from homeassistant.core import HomeAssistant, callback
 
 from .const import DOMAIN
 from .engine.api import StoreUnavailable
-from .runtime import async_run
+from .engine_calls import async_run
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine

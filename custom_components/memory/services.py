@@ -61,6 +61,7 @@ from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable
 from .engine.writer import checked_text
+from .engine_calls import async_recall, async_run
 from .judge import async_consolidate
 from .recognition import (
     MAX_ENROL_CLIPS,
@@ -75,7 +76,7 @@ from .recognition import (
     read_wav,
     satellite_key,
 )
-from .runtime import MemoryConfigEntry, MemoryRuntimeData, async_recall, async_run
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
 from .turn import tellable

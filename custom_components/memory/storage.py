@@ -11,6 +11,7 @@ engine/store/postgres.check_server in the executor, one error key per reason. Th
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,23 @@ PASSWORD_MASK = "********"
 # installations apart; the prefix says where it came from when someone reads the database.
 HOUSEHOLD_PREFIX = "ha-"
 HOUSEHOLD_DIGITS = 12
+
+# The per-installation secret (entry.data[CONF_ANCHOR_KEY], hex) for the identifier digests
+# tombstones keep (engine/forgetting.py): outside the database, so it alone cannot brute-force them.
+ANCHOR_KEY_BYTES = 32
+
+
+def new_anchor_key() -> str:
+    """A fresh anchor key, hex (config entry data is JSON)."""
+    return secrets.token_bytes(ANCHOR_KEY_BYTES).hex()
+
+
+def anchor_key(data: Mapping[str, Any]) -> bytes | None:
+    """The entry's anchor key as bytes; None when absent or malformed."""
+    try:
+        return bytes.fromhex(data[CONF_ANCHOR_KEY]) or None
+    except KeyError, TypeError, ValueError:
+        return None
 
 
 def redact_url(url: str) -> str:
@@ -154,7 +172,6 @@ def _anchor_key_problem(key: str, claimed: str | None) -> str | None:
     """anchor_key_invalid for a key that is not ANCHOR_KEY_BYTES in hex, anchor_key_mismatch when
     the household was claimed with another key (forgetting.anchor_check), else None."""
     from .engine.forgetting import anchor_check  # noqa: PLC0415 - the engine loads on demand
-    from .runtime import ANCHOR_KEY_BYTES, anchor_key  # noqa: PLC0415 - the HA runtime loads after this
 
     raw = anchor_key({CONF_ANCHOR_KEY: key})
     if raw is None or len(raw) != ANCHOR_KEY_BYTES:

@@ -42,9 +42,11 @@ from .const import (
     WHISPER_LANGUAGE_PIPELINE,
     WHISPER_REQUIREMENT,
 )
+from .engine_calls import async_run
 from .entity import MemoryEntity
 from .recognition import HeardUtterance
-from .runtime import MemoryConfigEntry, async_run, create_requirement_issue
+from .repair_issues import create_requirement_issue
+from .runtime import MemoryConfigEntry
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
 
 _LOGGER = logging.getLogger(__name__)

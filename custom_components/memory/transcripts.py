@@ -34,7 +34,8 @@ from .const import (
 )
 from .engine.api import InvalidInput, StoreUnavailable
 from .engine.models import Role, Speaker, TranscriptTurn
-from .runtime import MemoryConfigEntry, async_run
+from .engine_calls import async_run
+from .runtime import MemoryConfigEntry
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -23,11 +23,13 @@ from homeassistant.core import Context, HomeAssistant
 
 from .answers import base_language
 from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
+from .dialogue import Ask, PendingQuestion
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
 from .engine.models import Hit, Memory, Speaker, SpeakerSource
 from .engine.sensitive import withholds
+from .engine_calls import async_recall
 from .recognition import VoiceRecognizer, claim_heard, heard_for, satellite_key
-from .runtime import Ask, MemoryRuntimeData, PendingQuestion, async_recall
+from .runtime import MemoryRuntimeData
 from .speaker import resolve_identity
 
 # The longest utterance the memory agent interprets: the services' limit (docs/services.md). A

@@ -18,7 +18,7 @@ from homeassistant.helpers import area_registry as ar
 
 from .engine.engine import MemoryEngine
 from .engine.models import Memory, Role, Source
-from .runtime import async_run
+from .engine_calls import async_run
 from .speaker import person_names
 
 # Memories whose source_ref is a conversation id (intents.py, extraction): their room is the

@@ -43,7 +43,8 @@ from .engine.api import EngineError, InvalidInput, MemoryEdit
 from .engine.inputs import MAX_COUNT, MAX_ID_CHARS, MAX_LANGUAGE_CHARS, MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Provenance, Scope, Speaker, Status
 from .engine.store.base import MemoryFilter
-from .runtime import MemoryConfigEntry, async_recall, async_run
+from .engine_calls import async_recall, async_run
+from .runtime import MemoryConfigEntry
 from .services import MAX_PENDING_LIMIT, async_consolidation_report
 from .speaker import is_person
 from .storage import StoreSettings

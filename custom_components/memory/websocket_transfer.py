@@ -44,7 +44,8 @@ from .const import (
 )
 from .engine.api import MemoryDraft
 from .engine.models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
-from .runtime import MemoryConfigEntry, async_run
+from .engine_calls import async_run
+from .runtime import MemoryConfigEntry
 from .speaker import is_person
 from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, map_invalid, text, whole_in_range
 from .views import async_renderer

@@ -40,7 +40,7 @@ from custom_components.memory.engine.models import Scope, Speaker
 from custom_components.memory.engine.store import write_gate
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.store.write_gate import WriteGate
-from custom_components.memory.runtime import anchor_key
+from custom_components.memory.storage import anchor_key
 from custom_components.memory.voice import MODEL_IDENTITY
 from tests.conftest import TEST_DB, Resident, Room, async_call
 

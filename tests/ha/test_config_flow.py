@@ -18,6 +18,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 import custom_components.memory as memory_integration
 from custom_components.memory.const import (
     CONF_AGENT,
+    CONF_ANCHOR_KEY,
     CONF_ANSWER_SIMILARITY,
     CONF_DB_PATH,
     CONF_DEVICE_PERSONS,
@@ -31,8 +32,8 @@ from custom_components.memory.const import (
 )
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.models import EmbeddingIdentity, Speaker, SpeakerSource
-from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
 from custom_components.memory.speaker import resolve_identity
+from custom_components.memory.storage import ANCHOR_KEY_BYTES
 from tests.conftest import TEST_DB, async_call, reconfigure_to_sqlite, setup_memory
 
 UNOPENABLE = "."  # the config directory itself: a directory is never a SQLite file

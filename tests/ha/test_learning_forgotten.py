@@ -12,8 +12,8 @@ from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import async_capture_events
 from pytest_homeassistant_custom_component.components.diagnostics import get_diagnostics_for_config_entry
 
-from custom_components.memory.const import EVENT_MEMORY_LEARNED
-from custom_components.memory.runtime import ANCHOR_KEY_BYTES, CONF_ANCHOR_KEY
+from custom_components.memory.const import CONF_ANCHOR_KEY, EVENT_MEMORY_LEARNED
+from custom_components.memory.storage import ANCHOR_KEY_BYTES
 from tests.conftest import Resident, Room, async_call, both_stores, setup_memory
 
 from .helpers_conversation import async_all_memories, async_say
