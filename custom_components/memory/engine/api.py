@@ -1,23 +1,23 @@
-"""The engine's public surface, as the Home Assistant side calls it.
+"""The engine's public types, as the Home Assistant side uses them: drafts and options in,
+results and reports out, the errors (InvalidInput, StoreUnavailable, EncoderUnavailable).
 
-THIS FILE IS THE CONTRACT between the engine and the HA side. `MemoryEngine`
-(engine/engine.py) implements it. All methods are synchronous and may block
-(SQLite I/O, model inference): the HA side runs them in an executor, never on
-the event loop. The engine is thread-safe (one writer at a time).
+The methods are MemoryEngine's (engine/engine.py, a table of contents of engine/parts/), each
+documented where it is implemented. All are synchronous and may block (SQLite I/O, model
+inference): the HA side runs them in an executor, never on the event loop. The engine is
+thread-safe (one writer at a time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from .facts import Relation
+from .facts import Conflict as Conflict  # noqa: PLC0414 - re-exported: the contract's result types
+from .facts import WriteAction as WriteAction  # noqa: PLC0414
 from .models import (
     EmbeddingIdentity,
-    Hit,
     Kind,
     Memory,
     Provenance,
@@ -25,14 +25,10 @@ from .models import (
     Source,
     Speaker,
     Status,
-    Tombstone,
-    TranscriptTurn,
-    Voiceprint,
 )
-from .store.base import MemoryFilter
 
 if TYPE_CHECKING:
-    from .embedding.base import Vectors
+    pass
 
 MAX_CONTENT_CHARS = 1000  # longest memory text accepted (other limits: inputs.py, docs/services.md#limits)
 WRITE_REFUSED = "the memory store is unavailable for writing, nothing was stored"  # as_refused_write
@@ -101,16 +97,6 @@ class InvalidInput(EngineError):
         self.limit = limit
 
 
-class WriteAction(StrEnum):
-    """What remember() did."""
-
-    CREATED = "created"  # a new memory row
-    MERGED = "merged"  # the same wording (case/punctuation/whitespace aside) or the same value of
-    #                    the fact key existed in the same scope/owner/area; confirmed, no new row
-    CONFIRMED = "confirmed"  # a restatement in other words or another language (facts.Relation.SAME)
-    #                          of a current memory: that memory is confirmed, no new row
-
-
 @dataclass(frozen=True, slots=True)
 class MemoryDraft:
     """A memory to be written, as every door hands it to MemoryEngine.remember.
@@ -142,16 +128,6 @@ class MemoryDraft:
 
 
 @dataclass(frozen=True, slots=True)
-class Conflict:
-    """A current memory a new one may restate or replace (facts.Relation), with their
-    similarity on the recall scale."""
-
-    memory: Memory
-    relation: Relation
-    similarity: float
-
-
-@dataclass(frozen=True, slots=True)
 class RememberResult:
     memory: Memory  # the memory now holding the fact (new or the merged one)
     action: WriteAction
@@ -161,6 +137,7 @@ class RememberResult:
     # current memories the new one likely replaces (facts.Relation.REPLACES), closest first, left
     # current for the caller to settle (MemoryEngine.supersede); none are in `superseded`
     conflicts: tuple[Conflict, ...] = ()
+    reason: str = ""  # why (facts.Decision.reason): "same wording", "restatement", "new", …
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,254 +277,3 @@ class ImportReport:
     # index in the input -> the InvalidInput that refused it (field, reason, limit), for the
     # rejections that are one (not "forgotten", "conflict", "scope_reserved")
     refusals: Mapping[int, InvalidInput] = field(default_factory=dict)
-
-
-class MemoryEngineAPI(Protocol):
-    """What the HA side may call. Every method but recall() may raise EngineError. Each checks
-    its input first (engine/inputs.py: types, enum values, lengths, ranges, finite numbers) and
-    raises InvalidInput naming the field before anything is read or written; recall() logs and
-    answers [] instead, and reads a query up to inputs.MAX_QUERY_CHARS."""
-
-    anchor_key_matches: bool
-    """After open(): False when the store's tombstone digests were made with another anchor key
-    (another installation's, or a config entry made anew over an old file): forgotten
-    identifiers are then recognised by meaning only (forgetting.anchor_check). True without a key."""
-
-    def open(self) -> None:
-        """Open the store, run schema migrations, load vectors. Raises StoreUnavailable."""
-
-    def close(self) -> None:
-        """Flush and close; idempotent."""
-
-    def remember(self, draft: MemoryDraft) -> RememberResult:
-        """Store a memory, committed before returning (engine/writer.py, the rules in facts.py).
-
-        The same wording (case, punctuation, whitespace aside) in the same scope/owner/area
-        merges. With a fact key (draft.subject and .predicate) the key decides: the same value
-        merges into the key's current memory; another one is stored and every older current
-        memory of the key becomes SUPERSEDED (result.superseded), in the same transaction; a
-        PENDING memory supersedes nothing until approved; an `inferred` one never supersedes a
-        stated one (it is stored already superseded). Without a key, the current memories of the
-        bucket it may restate or replace are compared by facts.relation: a restatement (SAME)
-        confirms the existing memory instead of adding a row (action CONFIRMED); likely
-        replacements are stored beside it and listed in result.conflicts for the caller to settle
-        (ask the person, the service's `replaces`); draft.replaces supersedes those ids at once.
-
-        owner_id defaults to speaker.person_id for PRIVATE; area_id defaults to speaker.area_id
-        for ROOM. PRIVATE without an owner, ROOM without an area, empty (also: only invisible
-        characters) or over-long content raise InvalidInput (nothing written); text with lone
-        surrogates raises InvalidInput("content", "invalid_text"); a `replaces` id that is not a
-        current memory the speaker sees raises InvalidInput("replaces", "unknown_memory"). Flags
-        sensitive content (credentials/codes, payment, health) and stores it flagged; a draft
-        learned automatically (provenance extracted or inferred) with sensitive content raises
-        InvalidInput("content", "sensitive") (invariant 7; writer.checked_content, the rule an
-        edit follows too). An explicit
-        (CONFIRMED) remember lifts tombstones >= 0.85 similar (writer.TOMBSTONE_SIMILARITY, on the
-        recall scale) in that scope, and those it shares an identifier with
-        (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has an anchor key.
-        """
-        ...
-
-    def recall(
-        self,
-        query: str,
-        speaker: Speaker,
-        options: RecallOptions | None = None,
-        *,
-        vector: Vectors | None = None,
-    ) -> list[Hit]:
-        """Hybrid recall of ACTIVE memories visible to `speaker`, best first,
-        capped by options. With options.as_of, of the memories current at that moment
-        (superseded ones included if they were current then); never a superseded memory
-        without it. Never raises: on any failure returns [] and logs.
-        vector: the query's embedding (float32[dimension], unit, of the engine's
-        embedding identity) when the caller already has it; None embeds `query`."""
-        ...
-
-    def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
-        """Candidates to forget: active memories visible to speaker matching query.
-        An empty, invisible-only or non-encodable query gives []."""
-        ...
-
-    def forget(self, memory_id: str, speaker: Speaker) -> Memory:
-        """Delete the memory's text (row removed, FTS row removed) and leave a
-        tombstone (embedding + scope + keyed digests of its identifiers, no text); the
-        older values it superseded (its superseded_by history) go with it, each to a
-        tombstone, in the same transaction. The memory must be visible to speaker, else
-        InvalidInput("memory_id", "unknown_memory"). Returns the memory as it was (for
-        the confirmation reply)."""
-        ...
-
-    def forget_person(self, person_id: str) -> int:
-        """Forget every PRIVATE memory owned by person_id (tombstones left) and drop them as the
-        teller (speaker_id) of other memories, which stay. Returns how many were forgotten.
-        Other persons untouched. Their voiceprint is deleted too."""
-        ...
-
-    def enroll_voice(self, person_id: str, vector: Vectors, clips: int, embedding: str) -> Voiceprint:
-        """Store person_id's voiceprint: `vector` (float32[d], the mean of `clips` enrolment
-        clips' speaker embeddings; stored unit length) made by the voice model `embedding`.
-        Re-enrolment replaces it (created_at kept, updated_at now). Committed; returns the row.
-        Raises InvalidInput("person_id", "unknown_speaker") for an empty id,
-        ("vector", "invalid_vector") for an empty/non-finite/zero vector, ("clips", "too_small")
-        for clips < 1, ("embedding", "empty")."""
-        ...
-
-    def voiceprints(self) -> list[Voiceprint]:
-        """Every enrolled voiceprint, by person id. Vectors are for the matcher only: never in
-        diagnostics or service responses."""
-        ...
-
-    def forget_voice(self, person_id: str) -> bool:
-        """Delete person_id's voiceprint; True when there was one."""
-        ...
-
-    @property
-    def voice_generation(self) -> int:
-        """Changes whenever a voiceprint may have changed (enroll_voice, forget_voice,
-        forget_person); a cache of voiceprints() is current while it is unchanged. No I/O."""
-        ...
-
-    def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
-        """One memory if visible to speaker."""
-        ...
-
-    def history(self, memory_id: str, speaker: Speaker) -> list[Memory]:
-        """The memory's whole chain of values visible to speaker, newest first: the current one
-        (the head: following superseded_by forward from memory_id as far as visible), then every
-        memory the head replaced, recursively (SUPERSEDED older values, ARCHIVED paraphrases),
-        newest first. Each entry carries its validity window: valid_from (created_at when none was
-        stored) and valid_to (None while current; for a PENDING head, never current, also None).
-        memory_id may be any link of the chain. Raises InvalidInput("memory_id", "unknown_memory")
-        when it does not exist or is not visible to speaker."""
-        ...
-
-    def approve(self, memory_id: str, speaker: Speaker) -> Memory:
-        """A PENDING memory visible to speaker becomes ACTIVE; else
-        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
-        With a fact key it then holds the key: the key's other ACTIVE memories become ARCHIVED
-        (same value) or SUPERSEDED (another value), in the same transaction."""
-        ...
-
-    def consolidate(self, now: datetime | None = None, *, dry_run: bool = False) -> ConsolidationReport:
-        """One consolidation pass (daily and on demand): per fact key one current memory (the
-        newest stated value; paraphrases ARCHIVED, older values SUPERSEDED, kept as history);
-        memories without a key compared pairwise in their bucket by facts.relation: a restatement
-        (SAME) is ARCHIVED into the one that holds, a likely replacement (REPLACES) is only
-        reported (report.conflicts), never retired; pairs with a verdict (settle_pair) are left
-        alone; `inferred` memories never recalled for 90 days deleted. dry_run: the same report,
-        nothing changed. Idempotent. now: aware UTC, default the engine's clock."""
-        ...
-
-    def settle_pair(self, older_id: str, newer_id: str, verdict: Relation) -> tuple[str, ...]:
-        """Apply a judge's verdict on two memories (a reported conflict; facts.settle_pair): SAME
-        archives the weaker/older into the other, REPLACES supersedes the older by the newer (a
-        guess never supersedes a stated memory), ADDS_DETAIL/UNRELATED change nothing; a
-        memory no longer current changes nothing. The verdict is kept either way, so the pair is
-        not reported again. Unknown ids raise InvalidInput("memory_id", "unknown_memory").
-        Returns the ids retired."""
-        ...
-
-    def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
-        """Visible active memories, newest first."""
-        ...
-
-    def list_pending(self, speaker: Speaker, *, limit: int = 50) -> list[Memory]:
-        """Visible PENDING memories (review mode: extracted, awaiting approve/reject), newest
-        first, at most `limit`; InvalidInput("limit", "negative") if limit < 0."""
-        ...
-
-    def find(
-        self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
-    ) -> tuple[list[Memory], int]:
-        """Memories visible to speaker matching `where` (store.base.MemoryFilter; by default the
-        ACTIVE ones), newest first: the page [offset, offset + limit) and how many match in all.
-        InvalidInput("limit" | "offset", "negative")."""
-        ...
-
-    def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
-        """The memory (any status) with the values it replaced and the ones that replaced it,
-        as far as speaker sees; InvalidInput("memory_id", "unknown_memory") when not visible."""
-        ...
-
-    def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
-        """Correct a current (ACTIVE or PENDING) memory visible to speaker, committed; returns it
-        as stored (updated_at now). New content goes through remember's own rule (writer.
-        checked_content, the same call: empty/too_long/invalid_text; flagged sensitive, and
-        refused with ("content", "sensitive") when the memory was learned automatically —
-        extracted, inferred: invariant 7) and is re-embedded; the fact's value is dropped with it
-        (it was the old text's). The bucket is writer.resolve_bucket's: PRIVATE needs an owner
-        ("scope", "scope_needs_person"), ROOM an area ("scope_needs_area"). A memory that is not
-        visible: ("memory_id", "unknown_memory"); superseded or archived: ("memory_id",
-        "not_current"). Nothing is written when it raises."""
-        ...
-
-    def pending_review(self, speaker: Speaker, *, limit: int = 50) -> list[tuple[Memory, list[Memory]]]:
-        """The PENDING memories visible to speaker (newest first, at most `limit`), each with the
-        current memories approving it would supersede (facts.approving: another value of its
-        fact key)."""
-        ...
-
-    def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
-        """approve(), also returning the ids it superseded (another value of the fact key)."""
-        ...
-
-    def reject(self, memory_id: str, speaker: Speaker) -> Memory:
-        """Forget a PENDING memory visible to speaker (a tombstone, as forget); else
-        InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
-        Returns it as it was."""
-        ...
-
-    def tombstones(self, *, limit: int = 50, offset: int = 0) -> tuple[list[Tombstone], int]:
-        """Every tombstone (lifted ones too), newest first: the page and the total."""
-        ...
-
-    def lift_tombstone(self, tombstone_id: str) -> Tombstone:
-        """Lift one unlifted tombstone (it blocks learning no more); InvalidInput("tombstone_id",
-        "unknown_tombstone") when there is none such. Returns it lifted."""
-        ...
-
-    def export(self) -> Export:
-        """Every current memory with its history, the pending ones and the tombstone counts."""
-        ...
-
-    def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
-        """Remember each draft in order by remember's own rules (dedup, restatements: counted
-        as duplicates), committed one by one. Also a duplicate: a draft saying what was said
-        here and has been replaced since (the same wording, superseded or archived in its bucket;
-        the value its key's current memory holds) — never current again. Rejected, nothing
-        written for it: what remember refuses (the InvalidInput reason), what a tombstone blocks
-        ("forgotten": forgetting stays until someone remembers it explicitly), a fact whose key
-        holds another value now ("conflict": the household's current value is never superseded
-        by an import; also when the key's last value here was replaced by a memory told without
-        the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes)."""
-        ...
-
-    def record_turns(self, turns: list[TranscriptTurn]) -> None:
-        """Store verbatim conversation turns before any interpretation, committed.
-        A (conversation_id, turn) already stored raises StoreUnavailable (nothing written).
-        Transcripts are independent of memories: forget() never deletes them."""
-        ...
-
-    def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
-        """Record one turn after the conversation's last, numbered atomically; None (nothing
-        written) when it repeats the last user turn."""
-        ...
-
-    def conversation(self, conversation_id: str) -> list[TranscriptTurn]:
-        """One conversation's stored turns, ordered by turn ([] when none or purged)."""
-        ...
-
-    def purge_transcripts(self, now: datetime, retention_days: int) -> int:
-        """Delete turns created more than retention_days days before now (aware UTC);
-        returns how many. retention_days < 1 raises InvalidInput."""
-        ...
-
-    def stats(self) -> EngineStats:
-        """Counts for diagnostics (no text)."""
-        ...
-
-    def reembed_pending(self, batch: int = 256) -> int:
-        """Re-embed up to `batch` memories/tombstones whose vectors are of another
-        embedding identity; returns how many were done (0 when none remain)."""
-        ...

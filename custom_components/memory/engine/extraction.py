@@ -11,18 +11,16 @@ through the rules of docs/design.md §6 in this order:
    Checked BEFORE the sensitive filter: a forgotten gate code is both, and "you told me to
    forget it" is the reason that matters to the user;
 3. sensitive (credentials/codes, payment, health) → skipped_sensitive (invariant 7);
-4. a candidate with a subject and a predicate whose fact key (consolidation.py) has current
-   memories in the target bucket is decided by the key alone (writer._settle_key): the same
-   value → merged; another value → stored and the older ones superseded;
-   wording similarity is not asked, "I love spicy food" and "I can't stand spicy food" are
-   near-identical to an encoder;
-5. the same fact already stored (facts.relation: SAME — the same wording, a paraphrase, the same
-   values, a translation) in a bucket the speaker sees → merged: the existing memory is
-   confirmed, no new row;
-6. otherwise stored `extracted` (source `extraction`), `pending` in review mode; a current
-   memory it likely replaces (facts.Relation.REPLACES) stays current beside it and the pair is
+4. otherwise it is a MemoryDraft through the writer, the one rule for every write
+   (facts.decide): the same wording, or the same value of its fact key (subject and predicate)
+   → merged; another value of a key with current memories → stored and the older ones
+   superseded (wording similarity is not asked there: "I love spicy food" and "I can't stand
+   spicy food" are near-identical to an encoder); the same fact already stored in a bucket the
+   speaker sees (facts.relation SAME: a paraphrase, the same values, a translation) → that memory
+   is confirmed, no new row; else stored `extracted` (source `extraction`), `pending` in review
+   mode, and a current memory it likely replaces (REPLACES) stays current beside it, the pair
    reported (LearnResult.conflicts) for an AI Task or a person to settle.
-The similarities of rules 2 and 5 are on the recall scale (calibration.raw_threshold), so one
+The similarities of rules 2 and 4 are on the recall scale (calibration.raw_threshold), so one
 threshold means the same for every encoder.
 
 The conversation's summary becomes an `episode` under the same rules, only when something of
@@ -36,21 +34,23 @@ import json
 import logging
 import math
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from .api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, WriteAction
-from .facts import SELF, Reading, Relation, fact_predicate, fact_subject, same_value
-from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
+from .api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, RememberResult, WriteAction
+from .embedding.base import Embedder
+from .facts import SELF, fact_predicate, fact_subject
+from .models import Kind, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket
 from .text import is_encodable, visible_text
-from .writer import buckets_seen, conflicts_of, embedding_text
+from .writer import buckets_seen, embedding_text
 
-if TYPE_CHECKING:
-    from .engine import MemoryEngine
+# The writer's door (MemoryEngine.remember: checked, embedded, committed) and the tombstone
+# check (forgetting.is_tombstoned with the store, embedder and anchor key bound).
+type Remember = Callable[[MemoryDraft], RememberResult]
+type IsTombstoned = Callable[..., bool]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -369,16 +369,17 @@ def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
 
 
 def apply_candidates(
-    engine: MemoryEngine,
+    embedder: Embedder,
     candidates: Iterable[ExtractedFact],
     *,
+    remember: Remember,
+    is_tombstoned: IsTombstoned,
     speaker: Speaker,
     language: str,
     summary: str | None = None,
     review: bool = False,
     conversation_id: str | None = None,
     people: Mapping[str, str] | None = None,
-    now: datetime,
 ) -> LearnResult:
     """Check and store one conversation's candidates (module docstring for the rules and their
     order); the summary becomes an `episode` unless a candidate was skipped as forgotten.
@@ -386,9 +387,10 @@ def apply_candidates(
     subject naming a person is keyed to that person (Anna's "Julian drinks coffee" and Julian's
     own "I drink tea" told shared are one fact), the speaker's own name in a private bucket to "me".
 
-    The engine calls it under its write lock with its clock (`now`: MemoryEngine.learn).
-    Blocking (embeds and writes). Raises only the engine's own errors (StoreUnavailable); a
-    candidate the writer refuses (InvalidInput) counts as rejected.
+    The engine calls it under its write lock (MemoryEngine.learn); every write goes through
+    `remember` (the writer: facts.decide). Blocking (embeds and writes). Raises only the engine's
+    own errors (StoreUnavailable); a candidate the writer refuses (InvalidInput) counts as
+    rejected.
     """
     result = LearnResult(pending=review)
     context: dict[str, Any] = {
@@ -398,18 +400,19 @@ def apply_candidates(
         "conversation_id": conversation_id,
         "result": result,
         "people": {" ".join(name.casefold().split()): pid for name, pid in (people or {}).items()},
-        "now": now,
     }
     for candidate in list(candidates)[:MAX_CANDIDATES]:
-        _apply_one(engine, candidate, **context)
+        _apply_one(embedder, remember, is_tombstoned, candidate, **context)
     if summary is not None and (result.stored or result.merged) and not result.skipped_forgotten:
         episode = ExtractedFact(content=summary, kind=Kind.EPISODE, confidence=1.0)
-        _apply_one(engine, episode, **context)
+        _apply_one(embedder, remember, is_tombstoned, episode, **context)
     return result
 
 
 def _apply_one(
-    engine: MemoryEngine,
+    embedder: Embedder,
+    remember: Remember,
+    is_tombstoned: IsTombstoned,
     candidate: ExtractedFact,
     *,
     speaker: Speaker,
@@ -418,7 +421,6 @@ def _apply_one(
     conversation_id: str | None,
     result: LearnResult,
     people: Mapping[str, str],
-    now: datetime,
 ) -> None:
     text = visible_text(" ".join(candidate.content.split())) or ""  # "" for unstorable text
     too_long = len(text) > MAX_CONTENT_CHARS  # the writer would refuse it: not embedded first
@@ -427,9 +429,9 @@ def _apply_one(
         return
     target = target_bucket(speaker, candidate.scope_hint)
     buckets = buckets_seen(speaker, target)
-    vector = engine.embedder.embed([embedding_text(text)])[0]
+    vector = embedder.embed([embedding_text(text)])[0]
     if any(
-        engine.is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id, text=text)
+        is_tombstoned(vector, scope=b.scope, owner_id=b.owner_id, area_id=b.area_id, text=text)
         for b in buckets
     ):
         result.skipped_forgotten += 1
@@ -441,18 +443,8 @@ def _apply_one(
         _fact_subject(candidate.subject, speaker, target, people),
         fact_predicate(candidate.predicate),
     )
-    keyed = subject is not None and predicate is not None
-    known: Memory | None = None
-    if not _has_current(engine, target, subject, predicate, review):  # else the key decides (writer)
-        known = _known_fact(engine, vector, Reading.of(text, language), buckets, candidate if keyed else None)
-    if known is not None:
-        engine.store.update(replace(known, updated_at=now), None)  # confirmed; text and status stay
-        result.merged += 1
-        if known.id not in result.ids:  # two candidates of one conversation may confirm one memory
-            result.ids.append(known.id)
-        return
     try:
-        written = engine.remember(
+        written = remember(
             MemoryDraft(
                 text,
                 speaker=speaker,
@@ -477,9 +469,10 @@ def _apply_one(
     if written.action is WriteAction.CREATED:
         result.stored += 1
     else:
-        result.merged += 1
+        result.merged += 1  # said before (facts.decide): confirmed, no new row
     result.superseded += len(written.superseded)
-    result.ids.append(written.memory.id)
+    if written.memory.id not in result.ids:  # two candidates of one conversation may confirm one memory
+        result.ids.append(written.memory.id)
     result.conflicts.extend((written.memory.id, c.memory.id) for c in written.conflicts)
 
 
@@ -496,36 +489,3 @@ def _fact_subject(
     if subject == SELF and target.scope is not Scope.PRIVATE:
         return speaker.person_id
     return subject
-
-
-def _has_current(
-    engine: MemoryEngine, bucket: Bucket, subject: str | None, predicate: str | None, review: bool
-) -> bool:
-    """True when the fact key has a current memory in the bucket (ACTIVE; also PENDING in review
-    mode); False without a key."""
-    if subject is None or predicate is None:
-        return False
-    statuses = [Status.ACTIVE, Status.PENDING] if review else [Status.ACTIVE]
-    return bool(engine.store.current_by_key(bucket, subject, predicate, statuses))
-
-
-def _known_fact(
-    engine: MemoryEngine,
-    vector: Any,
-    said: Reading,
-    buckets: list[Bucket],
-    keyed: ExtractedFact | None,
-) -> Memory | None:
-    """An existing ACTIVE memory in the buckets that says the same (facts.relation SAME: a
-    restatement, a paraphrase the model made of a recalled memory) and, when both carry a
-    fact key (`keyed`: the candidate has one), the same value ("Anna works on Monday" / "… on
-    Tuesday" told in another bucket)."""
-    for bucket in buckets:
-        for conflict in conflicts_of(engine.store, engine.embedder, vector, said, bucket):
-            memory = conflict.memory
-            if conflict.relation is not Relation.SAME:
-                continue
-            if keyed is not None and memory.subject and memory.predicate and not same_value(memory, keyed):
-                continue
-            return memory
-    return None

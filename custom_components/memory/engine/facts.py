@@ -586,6 +586,116 @@ def relation(old: Reading, new: Reading, similarity: float, *, translated: bool 
     return Relation.REPLACES if replaces else Relation.UNRELATED
 
 
+# ---------------------------------------------------------------------------- what a write does
+class WriteAction(StrEnum):
+    """What remember() did."""
+
+    CREATED = "created"  # a new memory row
+    MERGED = "merged"  # the same wording, or the same value of the fact key, in its bucket: no new row
+    CONFIRMED = "confirmed"  # a restatement (Relation.SAME) of a current memory: confirmed, no new row
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A current memory a new one may restate or replace (Relation), with their similarity on the
+    recall scale."""
+
+    memory: Memory
+    relation: Relation
+    similarity: float
+    translated: bool = False  # the two are translations of each other (twins.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one write does (decide), with why.
+
+    action: what remember reports. memory: the row written — `new` (possibly stored already
+    SUPERSEDED), or an existing memory `confirmed` by it. existing: True when `memory` is an
+    existing row (updated, not added). supersedes: ids `memory` replaces (each becomes SUPERSEDED
+    by it). conflicts: current memories it likely replaces that a person or a judge must settle.
+    reason: one of "same wording", "same value", "awaiting review", "a statement holds the key",
+    "new value", "restatement", "new"."""
+
+    action: WriteAction
+    memory: Memory
+    reason: str
+    existing: bool = False
+    reembed: bool = False
+    supersedes: tuple[str, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+
+
+def decide(
+    new: Memory,
+    *,
+    replaced: tuple[str, ...] = (),
+    wording: Memory | None = None,
+    key_current: Sequence[Memory] | None = None,
+    neighbours: Sequence[Conflict] = (),
+) -> Decision:
+    """The one rule for what a write of `new` does, for every path that writes (remember, and
+    through it extraction, import and the doors). The writer reads; this decides.
+
+    replaced: ids a person said `new` replaces (checked current and visible). wording: the current
+    memory of `new`'s bucket with the same wording and a teller who may be the same. key_current:
+    the current memories of `new`'s fact key in its bucket (None without a key, or when it was
+    not read because `replaced` or `wording` decided). neighbours: the current memories nearby
+    with their relation to `new` (the writer's conflicts_of over every bucket the speaker sees),
+    closest first.
+
+    In order: the same wording merges (said again: `replaced` other than it are superseded by it);
+    a key with current memories decides by itself — the same value merges into the newest that
+    says it, a PENDING draft waits for review superseding nothing, a stated memory holds the key
+    against a guess (`new` stored SUPERSEDED by it), else `new` supersedes them all; a
+    restatement (SAME) of a memory seen at least as widely confirms it (also for a draft awaiting
+    review: nothing to review); otherwise `new` is stored, superseding `replaced`, with its likely
+    replacements (REPLACES) reported."""
+    if wording is not None:
+        merged = confirmed(wording, new)
+        retired = tuple(i for i in replaced if i != wording.id)  # said again, now replacing them
+        return Decision(
+            WriteAction.MERGED,
+            merged,
+            "same wording",
+            existing=True,
+            reembed=merged.content != wording.content,
+            supersedes=retired,
+        )
+    if key_current:
+        same = next((m for m in key_current if same_value(m, new)), None)
+        if same is not None:
+            return Decision(WriteAction.MERGED, confirmed(same, new), "same value", existing=True)
+        if new.status is Status.PENDING:
+            return Decision(WriteAction.CREATED, new, "awaiting review")
+        stated = [m for m in key_current if precedence(m) > precedence(new)]
+        if stated:
+            lost = replace(new, status=Status.SUPERSEDED, superseded_by=stated[0].id, valid_to=new.created_at)
+            return Decision(WriteAction.CREATED, lost, "a statement holds the key")
+        return Decision(WriteAction.CREATED, new, "new value", supersedes=tuple(m.id for m in key_current))
+    conflicts = tuple(
+        c for c in neighbours if c.relation is Relation.REPLACES and c.memory.id not in replaced
+    )
+    # a restatement of what more people already see (shared said again privately) is that memory;
+    # one the speaker now tells more widely (their own private fact said as shared) is a new memory
+    same = next(
+        (
+            c.memory
+            for c in neighbours
+            if c.relation is Relation.SAME
+            and reach(c.memory.scope) >= reach(new.scope)
+            and not (new.subject and new.predicate and c.memory.subject and c.memory.predicate
+                     and not same_value(c.memory, new))  # both keyed: the values must agree
+        ),
+        None,
+    )  # fmt: skip
+    if same is not None and not replaced:
+        return Decision(
+            WriteAction.CONFIRMED, confirmed(same, new), "restatement", existing=True, conflicts=conflicts
+        )
+    return Decision(WriteAction.CREATED, new, "new", supersedes=replaced, conflicts=conflicts)
+
+
 # ---------------------------------------------------------------------------- truth over time
 # A memory told at least this much later than another can be its new value. Within a minute two
 # memories come from one telling (one turn, one extraction pass, a list said in one breath), whose

@@ -4,33 +4,31 @@ lifting (docs/design.md §6; the rules of what is one fact are in facts.py)."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 import numpy as np
 
-from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, RememberResult, WriteAction
+from . import facts
+from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, RememberResult
 from .calibration import raw_threshold, recall_scale, same_meaning_cosine
 from .embedding.base import Embedder, Vectors
 from .facts import (
     Reading,
     Relation,
-    confirmed,
     fact_predicate,
     fact_subject,
-    precedence,
     reach,
     relation,
     same_teller,
-    same_value,
 )
 from .language import said_in, speaks_as_self
 from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import is_encodable, same_text, strip_invisible
-from .twins import twin_rows
+from .twins import translation_of
 
 # Nearest memories of the bucket checked for the same wording. A copy differing only in case and
 # punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
@@ -130,16 +128,15 @@ def remember(
     *,
     vector: Vectors | None = None,
 ) -> RememberResult:
-    """Validate, flag, dedup and store `draft`; committed before returning (MemoryEngineAPI.remember).
+    """Validate, flag, dedup and store `draft`; committed before returning (Memories.remember).
     vector: the embedding of embedding_text(the draft's cleaned content) when the caller has it.
 
-    In order: the text is checked and flagged (checked_content: a learned draft with sensitive
-    text is refused); the
-    `replaces` ids are checked; the same wording in the bucket merges (facts.confirmed); a fact
-    key decides by itself (`_settle_key`); otherwise the bucket's current memories are read by
-    facts.relation (`conflicts_of`): a restatement is confirmed instead of a new row, likely
-    replacements are reported. `replaces` are superseded by the memory that holds the text (a new
-    row, or the same wording stored before: "remember it, and it replaces those")."""
+    The text is checked and flagged (checked_content: a learned draft with sensitive text is
+    refused) and the `replaces` ids are checked (current, seen by the speaker, not seen more
+    widely); then the writer reads what is around it (`_read_around`: the same wording, the fact
+    key's current memories, the memories it may restate or replace by facts.relation) and
+    facts.decide says what the write does — merge, confirm, supersede or add, with the likely
+    replacements to report — which `_apply` carries out."""
     text, sensitive = checked_content(draft.content, Provenance(draft.provenance))
     bucket = resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
     replaced = _replaced(store, draft, bucket)
@@ -169,42 +166,68 @@ def remember(
     lift = partial(
         _lift_tombstones, store, embedder, vector, bucket=bucket, provenance=new.provenance, now=now
     )
-    if (existing := _duplicate(store, vector, bucket, new)) is not None:
-        merged = confirmed(existing, new)
-        retired = tuple(i for i in replaced if i != existing.id)  # said again, now replacing them
-        store.update(merged, vector if merged.content != existing.content else None)
-        if retired:
-            store.retire([(i, Status.SUPERSEDED) for i in retired], merged, now)
-        return RememberResult(merged, WriteAction.MERGED, lift(), merged.sensitive, superseded=retired)
+    decision = facts.decide(
+        new,
+        replaced=replaced,
+        **_read_around(store, embedder, vector, speaker=draft.speaker, new=new, replaced=replaced),
+    )
+    _apply(store, decision, vector, now)
+    return RememberResult(
+        decision.memory,
+        decision.action,
+        lift(),
+        decision.memory.sensitive,
+        superseded=decision.supersedes,
+        conflicts=decision.conflicts,
+        reason=decision.reason,
+    )
+
+
+def _read_around(
+    store: MemoryStore,
+    embedder: Embedder,
+    vector: Vectors,
+    *,
+    speaker: Speaker,
+    new: Memory,
+    replaced: tuple[str, ...],
+) -> dict[str, Any]:
+    """What facts.decide reads about `new`, read only as far as it decides: the same wording in
+    its bucket; else (no `replaced` given) its fact key's current memories (also those awaiting
+    review when `new` does); else the memories it may restate or replace in every bucket its
+    teller sees (not for an EPISODE: a conversation's summary records what was said)."""
+    bucket = Bucket.of(new.scope, new.owner_id, new.area_id)
+    wording = _duplicate(store, vector, bucket, new)
+    if wording is not None:
+        return {"wording": wording}
     if new.subject is not None and new.predicate is not None and not replaced:
-        return replace(_settle_key(store, vector, bucket, new), lifted_tombstones=lift())
+        statuses = [Status.ACTIVE, Status.PENDING] if new.status is Status.PENDING else [Status.ACTIVE]
+        key_current = store.current_by_key(bucket, new.subject, new.predicate, statuses)
+        if key_current:
+            return {"key_current": key_current}
+    if new.kind is Kind.EPISODE:
+        return {}
     said = Reading.of(new.content, new.language)
     found: list[Conflict] = []
-    if new.kind is not Kind.EPISODE:
-        for seen in buckets_seen(draft.speaker, bucket):
-            found += conflicts_of(store, embedder, vector, said, seen, speaker_id=new.speaker_id)
-        found.sort(key=lambda c: -c.similarity)
-    conflicts = tuple(c for c in found if c.relation is Relation.REPLACES and c.memory.id not in replaced)
-    # a restatement of what more people already see (shared said again privately) is that memory;
-    # one the speaker now tells more widely (their own private fact said as shared) is a new memory
-    same = next(
-        (
-            c.memory
-            for c in found
-            if c.relation is Relation.SAME and reach(c.memory.scope) >= reach(new.scope)
-        ),
-        None,
-    )
-    if same is not None and not replaced and new.status is Status.ACTIVE:
-        restated = confirmed(same, new)
-        store.update(restated, None)
-        return RememberResult(
-            restated, WriteAction.CONFIRMED, lift(), restated.sensitive, conflicts=conflicts
-        )
-    store.add(new, vector, supersedes=replaced)
-    return RememberResult(
-        new, WriteAction.CREATED, lift(), new.sensitive, superseded=replaced, conflicts=conflicts
-    )
+    for seen in buckets_seen(speaker, bucket):
+        found += conflicts_of(store, embedder, vector, said, seen, speaker_id=new.speaker_id)
+    found.sort(key=lambda c: -c.similarity)
+    return {"neighbours": found}
+
+
+def _apply(store: MemoryStore, decision: facts.Decision, vector: Vectors, now: datetime) -> None:
+    """Carry out `decision` (facts.decide) in the store, each step one transaction."""
+    memory = decision.memory
+    if not decision.existing:
+        store.add(memory, vector, supersedes=decision.supersedes)
+    elif decision.reason == "same value":
+        store.retire([], memory, memory.updated_at)
+    elif decision.reason == "same wording":
+        store.update(memory, vector if decision.reembed else None)
+        if decision.supersedes:
+            store.retire([(i, Status.SUPERSEDED) for i in decision.supersedes], memory, now)
+    else:
+        store.update(memory, None)
 
 
 def _replaced(store: MemoryStore, draft: MemoryDraft, bucket: Bucket) -> tuple[str, ...]:
@@ -266,7 +289,7 @@ def conflicts_of(
         similarity = recall_scale(embedder, cosine)
         kind = relation(told, said, similarity, translated=mid in translated)
         if kind is not Relation.UNRELATED:
-            out.append(Conflict(memory, kind, similarity))
+            out.append(Conflict(memory, kind, similarity, translated=mid in translated))
     return out
 
 
@@ -279,65 +302,27 @@ def translations(
     nearest: list[tuple[str, float]],
     bucket: Bucket,
 ) -> frozenset[str]:
-    """The ids among `nearest` (this bucket's memories nearest to `vector`, raw cosines, best
-    first) that the text of `vector`, said in `language`, translates: each the other's nearest in
-    its language by twins.twin_rows at the embedder's same-meaning level
-    (calibration.same_meaning_cosine) — recall's rule for translations. The other side of "nearest
-    both ways" is read around the nearest memory of each other language (its own neighbours in the
-    bucket). Reads vectors; at most one vector search per other language."""
+    """The id among `nearest` (this bucket's memories nearest to `vector`, raw cosines, best
+    first) that the text of `vector`, said in `language`, translates — twins.translation_of, the
+    strict form of recall's rule, at the embedder's same-meaning level
+    (calibration.same_meaning_cosine) — as a set (empty or one). The other side of "nearest both
+    ways" is read around that memory (its own neighbours in the bucket). Reads vectors; at most
+    one more vector search."""
     level = same_meaning_cosine(embedder)
     close = [mid for mid, cosine in nearest if cosine >= level]
     said = store.languages(close)
-    firsts: dict[str, str] = {}  # another language -> its memory nearest to the text
-    for mid in close:
-        if mid in said and said[mid] != language:
-            firsts.setdefault(said[mid], mid)
-    if not firsts:
+    first = next((mid for mid in close if mid in said and said[mid] != language), None)
+    if first is None:
         return frozenset()
-    _, seeds = store.vectors(list(firsts.values()))
+    _, seed = store.vectors([first])
     around = [mid for mid, _ in nearest]
-    for seed in seeds:
-        around += [mid for mid, _ in store.nearest_in_bucket(seed, bucket, DEDUP_NEIGHBOURS)]
+    around += [mid for mid, _ in store.nearest_in_bucket(seed[0], bucket, DEDUP_NEIGHBOURS)]
     ids, vectors = store.vectors(list(dict.fromkeys(around)))
     known = store.languages(ids)
     rows = [k for k, mid in enumerate(ids) if mid in known]
     table = np.vstack([np.asarray(vector, dtype=np.float32).reshape(1, -1), vectors[rows]])
-    pairs = twin_rows(table, [language, *(known[ids[k]] for k in rows)], [0], level)
-    return frozenset(ids[rows[twin - 1]] for _, twin in pairs)
-
-
-def _settle_key(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> RememberResult:
-    """Write `new` under the write-time form of facts.settle, in one transaction.
-
-    The key's current memories are the ACTIVE ones (and the PENDING ones when `new` is pending):
-    1. one says the same value -> merged into the newest such: confirmed (updated_at), its
-       provenance raised to the new one's when stronger, its value filled in; no new row;
-    2. `new` is PENDING -> stored, superseding nothing until approved (MemoryEngine.approve);
-    3. a current memory takes precedence over `new` (facts.precedence: `new` is an
-       inferred guess and a stated memory holds the key) -> stored already SUPERSEDED by it;
-    4. otherwise stored ACTIVE, every current memory of the key SUPERSEDED by it.
-    Without a subject and a predicate there is no key: simply stored."""
-    if new.subject is None or new.predicate is None:
-        store.add(new, vector)
-        return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive)
-    statuses = [Status.ACTIVE, Status.PENDING] if new.status is Status.PENDING else [Status.ACTIVE]
-    current = store.current_by_key(bucket, new.subject, new.predicate, statuses)
-    same = next((m for m in current if same_value(m, new)), None)
-    if same is not None:
-        held = confirmed(same, new)
-        store.retire([], held, new.updated_at)
-        return RememberResult(held, WriteAction.MERGED, sensitive=held.sensitive)
-    if new.status is Status.PENDING:
-        store.add(new, vector)
-        return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive)
-    stated = [m for m in current if precedence(m) > precedence(new)]
-    if stated:
-        lost = replace(new, status=Status.SUPERSEDED, superseded_by=stated[0].id, valid_to=new.created_at)
-        store.add(lost, vector)
-        return RememberResult(lost, WriteAction.CREATED, sensitive=new.sensitive)
-    superseded = tuple(m.id for m in current)
-    store.add(new, vector, supersedes=superseded)
-    return RememberResult(new, WriteAction.CREATED, sensitive=new.sensitive, superseded=superseded)
+    twin = translation_of(table, [language, *(known[ids[k]] for k in rows)], 0, level)
+    return frozenset() if twin is None else frozenset({ids[rows[twin - 1]]})
 
 
 def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> Memory | None:

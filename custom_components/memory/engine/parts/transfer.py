@@ -1,0 +1,159 @@
+"""Export and import of the household's memories — a part of the engine (engine/engine.py)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from .. import facts, forgetting, inputs, writer
+from ..api import (
+    Export,
+    ImportReport,
+    InvalidInput,
+    Lineage,
+    MemoryDraft,
+    WriteAction,
+)
+from ..core import Core, Part, tallied, windowed
+from ..models import Memory, Scope, Speaker, Status
+from ..store.base import Bucket, MemoryFilter, Visibility
+from ..text import same_text, wording
+from .memories import Memories
+
+EXPORT_BATCH = 500  # memories read per page while exporting
+
+_LOGGER = logging.getLogger(__name__)
+
+
+class Transfer(Part):
+    """The engine's export and import of the household's memories. Blocking; thread-safe (writes
+    under the core's write lock). Reads and writes memories through `memories` (the same rules
+    as every other write)."""
+
+    def __init__(self, core: Core, memories: Memories) -> None:
+        super().__init__(core)
+        self._memories = memories
+
+    def export(self) -> Export:
+        """Every current memory with its history, the pending ones, tombstone counts."""
+        self._require_open()
+        admin = Speaker.administrator()
+        vis = Visibility.of(admin)
+        current = [
+            Lineage(windowed(m), self._memories.older(m.id, vis)) for m in self._all(admin, Status.ACTIVE)
+        ]
+        return Export(
+            current=tuple(current),
+            pending=tuple(self._all(admin, Status.PENDING)),
+            tombstones_by_scope=tallied(self.store.counts(), "tombstone_scope"),
+        )
+
+    def _all(self, speaker: Speaker, status: Status) -> list[Memory]:
+        """Every memory of `status` visible to speaker, newest first, read page by page."""
+        out: list[Memory] = []
+        while True:
+            page, total = self._memories.find(
+                speaker, MemoryFilter(status=status), limit=EXPORT_BATCH, offset=len(out)
+            )
+            out += page
+            if not page or len(out) >= total:
+                return out
+
+    def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
+        """Remember each draft in order by remember's own rules (dedup, restatements: counted
+        as duplicates), committed one by one. Also a duplicate: a draft saying what was said
+        here and has been replaced since (the same wording, superseded or archived in its bucket;
+        the value its key's current memory holds) — never current again. Rejected, nothing
+        written for it: what remember refuses (the InvalidInput reason), what a tombstone blocks
+        ("forgotten": forgetting stays until someone remembers it explicitly), a fact whose key
+        holds another value now ("conflict": the household's current value is never superseded
+        by an import; also when the key's last value here was replaced by a memory told without
+        the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes)."""
+        if isinstance(drafts, str | bytes) or not isinstance(drafts, Sequence):
+            raise InvalidInput("drafts", "wrong_type")
+        self._require_open()
+        created = duplicates = 0
+        rejected: list[tuple[int, str]] = []
+        refusals: dict[int, InvalidInput] = {}
+        replaced = self._replaced_wordings()
+        for index, draft in enumerate(drafts):
+            with self._writes:
+                try:
+                    outcome = self._import_one(inputs.check_draft(draft), replaced)
+                except InvalidInput as err:
+                    outcome, refusals[index] = err.reason, err
+            if outcome is WriteAction.CREATED:
+                created += 1
+            elif isinstance(outcome, WriteAction):
+                duplicates += 1
+            else:
+                rejected.append((index, outcome))
+        return ImportReport(created, duplicates, tuple(rejected), refusals)
+
+    def _replaced_wordings(self) -> dict[tuple[Bucket, tuple[str, ...]], list[str | None]]:
+        """Every SUPERSEDED or ARCHIVED memory's (bucket, wording) with who told it: what was
+        said here and has been replaced since (an import's duplicates, never current again)."""
+        admin = Speaker.administrator()
+        out: dict[tuple[Bucket, tuple[str, ...]], list[str | None]] = {}
+        for status in (Status.SUPERSEDED, Status.ARCHIVED):
+            for m in self._all(admin, status):
+                key = (Bucket.of(m.scope, m.owner_id, m.area_id), tuple(wording(m.content)))
+                out.setdefault(key, []).append(m.speaker_id)
+        return out
+
+    def _import_one(
+        self, draft: MemoryDraft, replaced: Mapping[tuple[Bucket, tuple[str, ...]], list[str | None]]
+    ) -> WriteAction | str:
+        """Import one draft: what remember did, or why it may not be imported ("forgotten",
+        "conflict", "scope_reserved"); InvalidInput for what remember refuses. Counted as a
+        duplicate (MERGED, nothing written), because remember compares with current memories
+        only: a pending draft whose wording waits for review already in its bucket; a draft
+        whose wording was said here in its bucket and has been replaced since (`replaced`:
+        already known, and not current any more); a keyed draft whose value is the one its key's
+        current memory holds through a replacement. A keyed ACTIVE draft whose key holds another
+        value now — its ACTIVE memories, or the current memory that replaced its last value
+        here — is a "conflict"."""
+        if Scope(draft.scope) is Scope.SYSTEM:  # the integration's own notes, seen by every speaker
+            return "scope_reserved"
+        text = writer.clean_content(draft.content)
+        bucket = writer.resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
+        vector = self.embedder.embed([writer.embedding_text(text)])[0]
+        if forgetting.is_tombstoned(
+            self.store, self.embedder, vector, scope=bucket.scope, owner_id=bucket.owner_id,
+            area_id=bucket.area_id, text=text, anchor_key=self._anchor_key,
+        ):  # fmt: skip
+            return "forgotten"
+        if draft.status is Status.PENDING:
+            waiting = self._all(Speaker.administrator(), Status.PENDING)
+            if any(Bucket.of(m.scope, m.owner_id, m.area_id) == bucket and same_text(m.content, text)
+                   for m in waiting):  # fmt: skip
+                return WriteAction.MERGED
+        tellers = replaced.get((bucket, tuple(wording(text))), [])
+        if any(facts.same_teller(teller, draft.speaker.person_id) for teller in tellers):
+            return WriteAction.MERGED
+        subject, predicate = facts.fact_subject(draft.subject), facts.fact_predicate(draft.predicate)
+        if draft.status is Status.ACTIVE and subject is not None and predicate is not None:
+            held = self.store.current_by_key(bucket, subject, predicate, [Status.ACTIVE])
+            if held:
+                if not any(facts.same_value(m, draft) for m in held):
+                    return "conflict"
+            elif holders := self._key_replacers(bucket, subject, predicate):
+                return WriteAction.MERGED if any(facts.same_value(m, draft) for m in holders) else "conflict"
+        return self._memories.remember(draft).action
+
+    def _key_replacers(self, bucket: Bucket, subject: str, predicate: str) -> list[Memory]:
+        """The current (ACTIVE) memories that replaced the key's replaced values (each followed
+        along superseded_by): who holds a key none of whose ACTIVE memories carries it any more
+        (a value replaced by a memory told without the key)."""
+        everything = Visibility.of(Speaker.administrator())
+        heads: dict[str, Memory] = {}
+        old = self.store.current_by_key(bucket, subject, predicate, [Status.SUPERSEDED, Status.ARCHIVED])
+        for memory in old:
+            link: Memory | None = memory
+            seen = {memory.id}
+            while link is not None and link.superseded_by is not None and link.superseded_by not in seen:
+                seen.add(link.superseded_by)
+                link = self.store.get(link.superseded_by, everything)
+            if link is not None and link.status is Status.ACTIVE:
+                heads[link.id] = link
+        return list(heads.values())
