@@ -44,7 +44,7 @@ from .judge import async_consolidate, async_load_consolidation, consolidation_st
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .reembed import ReembedWorker
-from .repair_issues import create_requirement_issue
+from .repair_issues import create_issue, create_requirement_issue
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .services import async_setup_services
 from .storage import StoreSettings, anchor_key, new_anchor_key
@@ -201,15 +201,7 @@ def _async_check_anchor_key(hass: HomeAssistant, matches: bool, store: str) -> N
         ir.async_delete_issue(hass, DOMAIN, ISSUE_ANCHOR_KEY)
         return
     _LOGGER.warning("The memory store %s was claimed with another anchor key", store)
-    ir.async_create_issue(
-        hass,
-        DOMAIN,
-        ISSUE_ANCHOR_KEY,
-        is_fixable=False,
-        severity=ir.IssueSeverity.ERROR,
-        translation_key=ISSUE_ANCHOR_KEY,
-        translation_placeholders={"store": store},
-    )
+    create_issue(hass, ISSUE_ANCHOR_KEY, ir.IssueSeverity.ERROR, store=store)
 
 
 def _cache_dir(hass: HomeAssistant) -> str:

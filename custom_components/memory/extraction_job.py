@@ -59,6 +59,7 @@ from .engine.models import Kind, Role, Speaker, TranscriptTurn
 from .engine.sensitive import is_sensitive
 from .engine_calls import async_run
 from .judge import async_judge_pairs
+from .repair_issues import create_issue
 from .runtime import MemoryConfigEntry
 from .speaker import person_names
 from .transcripts import learning_allowed
@@ -316,14 +317,12 @@ class ExtractionJob:
             return
         self.failures += 1
         if self.failures >= EXTRACTION_FAILURES_FOR_REPAIR:
-            ir.async_create_issue(
+            create_issue(
                 self.hass,
-                DOMAIN,
                 ISSUE_EXTRACTION_FAILING,
-                is_fixable=False,
-                severity=ir.IssueSeverity.WARNING,
-                translation_key=ISSUE_EXTRACTION_FAILING,
-                translation_placeholders={"entity_id": entity_id, "count": str(self.failures)},
+                ir.IssueSeverity.WARNING,
+                entity_id=entity_id,
+                count=str(self.failures),
             )
 
 

@@ -35,6 +35,7 @@ from homeassistant.util import dt as dt_util
 
 from .const import DOMAIN
 from .engine.api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable, StoreUnwritable
+from .repair_issues import create_issue
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -67,18 +68,8 @@ def file_fault(hass: HomeAssistant, err: StoreUnavailable, where: str) -> bool:
         return False
     if ir.async_get(hass).async_get_issue(DOMAIN, issue) is None:
         _LOGGER.error("The memory store %s: %s", where, err)
-    ir.async_create_issue(
-        hass,
-        DOMAIN,
-        issue,
-        is_fixable=False,
-        severity=ir.IssueSeverity.ERROR,
-        translation_key=issue,
-        translation_placeholders={
-            "store": where,
-            **({"error": str(err)} if issue == ISSUE_STORE_UNWRITABLE else {}),
-        },
-    )
+    error = {"error": str(err)} if issue == ISSUE_STORE_UNWRITABLE else {}
+    create_issue(hass, issue, ir.IssueSeverity.ERROR, store=where, **error)
     return True
 
 
@@ -187,17 +178,9 @@ class StoreHealth:
     def _raise_issue(self, _now: datetime) -> None:
         if self.down_since is None:
             return
-        ir.async_create_issue(
-            self._hass,
-            DOMAIN,
-            ISSUE_STORE_UNREACHABLE,
-            is_fixable=False,
-            severity=ir.IssueSeverity.ERROR,
-            translation_key=ISSUE_STORE_UNREACHABLE,
-            translation_placeholders={
-                "store": self._where,
-                "since": self.down_since.isoformat(timespec="seconds"),
-            },
+        since = self.down_since.isoformat(timespec="seconds")
+        create_issue(
+            self._hass, ISSUE_STORE_UNREACHABLE, ir.IssueSeverity.ERROR, store=self._where, since=since
         )
 
     async def _probe(self, _now: datetime) -> None:

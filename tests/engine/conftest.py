@@ -35,28 +35,23 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.writer import embedding_text
 
 
-def add_verbatim(
-    engine: MemoryEngine,
-    text: str,
-    *,
-    scope: Scope = Scope.SHARED,
-    language: str = "en",
-    owner_id: str | None = None,
-    area_id: str | None = None,
-    speaker_id: str | None = None,
-    kind: Kind = Kind.FACT,
-    provenance: Provenance = Provenance.CONFIRMED,
-    created_at: datetime | None = None,
-) -> Memory:
-    """A memory put straight into the store, as an older version or two doors at once left it:
-    the writer never read it against the others (no fact rules). For tests whose subject is the
-    store or recall, not what a write decides (twins in two languages, one text in five buckets)."""
+def memory_row(text: str, *, created_at: datetime | None = None, **fields: Any) -> Memory:
+    """A Memory record as a store holds it (a shared, confirmed English fact unless `fields` say
+    otherwise; id new; created and updated at `created_at`, else now), for tests that hand
+    records to the rules or the store directly."""
     now = created_at or datetime.now(UTC)
-    memory = Memory(
-        id=uuid.uuid4().hex, content=text, kind=kind, language=language, provenance=provenance,
-        scope=scope, owner_id=owner_id, area_id=area_id, created_at=now, updated_at=now,
-        speaker_id=speaker_id,
-    )  # fmt: skip
+    base = {"id": uuid.uuid4().hex, "kind": Kind.FACT, "language": "en", "provenance": Provenance.CONFIRMED,
+            "scope": Scope.SHARED, "owner_id": None, "area_id": None}  # fmt: skip
+    return Memory(content=text, created_at=now, updated_at=now, **(base | fields))
+
+
+def add_verbatim(engine: MemoryEngine, text: str, **fields: Any) -> Memory:
+    """A memory put straight into the store (memory_row's fields: scope, language, owner_id,
+    area_id, speaker_id, kind, provenance, created_at), as an older version or two doors at once
+    left it: the writer never read it against the others (no fact rules). For tests whose subject
+    is the store or recall, not what a write decides (twins in two languages, one text in five
+    buckets)."""
+    memory = memory_row(text, **fields)
     engine.store.add(memory, engine.embedder.embed([embedding_text(text)])[0])
     return memory
 

@@ -10,26 +10,16 @@ import numpy as np
 import pytest
 
 from custom_components.memory.engine.facts import Conflict, Relation, WriteAction, decide
-from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Status
+from custom_components.memory.engine.models import Memory, Provenance, Scope, Status
 from custom_components.memory.engine.twins import translation_of
+
+from .conftest import memory_row
 
 T0 = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 
 
 def _memory(mid: str, content: str, *, at: datetime = T0, **fields: object) -> Memory:
-    base = Memory(
-        id=mid,
-        content=content,
-        kind=Kind.FACT,
-        language="en",
-        provenance=Provenance.CONFIRMED,
-        scope=Scope.SHARED,
-        owner_id=None,
-        area_id=None,
-        created_at=at,
-        updated_at=at,
-    )
-    return replace(base, **fields)  # type: ignore[arg-type]
+    return memory_row(content, created_at=at, id=mid, **fields)
 
 
 NEW = _memory("new", "The bins go out on Wednesday.", at=T0 + timedelta(days=3), speaker_id="person.anna")

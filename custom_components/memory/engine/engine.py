@@ -15,7 +15,7 @@ from typing import Any, Concatenate
 
 from . import forgetting
 from .calibration import Hubness
-from .core import Core, utc_now
+from .core import Core, Part, utc_now
 from .embedding.base import Embedder
 from .parts.forgetting import Forgetting
 from .parts.memories import Memories
@@ -41,7 +41,7 @@ def _via[**P, R](
     return call
 
 
-class MemoryEngine:
+class MemoryEngine(Part):
     """The memory engine: open it, call its parts' methods, close it.
 
     Raises StoreUnavailable from every method but recall while not open (recall answers [])."""
@@ -57,21 +57,13 @@ class MemoryEngine:
         """anchor_key: the per-installation secret for the identifier digests tombstones keep
         (forgetting.anchor_digests), kept outside the store's file; None: tombstones keep and
         check none (similarity alone decides)."""
-        self._core = Core(store=store, embedder=embedder, clock=clock, anchor_key=anchor_key)
+        super().__init__(Core(store=store, embedder=embedder, clock=clock, anchor_key=anchor_key))
         self.memories = Memories(self._core)
         self.forgetting = Forgetting(self._core)
         self.transfer = Transfer(self._core, self.memories)
         self.voices = Voices(self._core)
         self.transcripts = Transcripts(self._core)
         self.upkeep = Upkeep(self._core)
-
-    @property
-    def store(self) -> MemoryStore:
-        return self._core.store
-
-    @property
-    def embedder(self) -> Embedder:
-        return self._core.embedder
 
     @property
     def hubness(self) -> Hubness:
@@ -97,9 +89,6 @@ class MemoryEngine:
         """Why the store's file could not be written at the last write (StoreUnwritable: a full
         disk, a read-only file), None once a write commits again. No I/O."""
         return self._core.store.write_fault
-
-    def _clock(self) -> datetime:
-        return self._core.clock()
 
     # ------------------------------------------------------------------ lifecycle
     def open(self) -> None:
