@@ -519,6 +519,15 @@ def test_recall_marks_what_an_unknown_speaker_may_not_be_told(engine: MemoryEngi
         ("de", "Der Ersatzschlüssel liegt unter der Fußmatte.",
          "Der Ersatzschlüssel ist jetzt in der blauen Dose im Flur.",
          "Wo haben wir den zweiten Schlüssel hingetan?"),
+        ("it", "La chiave di riserva è sotto lo zerbino.",
+         "La chiave di riserva adesso è nella scatola blu in corridoio.",
+         "Dove abbiamo messo l'altra chiave?"),
+        ("fr", "La clé de secours est sous le paillasson.",
+         "La clé de secours est maintenant dans la boîte bleue du couloir.",
+         "Où avons-nous mis le double de la clé ?"),
+        ("es", "La llave de repuesto está debajo del felpudo.",
+         "La llave de repuesto ahora está en la caja azul del pasillo.",
+         "¿Dónde pusimos la otra llave?"),
     ],
 )  # fmt: skip
 def test_a_rephrased_question_still_sees_the_older_value_outdated(
