@@ -1,17 +1,12 @@
-"""facts.decide, the one rule for what a write does, on given memories (no store, no encoder),
-and twins.translation_of, the strict translation rule the writer asks, on given vectors."""
+"""facts.decide, the one rule for what a write does, on given memories (no store, no encoder)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
-import pytest
-
 from custom_components.memory.engine.facts import Conflict, Relation, WriteAction, decide
 from custom_components.memory.engine.models import Memory, Provenance, Scope, Status
-from custom_components.memory.engine.twins import translation_of
 
 from .conftest import memory_row
 
@@ -67,7 +62,7 @@ def test_a_guess_never_supersedes_a_statement() -> None:
 
 def test_a_restatement_confirms_what_is_seen_at_least_as_widely() -> None:
     shared = _memory("shared", "Bin day is Wednesday.", speaker_id="person.julian")
-    near = [Conflict(shared, Relation.SAME, 0.9, translated=True)]
+    near = [Conflict(shared, Relation.SAME, 0.9)]
     decision = decide(NEW, neighbours=near)
     assert (decision.action, decision.reason, decision.memory.id) == (
         WriteAction.CONFIRMED,
@@ -107,36 +102,3 @@ def test_likely_replacements_are_reported_and_what_a_person_replaced_is_supersed
     assert (said_so.conflicts, said_so.supersedes) == ((), ("tue",))  # settled by the person: no question
     restated = Conflict(_memory("same", "Bins: Wednesday."), Relation.SAME, 0.9)
     assert decide(NEW, replaced=("tue",), neighbours=[restated]).action is WriteAction.CREATED
-
-
-# ------------------------------------------------------------------ the strict translation rule
-def _unit(*rows: list[float]) -> np.ndarray:
-    table = np.array(rows, dtype=np.float32)
-    return table / np.linalg.norm(table, axis=1, keepdims=True)
-
-
-def test_a_translation_is_the_nearest_both_ways_across_all_languages() -> None:
-    # row 0 new (en); row 1 its German translation; row 2 an Italian sentence about something else
-    vectors = _unit([1.0, 0.1, 0.0], [0.9, 0.2, 0.0], [0.0, 1.0, 0.0])
-    assert translation_of(vectors, ["en", "de", "it"], 0, level=0.45) == 1
-    assert translation_of(vectors, ["en", "de", "it"], 0, level=0.999) is None  # under the level
-    # the German row has a nearer partner in a third language than the new text: no translation
-    closer = _unit([1.0, 0.6, 0.0], [0.8, 0.8, 0.0], [0.75, 0.85, 0.0])
-    assert translation_of(closer, ["en", "de", "it"], 0, level=0.45) is None
-    assert translation_of(vectors, ["en", "en", "en"], 0, level=0.0) is None  # one language: none
-
-
-@pytest.mark.parametrize(
-    ("russian", "expected"),
-    [
-        ([0.2, 0.98, 0.0], None),  # the Japanese row's Russian translation, far from the new text
-        ([0.5, 0.3, 0.81], 1),  # a Russian translation near both: one sentence in three languages
-        ([0.0, 0.6, 0.8], 1),  # a Russian row that is no translation of the Japanese one does not count
-    ],
-)
-def test_a_translation_is_near_its_partners_translations(russian: list[float], expected: int | None) -> None:
-    """Nearest both ways is not enough where the other row's translations are stored: the new
-    text must be near them too (the spare key told in Chinese after the spare umbrella in
-    Japanese and Russian is about something else)."""
-    vectors = _unit([1.0, 0.0, 0.0], [0.8, 0.6, 0.0], russian)
-    assert translation_of(vectors, ["zh", "ja", "ru"], 0, level=0.45) == expected

@@ -406,17 +406,18 @@ def test_room_and_private_need_the_right_speaker(engine: MemoryEngine) -> None:
 # --------------------------------------------------------------------------- bounded reads
 @pytest.mark.parametrize("language", ["en", "de", "it"])
 def test_slate_reads_only_candidates_that_can_reach_it(
-    make_engine: Callable[..., MemoryEngine], monkeypatch: pytest.MonkeyPatch, language: str
+    make_engine: Callable[..., MemoryEngine], monkeypatch: pytest.MonkeyPatch, clock: Any, language: str
 ) -> None:
     """Reading memories in score-bound order and stopping once the slate is settled
     (recall._ranked_prefix) gives the same slate (ids, order, scores) as reading every
-    candidate, with fewer rows read."""
+    candidate, with fewer rows read. On a still clock: recency is part of the score, and both
+    recalls must see the same moment however slow the machine."""
     import numpy as np  # noqa: PLC0415
 
     from custom_components.memory.engine import recall as recall_mod  # noqa: PLC0415
     from custom_components.memory.engine.models import Kind, Memory, Source  # noqa: PLC0415
 
-    engine = make_engine()
+    engine = make_engine(clock=clock)
     store = engine.store
     now = engine._clock()
     base = DISTRACTORS[language]

@@ -385,7 +385,7 @@ async def test_c35_a_compound_and_its_head_word_are_one_thing(hass: HomeAssistan
         ),
     ],
 )
-async def test_c35_the_same_fact_in_another_language_is_one_memory(
+async def test_c35_the_same_fact_in_another_language_is_asked_about(
     hass: HomeAssistant,
     memory_entry: Any,
     *,
@@ -395,15 +395,22 @@ async def test_c35_the_same_fact_in_another_language_is_one_memory(
     again: tuple[str, str],
 ) -> None:
     """C35: Julian tells a fact in one language, Anna the same in another (another conversation):
-    one current memory, confirmed — Anna hears that it was known, with the words kept — not two."""
+    asked whether it replaces his — the encoder cannot tell a translation from another thing in the
+    same sentence — and on her yes one current memory, his telling kept in its history."""
     for other in HOUSEHOLD_DE:
         await async_call(hass, "remember", {"content": other, "language": "de"})
     before = len(await _current(hass, memory_entry))
     await async_say(hass, memory_entry, first[1], language=first[0], who=julian)
     (told,) = [m for m in await _current(hass, memory_entry) if m.speaker_id == julian.person_id]
-    answer = await async_say(hass, memory_entry, again[1], language=again[0], who=anna)
-    assert speech(answer) == reply(again[0], "remember_known", items=quote_all([told.content]))
+    asked = await async_say(hass, memory_entry, again[1], language=again[0], who=anna, conversation_id="c35t")
+    assert speech(asked) == reply(again[0], "replace_ask", items=quote_all([told.content]))
+    done = await async_say(
+        hass, memory_entry, YES[again[0]], language=again[0], who=anna, conversation_id="c35t"
+    )
+    assert speech(done) == reply(again[0], "replaced")
     current = await _current(hass, memory_entry)
     assert len(current) == before + 1
-    (kept,) = [m for m in current if m.id == told.id]
-    assert kept.speaker_id == julian.person_id and kept.updated_at > told.updated_at
+    (kept,) = [m for m in current if m.speaker_id == anna.person_id]
+    engine = memory_entry.runtime_data.engine
+    history = await hass.async_add_executor_job(engine.history, kept.id, Speaker(admin=True))
+    assert [m.speaker_id for m in history] == [anna.person_id, julian.person_id]

@@ -111,9 +111,7 @@ def _unkeyed_pairs(store: MemoryStore, embedder: Embedder) -> _Pairs:
                 continue  # itself, a keyed memory (its key decides), or a pair already read
             seen.add(pair)
             older, newer = sorted((memory, memories[found.memory.id]), key=lambda m: (m.created_at, m.id))
-            kind = relation(
-                readings[older.id], readings[newer.id], found.similarity, translated=found.translated
-            )
+            kind = relation(readings[older.id], readings[newer.id], found.similarity)
             if kind is Relation.SAME:
                 pairs.same.append((older, newer))
             elif kind is Relation.REPLACES:

@@ -516,11 +516,9 @@ def _values_agree(a: Reading, b: Reading) -> bool:
     return bool(a.values) and a.values == b.values
 
 
-def relation(old: Reading, new: Reading, similarity: float, *, translated: bool = False) -> Relation:
+def relation(old: Reading, new: Reading, similarity: float) -> Relation:
     """How `new` stands to `old` (both of one bucket), from their readings and their similarity on
-    the recall scale. Never ADDS_DETAIL (only an AI Task tells that). `translated`: the two are in
-    different languages and each is the other's nearest there (twins.py, the rule recall uses for
-    translations; the writer finds it).
+    the recall scale. Never ADDS_DETAIL (only an AI Task tells that).
 
     What they are about: in one language, a topic is shared when one text's first content words
     (TOPIC_LEAD) meet the other's content words, and held firmly when all of them do; across
@@ -539,9 +537,7 @@ def relation(old: Reading, new: Reading, similarity: float, *, translated: bool 
       content words are all among the old one's, both carry the same values and little else
       (LITTLE_ELSE), or ≥ SAME_SIMILARITY in one language with no word swapped ("stuck to the
       fridge" / "on the fridge"); never when one carries a kind of value the other lacks ("the
-      bus leaves" / "the bus leaves at 8": a new version, asked about); across languages SAME also
-      when `translated` and neither says more ("Die Gießkanne steht im Schuppen." / "The watering
-      can is in the shed.").
+      bus leaves" / "the bus leaves at 8": a new version, asked about).
     """
     close = similarity >= CLOSE_SIMILARITY
     one_language = old.language == new.language
@@ -567,8 +563,6 @@ def relation(old: Reading, new: Reading, similarity: float, *, translated: bool 
     if _values_conflict(old, new):  # under a loose topic only: "the alarm code" / "the gate code"
         return Relation.REPLACES if firm and similarity >= SUBSTITUTION_SIMILARITY else Relation.UNRELATED
     adds_value = _one_says_more(old, new)
-    if translated and not one_language and not adds_value:
-        return Relation.SAME  # told again in another language
     if one_language and new.stems and new.stems <= old.stems and not adds_value:
         return Relation.SAME
     substituted = one_language and _substituted(old, new)
@@ -579,9 +573,10 @@ def relation(old: Reading, new: Reading, similarity: float, *, translated: bool 
         return Relation.SAME  # a word added that changes nothing ("stuck to the fridge")
     if one_language and old.stems and old.stems <= new.stems:
         return Relation.REPLACES  # more said about it: a new version
-    # Another language and not each other's nearest: the encoder scores a translation of a short
-    # sentence (0.54-0.61) below another place said in the other language (0.67-0.75), so only
-    # the person can tell — asked. One language: other words on a firm topic.
+    # Another language with no value in common: the encoder scores a translation of a short
+    # sentence about as high as another thing or place in the same frame (docs/consolidation.md),
+    # so only the person (or an AI Task judge) can tell — asked. One language: other words on a
+    # firm topic.
     replaces = not one_language or (compound and firm) or similarity >= SUBSTITUTION_SIMILARITY
     return Relation.REPLACES if replaces else Relation.UNRELATED
 
@@ -603,7 +598,6 @@ class Conflict:
     memory: Memory
     relation: Relation
     similarity: float
-    translated: bool = False  # the two are translations of each other (twins.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,9 @@ Russian-Chinese translations often pair only through the English one). XQuAD tun
 the translation removed: 0.7-1.6 % of sentences get a false twin directly, 0.7 % by the step
 (docs/recall-tuning.md "Twins: the nearest both ways").
 
-Recall (step 2c: a match lends its place to its translations) takes a twin per language. The
-writer, which merges what it takes for the same fact, asks the strict form (translation_of): the
-nearest both ways across every other language at once, so a sentence about another thing in the
-same place ("the spare umbrella …" for "the spare key …") is no translation where the store holds
-anything closer to either of them in a third language.
+Recall's rule (step 2c: a match lends its place to its translations). Good enough to lend a place
+in a slate, not to merge two memories: in a store with one sentence per language, another thing
+in the same frame is as near as a translation (docs/consolidation.md), so the writer asks.
 """
 
 from __future__ import annotations
@@ -61,27 +59,3 @@ def twin_rows(
                 found.setdefault(other, far)
         pairs.extend((seed, twin) for twin in found.values())
     return pairs
-
-
-def translation_of(
-    vectors: npt.NDArray[np.float32], languages: Sequence[str], row: int, level: float
-) -> int | None:
-    """The row `row` translates, by the strict nearest-both-ways rule, else None: the row of
-    another language nearest to `row`, when `row` is in turn that row's nearest among all rows
-    not of its language, at raw cosine >= `level` — and a translation of that row's own twins in
-    the other languages (twin_rows) too: translations of one sentence are each other's, so a row
-    far from them is about something else. vectors: float32[n, d], unit rows; languages: each
-    row's language."""
-    lang = np.array(languages)
-    near = vectors @ vectors[row]
-    foreign = np.flatnonzero(lang != lang[row])
-    if not foreign.size:
-        return None
-    twin = int(foreign[np.argmax(near[foreign])])
-    if near[twin] < level:
-        return None
-    back = vectors @ vectors[twin]
-    if near[twin] < float(back[np.flatnonzero(lang != lang[twin])].max()) - 1e-6:
-        return None
-    others = [other for _, other in twin_rows(vectors, languages, [twin], level) if other != row]
-    return twin if all(near[other] >= level for other in others) else None

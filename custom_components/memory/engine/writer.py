@@ -8,11 +8,9 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from . import facts
 from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, RememberResult
-from .calibration import raw_threshold, recall_scale, same_meaning_cosine
+from .calibration import raw_threshold, recall_scale
 from .embedding.base import Embedder, Vectors
 from .facts import (
     Reading,
@@ -28,7 +26,6 @@ from .models import Kind, Memory, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket, MemoryStore, Visibility
 from .text import is_encodable, same_text, strip_invisible
-from .twins import translation_of
 
 # Nearest memories of the bucket checked for the same wording. A copy differing only in case and
 # punctuation scores ≥ 0.885 (embedding_text), so it is among the nearest few; 8 leaves room for
@@ -277,7 +274,6 @@ def conflicts_of(
     if not nearest:
         return []
     found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket))
-    translated = translations(store, embedder, vector, language=said.language, nearest=nearest, bucket=bucket)
     out: list[Conflict] = []
     for mid, cosine in nearest:
         memory = found.get(mid)
@@ -287,42 +283,10 @@ def conflicts_of(
         if not same_teller(memory.speaker_id, speaker_id) and (said.first_person or told.first_person):
             continue
         similarity = recall_scale(embedder, cosine)
-        kind = relation(told, said, similarity, translated=mid in translated)
+        kind = relation(told, said, similarity)
         if kind is not Relation.UNRELATED:
-            out.append(Conflict(memory, kind, similarity, translated=mid in translated))
+            out.append(Conflict(memory, kind, similarity))
     return out
-
-
-def translations(
-    store: MemoryStore,
-    embedder: Embedder,
-    vector: Vectors,
-    *,
-    language: str,
-    nearest: list[tuple[str, float]],
-    bucket: Bucket,
-) -> frozenset[str]:
-    """The id among `nearest` (this bucket's memories nearest to `vector`, raw cosines, best
-    first) that the text of `vector`, said in `language`, translates — twins.translation_of, the
-    strict form of recall's rule, at the embedder's same-meaning level
-    (calibration.same_meaning_cosine) — as a set (empty or one). The other side of "nearest both
-    ways" is read around that memory (its own neighbours in the bucket). Reads vectors; at most
-    one more vector search."""
-    level = same_meaning_cosine(embedder)
-    close = [mid for mid, cosine in nearest if cosine >= level]
-    said = store.languages(close)
-    first = next((mid for mid in close if mid in said and said[mid] != language), None)
-    if first is None:
-        return frozenset()
-    _, seed = store.vectors([first])
-    around = [mid for mid, _ in nearest]
-    around += [mid for mid, _ in store.nearest_in_bucket(seed[0], bucket, DEDUP_NEIGHBOURS)]
-    ids, vectors = store.vectors(list(dict.fromkeys(around)))
-    known = store.languages(ids)
-    rows = [k for k, mid in enumerate(ids) if mid in known]
-    table = np.vstack([np.asarray(vector, dtype=np.float32).reshape(1, -1), vectors[rows]])
-    twin = translation_of(table, [language, *(known[ids[k]] for k in rows)], 0, level)
-    return frozenset() if twin is None else frozenset({ids[rows[twin - 1]]})
 
 
 def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> Memory | None:
