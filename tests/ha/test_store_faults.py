@@ -399,7 +399,7 @@ async def test_a_set_up_failing_after_the_store_opened_closes_it_and_stops_its_w
     await household.config_entries.async_setup(entry.entry_id)
     await household.async_block_till_done()
     assert entry.state is ConfigEntryState.SETUP_ERROR
-    assert len(closed) == 1 and not closed[0]._open  # the store it opened is closed again
+    assert len(closed) == 1 and not closed[0].is_open  # the store it opened is closed again
     assert [type(worker) for worker in stopped] == [ExtractionJob]  # started before the failure
 
     monkeypatch.setattr(integration, "async_register_panel", real_register_panel)

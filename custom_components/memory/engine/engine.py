@@ -79,6 +79,11 @@ class MemoryEngine(Part):
         return self._core.anchor_key_matches
 
     @property
+    def is_open(self) -> bool:
+        """Between a successful open() and close(). No I/O."""
+        return self._core.is_open
+
+    @property
     def voice_generation(self) -> int:
         """Changes whenever a voiceprint may have changed (enroll_voice, forget_voice,
         forget_person): a cache of voiceprints() is current while it is unchanged. No I/O."""
