@@ -56,6 +56,7 @@ def model_path() -> str:
     spec = importlib.util.spec_from_file_location("local_llm_model", ROOT / "scripts" / "local_llm_model.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there (Python 3.14)
     spec.loader.exec_module(module)
     return str(module.assemble())
 

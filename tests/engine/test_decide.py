@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from custom_components.memory.engine.facts import Conflict, Relation, WriteAction, decide
-from custom_components.memory.engine.models import Memory, Provenance, Scope, Status
+from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Status
 
 from .conftest import memory_row
 
@@ -102,3 +102,18 @@ def test_likely_replacements_are_reported_and_what_a_person_replaced_is_supersed
     assert (said_so.conflicts, said_so.supersedes) == ((), ("tue",))  # settled by the person: no question
     restated = Conflict(_memory("same", "Bins: Wednesday."), Relation.SAME, 0.9)
     assert decide(NEW, replaced=("tue",), neighbours=[restated]).action is WriteAction.CREATED
+
+
+def test_a_summary_saying_what_a_fact_says_confirms_it_and_stays_a_fact() -> None:
+    """A conversation's summary (EPISODE) in the very words of a fact learned from it merges into
+    the fact, which stays a fact (C13: what the user newly said is kept as a fact)."""
+    fact = _memory(
+        "fact", "Clara visits us every Sunday afternoon with her dog.", provenance=Provenance.EXTRACTED
+    )
+    summary = replace(NEW, content=fact.content, kind=Kind.EPISODE, provenance=Provenance.EXTRACTED)
+    decision = decide(summary, wording=fact)
+    assert (decision.action, decision.memory.id, decision.memory.kind) == (
+        WriteAction.MERGED,
+        "fact",
+        Kind.FACT,
+    )

@@ -165,14 +165,15 @@ def confirmed(existing: Memory, new: Memory) -> Memory:
     stronger provenance kept, the first teller kept, the key's value filled in. The wording stays
     the existing memory's unless `new` says the very same words with a provenance at least as
     strong (then its case and punctuation win) — a restatement in other words or another language
-    never rewrites what was first said."""
+    never rewrites what was first said. A conversation's summary (EPISODE) saying what a fact says
+    confirms the fact and stays no record of its own; the kinds never change into each other."""
     base = existing
     said_again = same_text(existing.content, new.content, existing.language, new.language)
     if said_again and new.provenance.rank <= existing.provenance.rank:
         base = replace(
             existing,
             content=new.content,
-            kind=new.kind,
+            kind=existing.kind if Kind.EPISODE in (existing.kind, new.kind) else new.kind,
             language=new.language,
             source=new.source,
             source_ref=new.source_ref,
