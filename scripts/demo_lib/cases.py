@@ -276,8 +276,9 @@ FORGET_SHORT = "Forget that I like short answers."
 # The comma is espeak-ng's pause before "that": without it Whisper base hears Julian's espeak
 # voice say "short-time so..." (the transcript has no comma either way).
 SHORT_SPOKEN = "Remember, that I like short answers."
-TEA_SPOKEN = "Remember, that I prefer tea to coffee."
-TEA_TEXT = "tea to coffee"
+# Anna's voice (flite's slt): Whisper base hears her "prefer tea" as "prefer to".
+TEA_SPOKEN = "Remember that I drink my tea without sugar."
+TEA_TEXT = "tea without sugar"
 
 
 def _private(person: str) -> tuple[tuple[str, str], ...]:
@@ -297,7 +298,7 @@ VOICE_CASES: tuple[Case, ...] = (
         Recall("short answers", (RowCheck(SHORT_TEXT, _private("julian")),), who="julian"),
         Recall("short answers", (RowCheck(SHORT_TEXT, present=False),)),
         Speak("anna", "kitchen", TEA_SPOKEN),
-        Recall("tea or coffee", (RowCheck(TEA_TEXT, _private("anna")),), who="anna"),
+        Recall("tea without sugar", (RowCheck(TEA_TEXT, _private("anna")),), who="anna"),
         Speak("julian", "kitchen", ABOUT_ME_SPOKEN, (ANSWERED, contains(SHORT_TEXT), absent(TEA_TEXT))),
         Speak("anna", "kitchen", ABOUT_ME_SPOKEN, (ANSWERED, contains(TEA_TEXT), absent(SHORT_TEXT))),
         Speak("stranger", "kitchen", ABOUT_ME_SPOKEN, (ANSWERED, absent(SHORT_TEXT, TEA_TEXT))),
