@@ -483,3 +483,22 @@ def test_c35_a_change_told_in_another_language_is_asked_about(engine: MemoryEngi
     result = engine.remember(MemoryDraft(again, speaker=home, scope=Scope.SHARED, language=again_language))
     assert result.action is WriteAction.CREATED
     assert [(c.memory.id, c.relation) for c in result.conflicts] == [(told.id, Relation.REPLACES)]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "The bike pump is in the cellar now."),
+        ("en", "We don't have a cat any more."),
+        ("de", "Die Luftpumpe ist jetzt im Keller."),
+    ],
+)
+def test_c11_the_same_words_from_another_teller_are_one_memory(
+    engine: MemoryEngine, language: str, text: str
+) -> None:
+    """Not about the teller ("now", "not any more" and all): Anna saying what Julian said is the
+    household's one memory, merged — not a second copy reported as replacing the first."""
+    told = engine.remember(MemoryDraft(text, speaker=Speaker(JULIAN), scope=Scope.SHARED, language=language))
+    again = engine.remember(MemoryDraft(text, speaker=Speaker(ANNA), scope=Scope.SHARED, language=language))
+    assert (again.action, again.memory.id, again.conflicts) == (WriteAction.MERGED, told.memory.id, ())
+    assert again.memory.speaker_id == JULIAN  # the first teller kept

@@ -548,3 +548,21 @@ def test_a_long_recall_query_is_answered_as_its_first_part(spied: Any) -> None:
         inputs.MAX_QUERY_CHARS,
     )
     assert spy.longest == 0  # refused before anything was embedded
+
+
+def test_an_int_too_large_for_a_float_is_clamped_or_refused_never_overflows(engine: MemoryEngine) -> None:
+    """Python ints have no bound: one past a float's range is the largest float (importance and
+    confidence are then clamped), or refused by the field's limit — never an OverflowError."""
+    speaker = Speaker(person_id="person.julian")
+    stored = engine.remember(MemoryDraft("The kettle descales monthly.", speaker=speaker, scope=Scope.SHARED,
+                                         importance=10**400))  # fmt: skip
+    assert stored.memory.importance == 1.0
+    learned = engine.learn([ExtractedFact("Julian bakes bread on Saturdays.", confidence=10**400)],
+                           speaker=speaker, language="en")  # fmt: skip
+    assert learned.stored == 1
+    with pytest.raises(InvalidInput) as refused:
+        engine.pause_writes(10**400)
+    assert (refused.value.field, refused.value.reason) == ("timeout", "too_large")
+    report = engine.import_memories([MemoryDraft("The porch light is on a timer.", speaker=speaker,
+                                                 scope=Scope.SHARED, importance=-(10**400))])  # fmt: skip
+    assert (report.created, report.rejected) == (1, ())

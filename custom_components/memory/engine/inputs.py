@@ -389,8 +389,8 @@ def _number(field: str, value: object) -> float:
         raise InvalidInput(field, "not_finite")
     try:
         return float(value)
-    except OverflowError:
-        return math.copysign(sys.float_info.max, value)
+    except OverflowError:  # copysign would convert it again
+        return sys.float_info.max if value > 0 else -sys.float_info.max
 
 
 def _count(field: str, value: object, *, low: int = 0, high: int | None = MAX_COUNT) -> int:

@@ -292,8 +292,9 @@ def conflicts_of(
 def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> Memory | None:
     """The current memory of this bucket with the same wording as `new` (same_text, each text in
     its language: its values included, "-5" is not "5") among its DEDUP_NEIGHBOURS nearest, else
-    None. Not one another known person said: their "I" is someone else (Anna's "I started the
-    cello" is not Julian's)."""
+    None. Not one another known person said in the first person: their "I" is someone else
+    (Anna's "I started the cello" is not Julian's); "The bike pump is in the cellar now." is the
+    household's, whoever tells it again."""
     nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
     if not nearest:
         return None
@@ -303,7 +304,10 @@ def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory)
         if (
             memory is not None
             and same_text(memory.content, new.content, memory.language, new.language)
-            and same_teller(memory.speaker_id, new.speaker_id)
+            and (
+                same_teller(memory.speaker_id, new.speaker_id)
+                or not speaks_as_self(new.content, new.language)
+            )
         ):
             return memory
     return None
