@@ -601,6 +601,18 @@ class Conflict:
     similarity: float
 
 
+class Reason(StrEnum):
+    """Why a write does what it does (Decision.reason, RememberResult.reason)."""
+
+    SAME_WORDING = "same wording"  # said before in these words, in this bucket
+    SAME_VALUE = "same value"  # its fact key's current value, again
+    AWAITING_REVIEW = "awaiting review"  # a new value of a key, kept pending
+    STATEMENT_HOLDS = "a statement holds the key"  # a guess against a stated value
+    NEW_VALUE = "new value"  # a new value of a key: the key's current memories superseded
+    RESTATEMENT = "restatement"  # the same fact in other words (Relation.SAME)
+    NEW = "new"  # nothing like it: stored, its likely replacements reported
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What one write does (decide), with why.
@@ -609,12 +621,11 @@ class Decision:
     SUPERSEDED), or an existing memory `confirmed` by it. existing: True when `memory` is an
     existing row (updated, not added). supersedes: ids `memory` replaces (each becomes SUPERSEDED
     by it). conflicts: current memories it likely replaces that a person or a judge must settle.
-    reason: one of "same wording", "same value", "awaiting review", "a statement holds the key",
-    "new value", "restatement", "new"."""
+    reason: why (Reason)."""
 
     action: WriteAction
     memory: Memory
-    reason: str
+    reason: Reason
     existing: bool = False
     reembed: bool = False
     supersedes: tuple[str, ...] = ()
@@ -652,7 +663,7 @@ def decide(
         return Decision(
             WriteAction.MERGED,
             merged,
-            "same wording",
+            Reason.SAME_WORDING,
             existing=True,
             reembed=merged.content != wording.content,
             supersedes=retired,
@@ -660,14 +671,16 @@ def decide(
     if key_current:
         same = next((m for m in key_current if same_value(m, new)), None)
         if same is not None:
-            return Decision(WriteAction.MERGED, confirmed(same, new), "same value", existing=True)
+            return Decision(WriteAction.MERGED, confirmed(same, new), Reason.SAME_VALUE, existing=True)
         if new.status is Status.PENDING:
-            return Decision(WriteAction.CREATED, new, "awaiting review")
+            return Decision(WriteAction.CREATED, new, Reason.AWAITING_REVIEW)
         stated = [m for m in key_current if precedence(m) > precedence(new)]
         if stated:
             lost = replace(new, status=Status.SUPERSEDED, superseded_by=stated[0].id, valid_to=new.created_at)
-            return Decision(WriteAction.CREATED, lost, "a statement holds the key")
-        return Decision(WriteAction.CREATED, new, "new value", supersedes=tuple(m.id for m in key_current))
+            return Decision(WriteAction.CREATED, lost, Reason.STATEMENT_HOLDS)
+        return Decision(
+            WriteAction.CREATED, new, Reason.NEW_VALUE, supersedes=tuple(m.id for m in key_current)
+        )
     conflicts = tuple(
         c for c in neighbours if c.relation is Relation.REPLACES and c.memory.id not in replaced
     )
@@ -686,9 +699,13 @@ def decide(
     )  # fmt: skip
     if same is not None and not replaced:
         return Decision(
-            WriteAction.CONFIRMED, confirmed(same, new), "restatement", existing=True, conflicts=conflicts
+            WriteAction.CONFIRMED,
+            confirmed(same, new),
+            Reason.RESTATEMENT,
+            existing=True,
+            conflicts=conflicts,
         )
-    return Decision(WriteAction.CREATED, new, "new", supersedes=replaced, conflicts=conflicts)
+    return Decision(WriteAction.CREATED, new, Reason.NEW, supersedes=replaced, conflicts=conflicts)
 
 
 # ---------------------------------------------------------------------------- truth over time

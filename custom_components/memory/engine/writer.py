@@ -217,9 +217,9 @@ def _apply(store: MemoryStore, decision: facts.Decision, vector: Vectors, now: d
     memory = decision.memory
     if not decision.existing:
         store.add(memory, vector, supersedes=decision.supersedes)
-    elif decision.reason == "same value":
+    elif decision.reason is facts.Reason.SAME_VALUE:
         store.retire([], memory, memory.updated_at)
-    elif decision.reason == "same wording":
+    elif decision.reason is facts.Reason.SAME_WORDING:
         store.update(memory, vector if decision.reembed else None)
         if decision.supersedes:
             store.retire([(i, Status.SUPERSEDED) for i in decision.supersedes], memory, now)
