@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 
 from .. import forgetting, inputs
-from ..api import (
-    InvalidInput,
-)
+from ..api import InvalidInput
 from ..core import Part
 from ..embedding.base import Vectors
 from ..models import Hit, Memory, Scope, Speaker, Tombstone
-
-_LOGGER = logging.getLogger(__name__)
 
 
 class Forgetting(Part):

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
 from .. import inputs
-from ..api import (
-    InvalidInput,
-)
+from ..api import InvalidInput
 from ..core import Part
 from ..models import TranscriptTurn
-
-_LOGGER = logging.getLogger(__name__)
 
 
 class Transcripts(Part):

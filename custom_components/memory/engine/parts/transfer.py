@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 
 from .. import facts, forgetting, inputs, writer
@@ -21,8 +20,6 @@ from ..text import same_text, wording
 from .memories import Memories
 
 EXPORT_BATCH = 500  # memories read per page while exporting
-
-_LOGGER = logging.getLogger(__name__)
 
 
 class Transfer(Part):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from datetime import datetime
 
@@ -18,8 +17,6 @@ from ..models import Speaker, Status
 from ..store.base import Visibility
 
 REEMBED_BATCH = 256
-
-_LOGGER = logging.getLogger(__name__)
 
 
 class Upkeep(Part):

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from .. import inputs
-from ..api import (
-    InvalidInput,
-)
+from ..api import InvalidInput
 from ..core import Part
 from ..embedding.base import Vectors
 from ..models import Voiceprint
-
-_LOGGER = logging.getLogger(__name__)
 
 
 class Voices(Part):
