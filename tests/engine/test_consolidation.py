@@ -643,3 +643,22 @@ def test_a_verdict_goes_with_a_forgotten_memory(engine: MemoryEngine) -> None:
     engine.settle_pair(garage.id, cellar.id, Relation.UNRELATED)
     engine.forget(garage.id, ADMIN)
     assert engine.store.judged_pairs() == set()
+
+
+@pytest.mark.parametrize("verdict", [Relation.SAME, Relation.REPLACES])
+def test_settle_pair_never_takes_the_households_fact_from_the_others(
+    engine: MemoryEngine, verdict: Relation
+) -> None:
+    """A judge's verdict between Anna's shared telling and Julian's private one: the memory that
+    holds is seen by everyone who saw the one it retires (as after a person's yes), so Anna and a
+    guest still hear a value — never neither."""
+    shared = add_verbatim(engine, "The bins go out on Tuesday evening.", speaker_id=ANNA,
+                          created_at=NOW - timedelta(days=2))  # fmt: skip
+    private = add_verbatim(engine, "I put the bins out on Tuesday evenings.", scope=Scope.PRIVATE,
+                           owner_id=JULIAN, speaker_id=JULIAN,
+                           created_at=NOW - timedelta(days=1))  # fmt: skip
+    retired = engine.settle_pair(shared.id, private.id, verdict)
+    assert retired == (shared.id,)  # the newer holds in both verdicts (same provenance)
+    for reader in (Speaker(person_id=ANNA), Speaker()):
+        texts = [h.memory.content for h in engine.recall("When do the bins go out?", reader)]
+        assert "I put the bins out on Tuesday evenings." in texts, (reader, texts)

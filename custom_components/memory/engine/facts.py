@@ -148,15 +148,17 @@ def settle_pair(a: Memory, b: Memory, verdict: Relation) -> Settlement | None:
     an AI Task's verdict; SAME also from `relation` alone): SAME -> the first by `keep_order` stays, the
     other is ARCHIVED into it; REPLACES -> the newer holds and the older is SUPERSEDED, unless the
     newer is a guess and the older was stated (`precedence`: then nothing changes); ADDS_DETAIL
-    and UNRELATED -> None (both hold)."""
+    and UNRELATED -> None (both hold). The memory that holds is seen by everyone who saw the one
+    it retires (taking_over, as when a person says yes): a private telling never takes the
+    household's fact away from the others."""
     if verdict is Relation.SAME:
         current, other = (a, b) if keep_order(a) >= keep_order(b) else (b, a)
-        return Settlement(current, [(other, Status.ARCHIVED)])
+        return Settlement(taking_over(current, [other]), [(other, Status.ARCHIVED)])
     if verdict is Relation.REPLACES:
         older, newer = sorted((a, b), key=lambda m: (m.created_at, m.id))
         if precedence(newer) < precedence(older):
             return None
-        return Settlement(newer, [(older, Status.SUPERSEDED)])
+        return Settlement(taking_over(newer, [older]), [(older, Status.SUPERSEDED)])
     return None
 
 
