@@ -297,7 +297,9 @@ class ExtractionJob:
             },
         )
         if result.conflicts:  # (stored, current): the new memory likely replaces a current one
-            await async_judge_pairs(self.hass, self.entry, ((old, new) for new, old in result.conflicts))
+            await async_judge_pairs(
+                self.hass, self.entry.runtime_data, ((old, new) for new, old in result.conflicts)
+            )
         return result
 
     async def _is_cloud_without_consent(self, entity_id: str) -> bool:

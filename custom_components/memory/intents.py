@@ -35,6 +35,7 @@ from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import strip_invisible
 from .engine.writer import checked_text, scope_for
 from .engine_calls import async_recall, async_run
+from .judge import async_judge_translations
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import areas_named, other_tellers
 from .turn import Turn, as_asker, current_turn, error_reply, may_answer, question, start_turn, withheld
@@ -306,6 +307,9 @@ async def async_remember_said(
     if result.action is not WriteAction.CREATED:  # said before, in these or other words
         return "remember_known", {"items": quote_all([result.memory.content])}
     told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
+    same, told = await async_judge_translations(hass, data, result.memory, told)
+    if same is not None:  # the AI Task judged it the same fact told in another language
+        return "remember_known", {"items": quote_all([same.content])}
     if told and turn.conversation_id:
         data.pending[turn.conversation_id] = question(
             turn, Ask.REPLACE, memory_ids=(told[0].id,), replacement=result.memory.id

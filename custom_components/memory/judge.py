@@ -1,5 +1,7 @@
 """Consolidation, HA side: run the engine's pass, ask the AI Task to judge the possible conflicts
-it reports, fire `memory_consolidated` (docs/consolidation.md).
+it reports, fire `memory_consolidated` (docs/consolidation.md). The same judge settles at write
+time what the rules cannot tell: learned candidates' conflicts (extraction_job) and, at the voice
+door, a telling in another language (async_judge_translations).
 
 The engine decides nothing it cannot tell from the texts: a likely replacement between memories
 without a fact key (facts.Relation.REPLACES) is reported, never retired. When an AI Task entity is
@@ -14,7 +16,7 @@ memories to cloud" option (docs/privacy.md).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -37,9 +39,10 @@ from .const import (
 )
 from .engine.api import ConsolidationReport, EngineError
 from .engine.facts import Relation
+from .engine.language import base as lang_base
 from .engine.models import Memory, Scope, Speaker, Status
 from .engine_calls import async_run
-from .runtime import MemoryConfigEntry
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -64,9 +67,10 @@ def instructions(older: Memory, newer: Memory) -> str:
     return (
         "A household assistant remembers short statements. Decide how the NEWER statement stands to "
         "the OLDER one and answer with exactly one relation:\n"
-        "- same: both say the same fact (other words or another language);\n"
-        "- replaces: the newer one is a new value of the same thing, so the older one is no longer "
-        "true (e.g. something moved, a day or number changed, a habit stopped);\n"
+        "- same: both say the same fact (other words or another language: a translation is the "
+        "same fact);\n"
+        "- replaces: the newer one gives the same thing another value, so the older one is no longer "
+        "true (e.g. something moved to another place, a day or number changed, a habit stopped);\n"
         "- adds_detail: the newer one tells more about the same thing, and the older one stays true;\n"
         "- unrelated: they are about different things.\n"
         "When unsure, answer unrelated.\n\n"
@@ -101,18 +105,23 @@ class Judged:
 
 
 async def async_judge_pairs(
-    hass: HomeAssistant, entry: MemoryConfigEntry, pairs: Iterable[tuple[str, str]]
+    hass: HomeAssistant,
+    data: MemoryRuntimeData,
+    pairs: Iterable[tuple[str, str]],
+    *,
+    settles: frozenset[Relation] = frozenset(Relation),
 ) -> Judged:
     """Ask the configured AI Task about each (older_id, newer_id) pair, at most MAX_JUDGED_PER_RUN,
-    and apply each clear verdict; without an entity every pair is left."""
+    and apply each clear verdict among `settles` (default all four); any other verdict, or
+    without an entity every pair, is left (for a person)."""
     judged = Judged()
     todo = list(dict.fromkeys(pairs))
-    entity_id = entry.runtime_data.options.get(CONF_EXTRACTION_ENTITY)
+    entity_id = data.options.get(CONF_EXTRACTION_ENTITY)
     if not entity_id:
         judged.left = todo
         return judged
-    engine = entry.runtime_data.engine
-    cloud_blocked = await _cloud_without_consent(hass, entry, entity_id)
+    engine = data.engine
+    cloud_blocked = await _cloud_without_consent(hass, data, entity_id)
     for index, (older_id, newer_id) in enumerate(todo):
         if index >= MAX_JUDGED_PER_RUN:
             judged.left.extend(todo[index:])
@@ -137,10 +146,11 @@ async def async_judge_pairs(
                 structure=JUDGE_STRUCTURE,
             )
             verdict = verdict_of(answer.data)
+            _LOGGER.debug("%s judged %s / %s: %r", entity_id, older.id, newer.id, answer.data)
         except Exception as err:  # any AI Task failure leaves the pair for a person
             _LOGGER.warning("Judging two memories with %s failed: %s", entity_id, err)
             verdict = None
-        if verdict is None:
+        if verdict is None or verdict not in settles:
             judged.left.append((older_id, newer_id))
             continue
         try:
@@ -151,6 +161,33 @@ async def async_judge_pairs(
             continue
         judged.applied.append(((older_id, newer_id), verdict, retired))
     return judged
+
+
+async def async_judge_translations(
+    hass: HomeAssistant, data: MemoryRuntimeData, new: Memory, conflicts: Sequence[Memory]
+) -> tuple[Memory | None, list[Memory]]:
+    """At the voice door, before the person is asked: each of `conflicts` (current memories `new`
+    likely replaces, facts.Relation.REPLACES) told in another language than `new` is put to the
+    configured AI Task, because the encoder cannot tell a translation from another thing in the
+    same sentence frame (docs/consolidation.md). SAME merges the two (settle_pair: one current
+    memory, both tellings in its history); UNRELATED and ADDS_DETAIL keep both, unasked;
+    REPLACES, no clear answer or no entity leave the conflict to be asked about (a replacement
+    is the person's to confirm, as in one language).
+    Returns (the memory that holds after a SAME, else None; the conflicts still to ask about)."""
+    language = lang_base(new.language)
+    across = [m for m in conflicts if lang_base(m.language) != language]
+    if not across:
+        return None, list(conflicts)
+    judged = await async_judge_pairs(
+        hass, data, ((m.id, new.id) for m in across), settles=frozenset(Relation) - {Relation.REPLACES}
+    )
+    settled = {older: (verdict, retired) for (older, _), verdict, retired in judged.applied}
+    for older in across:
+        verdict, retired = settled.get(older.id, (None, ()))
+        if verdict is Relation.SAME:
+            holds = older if new.id in retired else new
+            return await async_run(hass, data.engine.get, holds.id, ADMIN) or holds, []
+    return None, [m for m in conflicts if m.id not in settled]
 
 
 def _current(*memories: Memory) -> bool:
@@ -165,8 +202,8 @@ def _may_send(*memories: Memory, cloud_blocked: bool) -> bool:
     return not (cloud_blocked and any(m.scope is Scope.PRIVATE or m.speaker_id for m in memories))
 
 
-async def _cloud_without_consent(hass: HomeAssistant, entry: MemoryConfigEntry, entity_id: str) -> bool:
-    if entry.runtime_data.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
+async def _cloud_without_consent(hass: HomeAssistant, data: MemoryRuntimeData, entity_id: str) -> bool:
+    if data.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
         return False
     entity = er.async_get(hass).async_get(entity_id)
     return await async_is_cloud_domain(hass, entity.platform if entity else None)
@@ -184,7 +221,9 @@ async def async_consolidate(
     report: ConsolidationReport = await async_run(hass, engine.consolidate, dry_run=dry_run)
     if dry_run:
         return report, Judged(left=[(c.older_id, c.newer_id) for c in report.conflicts])
-    judged = await async_judge_pairs(hass, entry, ((c.older_id, c.newer_id) for c in report.conflicts))
+    judged = await async_judge_pairs(
+        hass, entry.runtime_data, ((c.older_id, c.newer_id) for c in report.conflicts)
+    )
     left = set(judged.left)
     report = replace(
         report,

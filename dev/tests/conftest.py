@@ -32,6 +32,7 @@ for _path in (ROOT, ROOT / "dev"):
 import custom_components  # noqa: E402, F401  # the namespace now spans both folders
 from tests.conftest import (  # noqa: E402, F401  # fixtures shared with tests/ha
     _shared_use_model,
+    anna,
     household,
     julian,
     kitchen,

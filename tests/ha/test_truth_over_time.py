@@ -12,10 +12,12 @@ import pytest
 from homeassistant.core import HomeAssistant
 
 from custom_components.memory.answers import quote_all, reply
+from custom_components.memory.const import CONF_EXTRACTION_ENTITY
 from custom_components.memory.engine.models import Memory, Scope, Speaker, Status
 from tests.case_texts import C23 as MOVED
 from tests.conftest import Resident, async_call, both_stores
 
+from .ai_task_helpers import ScriptedAITask, async_add_ai_task
 from .helpers_conversation import async_all_memories, async_say, speech
 
 pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
@@ -414,3 +416,98 @@ async def test_c35_the_same_fact_in_another_language_is_asked_about(
     engine = memory_entry.runtime_data.engine
     history = await hass.async_add_executor_job(engine.history, kept.id, Speaker(admin=True))
     assert [m.speaker_id for m in history] == [anna.person_id, julian.person_id]
+
+
+async def _with_judge(hass: HomeAssistant, entry: Any) -> ScriptedAITask:
+    """The entry with a (scripted) AI Task configured: the judge of pairs the rules cannot settle."""
+    task, entity_id = await async_add_ai_task(hass)
+    hass.config_entries.async_update_entry(
+        entry, options={**entry.options, CONF_EXTRACTION_ENTITY: entity_id}
+    )
+    await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    return task
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        (
+            ("de", "Merk dir: Die Gießkanne steht im Schuppen."),
+            ("en", "Remember: the watering can is in the shed."),
+        ),
+        (("es", "Recuerda: el paraguas está en la entrada."), ("it", "Ricorda: l'ombrello è nell'ingresso.")),
+    ],
+)
+async def test_c35_with_an_ai_task_the_judge_merges_a_translation(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    *,
+    julian: Resident,
+    anna: Resident,
+    first: tuple[str, str],
+    again: tuple[str, str],
+) -> None:
+    """C35 with an AI Task configured: the same fact in another language is put to the judge
+    before anyone is asked; its "same" leaves one current memory, confirmed by both tellers, and
+    the reply says it was known. The judge is told both texts."""
+    task = await _with_judge(hass, memory_entry)
+    for other in HOUSEHOLD_DE:
+        await async_call(hass, "remember", {"content": other, "language": "de"})
+    before = {m.id for m in await _current(hass, memory_entry)}
+    await async_say(hass, memory_entry, first[1], language=first[0], who=julian)
+    (told,) = [m for m in await _current(hass, memory_entry) if m.speaker_id == julian.person_id]
+    task.script.append({"relation": "same"})
+    said = await async_say(hass, memory_entry, again[1], language=again[0], who=anna, conversation_id="c35j")
+    (judged,) = task.calls
+    assert told.content in judged.instructions
+    assert again[1].split(": ", 1)[1].rstrip(".").casefold() in judged.instructions.casefold()
+    current = await _current(hass, memory_entry)
+    (kept,) = [m for m in current if m.id not in before]
+    assert speech(said) == reply(again[0], "remember_known", items=quote_all([kept.content]))
+    engine = memory_entry.runtime_data.engine
+    history = await hass.async_add_executor_job(engine.history, kept.id, Speaker(admin=True))
+    assert {m.speaker_id for m in history} == {julian.person_id, anna.person_id}
+
+
+@pytest.mark.parametrize(("verdict", "asked"), [("unrelated", False), ("replaces", True), ("maybe", True)])
+async def test_c35_the_judge_only_merges_or_keeps_a_replacement_is_the_persons(
+    hass: HomeAssistant, memory_entry: Any, *, julian: Resident, anna: Resident, verdict: str, asked: bool
+) -> None:
+    """The write-time judge settles "same" and "unrelated" (both stay, nobody asked); "replaces"
+    or an answer that is none of the four is left to the person, asked as without a judge."""
+    task = await _with_judge(hass, memory_entry)
+    await async_say(
+        hass, memory_entry, "Merk dir: Die Gießkanne steht im Schuppen.", language="de", who=julian
+    )
+    (told,) = await _current(hass, memory_entry)
+    task.script.append({"relation": verdict})
+    said = await async_say(
+        hass,
+        memory_entry,
+        "Remember: the wheelbarrow is in the shed.",
+        language="en",
+        who=anna,
+        conversation_id="j",
+    )
+    assert len(task.calls) == 1
+    if asked:
+        assert speech(said) == reply("en", "replace_ask", items=quote_all([told.content]))
+    else:
+        assert speech(said) != reply("en", "replace_ask", items=quote_all([told.content]))
+        assert "remember_known" not in speech(said)
+    assert len(await _current(hass, memory_entry)) == 2
+
+
+async def test_c35_one_language_is_not_put_to_the_judge(
+    hass: HomeAssistant, memory_entry: Any, *, julian: Resident
+) -> None:
+    """In one language the rules decide (C23: a move is asked about); the judge is not called."""
+    task = await _with_judge(hass, memory_entry)
+    await async_say(hass, memory_entry, "Remember: the ladder is in the garage.", who=julian)
+    (told,) = await _current(hass, memory_entry)
+    said = await async_say(
+        hass, memory_entry, "Remember: the ladder is in the cellar now.", who=julian, conversation_id="o"
+    )
+    assert speech(said) == reply("en", "replace_ask", items=quote_all([told.content]))
+    assert task.calls == []
