@@ -50,6 +50,17 @@ def test_a_fact_key_decides_by_itself() -> None:
     )
 
 
+def test_a_key_never_keeps_two_values_whatever_was_named_replaced() -> None:
+    """A person named a memory the keyed draft replaces: the key's current value goes too (a new
+    value) — or, said again, the named memory goes and the value is confirmed."""
+    other = _memory("other", "Bins on Tuesday.", subject="bins", predicate="collection_day", value="Tuesday")
+    newer = decide(KEYED, replaced=("named",), key_current=[other])
+    assert (newer.action, newer.supersedes) == (WriteAction.CREATED, ("named", "other"))
+    same = replace(other, id="same", value=KEYED.value)
+    again = decide(KEYED, replaced=("named", "same"), key_current=[same])
+    assert (again.action, again.memory.id, again.supersedes) == (WriteAction.MERGED, "same", ("named",))
+
+
 def test_a_guess_never_supersedes_a_statement() -> None:
     stated = _memory(
         "stated", "Bins on Tuesday.", subject="bins", predicate="collection_day", value="Tuesday"

@@ -349,3 +349,50 @@ def test_remember_and_edit_follow_one_rule(
     kept = engine.get(held.id, ADMIN)
     assert kept is not None
     assert (kept.content, kept.sensitive) == ((secret, True) if expected is True else (before, False))
+
+
+def test_me_outside_a_private_bucket_keys_the_person(engine: MemoryEngine) -> None:
+    """A fact key's subject "me" is the speaker: in their private bucket it stays "me"; told shared,
+    it is keyed to the person (Julian's and Anna's own drinks are two keys, neither supersedes the
+    other), and a guest's gives no key at all."""
+    julian, anna = Speaker(person_id=JULIAN), Speaker(person_id=ANNA)
+
+    def told(text: str, speaker: Speaker, scope: Scope = Scope.SHARED) -> Memory:
+        draft = MemoryDraft(text, speaker=speaker, scope=scope, subject="me", predicate="drinks", value=text)
+        return engine.remember(draft).memory
+
+    tea = told("I drink tea in the morning.", julian)
+    coffee = told("I drink coffee in the morning.", anna)
+    guest = told("I drink water in the morning.", GUEST)
+    mine = told("I drink green tea in the evening.", julian, Scope.PRIVATE)
+    assert (tea.subject, coffee.subject, guest.subject, mine.subject) == (JULIAN, ANNA, None, "me")
+    assert {m.id: m.status for m in (engine.get(tea.id, ADMIN), engine.get(coffee.id, ADMIN))} == {
+        tea.id: Status.ACTIVE,
+        coffee.id: Status.ACTIVE,
+    }
+
+
+def test_a_keyed_draft_replacing_a_named_memory_still_supersedes_its_keys_value(engine: MemoryEngine) -> None:
+    """replaces= names one memory; the draft's fact key has another current value: both are
+    superseded — a key never has two current values."""
+    julian = Speaker(person_id=JULIAN)
+
+    def keyed(text: str, value: str, **more: object) -> Memory:
+        draft = MemoryDraft(
+            text,
+            speaker=julian,
+            scope=Scope.SHARED,
+            subject="bins",
+            predicate="collection_day",
+            value=value,
+            **more,
+        )
+        return engine.remember(draft).memory
+
+    tuesday = keyed("The bins go out on Tuesday.", "tuesday")
+    note = engine.remember(
+        MemoryDraft("Bin day moved, ask the council.", speaker=julian, scope=Scope.SHARED)
+    ).memory
+    wednesday = keyed("The bins go out on Wednesday.", "wednesday", replaces=[note.id])
+    statuses = {m: engine.get(m.id, ADMIN).status for m in (tuesday, note, wednesday)}  # type: ignore[union-attr]
+    assert list(statuses.values()) == [Status.SUPERSEDED, Status.SUPERSEDED, Status.ACTIVE]

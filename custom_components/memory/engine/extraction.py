@@ -440,7 +440,7 @@ def _apply_one(
         result.skipped_sensitive += 1
         return
     subject, predicate = (
-        _fact_subject(candidate.subject, speaker, target, people),
+        _fact_subject(candidate.subject, speaker, people),
         fact_predicate(candidate.predicate),
     )
     try:
@@ -476,16 +476,11 @@ def _apply_one(
     result.conflicts.extend((written.memory.id, c.memory.id) for c in written.conflicts)
 
 
-def _fact_subject(
-    said: str | None, speaker: Speaker, target: Bucket, people: Mapping[str, str]
-) -> str | None:
-    """The key's subject of a candidate (facts.fact_subject, then people's names): in
-    the speaker's private bucket a fact about them is about SELF; elsewhere "me" would be everyone
-    who ever spoke there (two guests' "I drink tea" must not supersede each other), so it names
-    the person — or gives no key for a guest; any other person's name becomes their person id."""
+def _fact_subject(said: str | None, speaker: Speaker, people: Mapping[str, str]) -> str | None:
+    """The key's subject of a candidate (facts.fact_subject, then people's names): the speaker's
+    own name is SELF ("me", which the writer keys to the person outside their private bucket);
+    any other person's name becomes their person id."""
     subject = fact_subject(said)
     if subject is not None and subject != SELF and subject in people:
         subject = SELF if people[subject] == speaker.person_id else people[subject]
-    if subject == SELF and target.scope is not Scope.PRIVATE:
-        return speaker.person_id
     return subject

@@ -648,14 +648,15 @@ def decide(
     replaced: ids a person said `new` replaces (checked current and visible). wording: the current
     memory of `new`'s bucket with the same wording and a teller who may be the same. key_current:
     the current memories of `new`'s fact key in its bucket (None without a key, or when it was
-    not read because `replaced` or `wording` decided). neighbours: the current memories nearby
+    not read because `wording` decided). neighbours: the current memories nearby
     with their relation to `new` (the writer's conflicts_of over every bucket the speaker sees),
     closest first.
 
     In order: the same wording merges (said again: `replaced` other than it are superseded by it);
     a key with current memories decides by itself — the same value merges into the newest that
     says it, a PENDING draft waits for review superseding nothing, a stated memory holds the key
-    against a guess (`new` stored SUPERSEDED by it), else `new` supersedes them all; a
+    against a guess (`new` stored SUPERSEDED by it), else `new` supersedes them all (and
+    `replaced`: a key never has two current values, whatever a person named); a
     restatement (SAME) of a memory seen at least as widely confirms it (also for a draft awaiting
     review: nothing to review); otherwise `new` is stored, superseding `replaced`, with its likely
     replacements (REPLACES) reported."""
@@ -673,16 +674,17 @@ def decide(
     if key_current:
         same = next((m for m in key_current if same_value(m, new)), None)
         if same is not None:
-            return Decision(WriteAction.MERGED, confirmed(same, new), Reason.SAME_VALUE, existing=True)
+            retired = tuple(i for i in replaced if i != same.id)
+            merged = confirmed(same, new)
+            return Decision(WriteAction.MERGED, merged, Reason.SAME_VALUE, existing=True, supersedes=retired)
         if new.status is Status.PENDING:
-            return Decision(WriteAction.CREATED, new, Reason.AWAITING_REVIEW)
-        stated = [m for m in key_current if precedence(m) > precedence(new)]
+            return Decision(WriteAction.CREATED, new, Reason.AWAITING_REVIEW, supersedes=replaced)
+        stated = [m for m in key_current if precedence(m) > precedence(new) and m.id not in replaced]
         if stated:
             lost = replace(new, status=Status.SUPERSEDED, superseded_by=stated[0].id, valid_to=new.created_at)
             return Decision(WriteAction.CREATED, lost, Reason.STATEMENT_HOLDS)
-        return Decision(
-            WriteAction.CREATED, new, Reason.NEW_VALUE, supersedes=tuple(m.id for m in key_current)
-        )
+        retired = tuple(dict.fromkeys([*replaced, *(m.id for m in key_current)]))
+        return Decision(WriteAction.CREATED, new, Reason.NEW_VALUE, supersedes=retired)
     conflicts = tuple(
         c for c in neighbours if c.relation is Relation.REPLACES and c.memory.id not in replaced
     )

@@ -13,6 +13,7 @@ from .api import MAX_CONTENT_CHARS, Conflict, InvalidInput, MemoryDraft, Remembe
 from .calibration import raw_threshold, recall_scale
 from .embedding.base import Embedder, Vectors
 from .facts import (
+    SELF,
     Reading,
     Relation,
     fact_predicate,
@@ -150,7 +151,7 @@ def remember(
         area_id=bucket.area_id,
         created_at=now,
         updated_at=now,
-        subject=fact_subject(draft.subject),
+        subject=_key_subject(draft, bucket),
         predicate=fact_predicate(draft.predicate),
         value=" ".join(draft.value.split()) or None if draft.value is not None else None,
         importance=min(1.0, max(0.0, draft.importance)),
@@ -166,7 +167,7 @@ def remember(
     decision = facts.decide(
         new,
         replaced=replaced,
-        **_read_around(store, embedder, vector, speaker=draft.speaker, new=new, replaced=replaced),
+        **_read_around(store, embedder, vector, speaker=draft.speaker, new=new),
     )
     _apply(store, decision, vector, now)
     return RememberResult(
@@ -180,6 +181,16 @@ def remember(
     )
 
 
+def _key_subject(draft: MemoryDraft, bucket: Bucket) -> str | None:
+    """The fact key's subject (facts.fact_subject): "me" is the speaker in their private bucket;
+    in any other bucket "me" would be everyone who ever spoke there (two guests' "I drink tea"
+    must not supersede each other), so it names the person, or gives no key for a guest."""
+    subject = fact_subject(draft.subject)
+    if subject == SELF and bucket.scope is not Scope.PRIVATE:
+        return draft.speaker.person_id
+    return subject
+
+
 def _read_around(
     store: MemoryStore,
     embedder: Embedder,
@@ -187,17 +198,16 @@ def _read_around(
     *,
     speaker: Speaker,
     new: Memory,
-    replaced: tuple[str, ...],
 ) -> dict[str, Any]:
     """What facts.decide reads about `new`, read only as far as it decides: the same wording in
-    its bucket; else (no `replaced` given) its fact key's current memories (also those awaiting
+    its bucket; else its fact key's current memories (also those awaiting
     review when `new` does); else the memories it may restate or replace in every bucket its
     teller sees (not for an EPISODE: a conversation's summary records what was said)."""
     bucket = Bucket.of(new.scope, new.owner_id, new.area_id)
     wording = _duplicate(store, vector, bucket, new)
     if wording is not None:
         return {"wording": wording}
-    if new.subject is not None and new.predicate is not None and not replaced:
+    if new.subject is not None and new.predicate is not None:
         statuses = [Status.ACTIVE, Status.PENDING] if new.status is Status.PENDING else [Status.ACTIVE]
         key_current = store.current_by_key(bucket, new.subject, new.predicate, statuses)
         if key_current:
@@ -218,7 +228,7 @@ def _apply(store: MemoryStore, decision: facts.Decision, vector: Vectors, now: d
     if not decision.existing:
         store.add(memory, vector, supersedes=decision.supersedes)
     elif decision.reason is facts.Reason.SAME_VALUE:
-        store.retire([], memory, memory.updated_at)
+        store.retire([(i, Status.SUPERSEDED) for i in decision.supersedes], memory, memory.updated_at)
     elif decision.reason is facts.Reason.SAME_WORDING:
         store.update(memory, vector if decision.reembed else None)
         if decision.supersedes:
