@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Protocol
 
 from . import language as lang_rules
@@ -33,7 +33,7 @@ from . import values as said_values
 from .language import tokens
 from .models import Kind, Memory, Provenance, Scope, Status
 from .store.base import Bucket
-from .terms import document_terms
+from .terms import terms_in
 from .text import same_text
 from .values import ValueKind
 
@@ -242,6 +242,9 @@ SAME_SIMILARITY = 0.92
 # encoder scores the bare head lower (0.45 for both German and Dutch toolboxes).
 COMPOUND_RELATED = 0.35
 CROSS_LANGUAGE_RELATED = 0.40  # another language, no shared words: only meaning tells the topic
+# The texts whose Reading is kept: recall reads each slate's memories, mostly the same ones.
+READINGS_CACHED = 4096
+LOWEST_RELATED = min(RELATED_SIMILARITY, COMPOUND_RELATED, CROSS_LANGUAGE_RELATED)  # relation's lowest floor
 TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
 LITTLE_ELSE = 2  # other content words each of two texts with the same values may say (same fact)
 
@@ -381,7 +384,10 @@ class Reading:
     frame: tuple[str, ...] = ()
 
     @classmethod
+    @lru_cache(maxsize=READINGS_CACHED)
     def of(cls, text: str, language: str) -> Reading:
+        """The Reading of `text` said in `language`; the last READINGS_CACHED are kept (do not
+        change what it returns)."""
         lang = lang_rules.base(language) or ""
         folded = " ".join(unicodedata.normalize("NFC", text.casefold()).replace("\u2019", "'").split())
         words = [w for t in tokens(folded) for w in t.replace("-", " ").replace("/", " ").split()]
@@ -396,7 +402,7 @@ class Reading:
             and w not in said.value_words  # "5 km": the unit is part of the value
             and not _DIGITS.search(w)  # numbers, identifiers, codes: values, not topic words
         )
-        stems = document_terms(kept, lang).split()
+        stems = terms_in(kept, lang or None).split()
         values = {
             "number": said.numbers,
             "identifier": said.identifiers,
@@ -442,17 +448,18 @@ def _placement(said: said_values.Scan, language: str, cue_words: frozenset[str])
 
 def _with_heads(a: Reading, b: Reading) -> Reading:
     """`a` with, among its stems (and its lead, where the compound is), the stem of each of `b`'s
-    content words that is the last part of one of `a`'s compounds (language.compound_head): a
+    content words that is the last part of one of `a`'s compounds (language.compound_heads): a
     compound and its head word are one topic (and one "name" where both open a sentence:
     "Verktygslådan …" / "Lådan …"). `a` itself when there is none."""
     heads: set[str] = set()
     lead: set[str] = set()
     names, subject = set(a.names), set(a.subject)
+    others = frozenset(b.words)
     for word in dict.fromkeys(a.words):
-        for head in dict.fromkeys(b.words):
-            if not lang_rules.compound_head(word, head, a.language):
+        for head in lang_rules.compound_heads(word, a.language):
+            if head not in others:
                 continue
-            whole, part = document_terms(word, a.language), document_terms(head, b.language)
+            whole, part = terms_in(word, a.language or None), terms_in(head, b.language or None)
             if whole in a.stems and part in b.stems:
                 heads.add(part)
                 if whole in a.lead:
@@ -771,5 +778,7 @@ def outdates(
         return False
     if key_of(old) is not None and key_of(old) == key_of(new):
         return not same_value(old, new)
-    reading = read or (lambda m: Reading.of(m.content, m.language))
+    if similarity < LOWEST_RELATED:  # UNRELATED whatever the texts say: not read
+        return False
+    reading = read or Reading.of
     return relation(reading(old), reading(new), similarity) is Relation.REPLACES

@@ -259,21 +259,10 @@ COMPOUND_PART_MIN = 3  # letters of the head and of what comes before it ("Kelle
 COMPOUND_HEAD_MAX = 24  # letters of a last part looked up: longer is no word, and bounds hostile input
 
 
-def compound_head(word: str, head: str, language: str | None) -> bool:
-    """True when `word` (casefolded) is a compound that ends in the word `head` (casefolded) in a
-    COMPOUNDING language: Werkzeugkasten / Kasten, Kellertür / Tür, gereedschapskist / kist."""
-    return (
-        base(language) in COMPOUNDING
-        and head.isalpha()
-        and len(head) >= COMPOUND_PART_MIN
-        and len(word) - len(head) >= COMPOUND_PART_MIN
-        and word.endswith(head)
-    )
-
-
 def compound_heads(word: str, language: str | None) -> list[str]:
-    """Every last part `word` (casefolded) could end in as a compound (compound_head), longest
-    first; [] outside the COMPOUNDING languages. Without a lexicon every split point counts: what
+    """Every last part `word` (casefolded) could end in as a compound in a COMPOUNDING language
+    (Werkzeugkasten / Kasten, Kellertür / Tür, gereedschapskist / kist), longest first; [] in
+    any other language. Without a lexicon every split point counts: what
     is no word finds nothing in the index. At most COMPOUND_HEAD_MAX - COMPOUND_PART_MIN + 1 parts,
     however long the word."""
     if base(language) not in COMPOUNDING or not word.isalpha():

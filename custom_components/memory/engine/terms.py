@@ -29,9 +29,14 @@ def document_terms(text: str, language: str | None) -> str:
     language (language.lexical_language: detected, else `language`, ISO 639-1); words as said in
     a language without a stemmer, character bigrams of Chinese/Japanese runs, nothing of Thai
     (language.words). Never raises."""
-    lang = lang_rules.lexical_language(text, language)
-    words = _content_words(text, lang_rules.function_words(lang))
-    return " ".join(stem(lang, w) for w in words) if lang is not None else " ".join(words)
+    return terms_in(text, lang_rules.lexical_language(text, language))
+
+
+def terms_in(text: str, language: str | None) -> str:
+    """document_terms in a language known already (base form, e.g. a stored memory's), not
+    detected again; words as said for None."""
+    words = _content_words(text, lang_rules.function_words(language))
+    return " ".join(stem(language, w) for w in words) if language is not None else " ".join(words)
 
 
 def query_words(text: str, language: str | None = None) -> list[frozenset[str]]:
