@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from custom_components.memory.engine.lexical import (
@@ -126,3 +129,29 @@ def test_a_number_grouped_as_its_language_does_is_no_other_value(said: str, tran
 def test_another_number_is_still_another_value() -> None:
     """The grouping is read, not ignored: 158,349 and 158.394 stay two values."""
     assert other_values("There were 158,349 households.", "Es gab 158.394 Haushalte.")
+
+
+def test_the_c_stemmer_and_the_pure_python_one_give_the_same_stems() -> None:
+    """snowballstemmer uses PyStemmer (C) when it is installed, else its own Python: a store's
+    full-text terms written on one install must be found with the other (a backup restored on
+    another machine), so both give the same stem for every word, in every stemmed language."""
+    import importlib  # noqa: PLC0415
+
+    import Stemmer  # noqa: PLC0415
+
+    from custom_components.memory.engine.language import SNOWBALL  # noqa: PLC0415
+    from tests import case_texts  # noqa: PLC0415
+
+    said = [str(v) for v in vars(case_texts).values() if isinstance(v, (str, tuple, list, dict))]
+    product = Path(case_texts.__file__).parent.parent / "custom_components" / "memory"
+    said += [p.read_text(encoding="utf-8") for p in (product / "translations").glob("*.json")]
+    said += [p.read_text(encoding="utf-8") for p in (product / "sentences").rglob("*.yaml")]
+    words = sorted({w.casefold() for w in re.findall(r"[^\W\d_]+", " ".join(said))})
+    assert len(words) > 3000
+    for algorithm in sorted(set(SNOWBALL.values())):
+        pure = getattr(
+            importlib.import_module(f"snowballstemmer.{algorithm}_stemmer"),
+            f"{algorithm.capitalize()}Stemmer",
+        )()
+        fast = Stemmer.Stemmer(algorithm)
+        assert [w for w in words if pure.stemWord(w) != fast.stemWord(w)] == [], algorithm
