@@ -393,3 +393,38 @@ def test_an_edit_refuses_an_owner_or_area_the_scope_does_not_keep(engine: Memory
     moved = engine.edit(bins.id, MemoryEdit(owner_id=JULIAN, scope=Scope.PRIVATE), ADMIN)
     assert (moved.scope, moved.owner_id) == (Scope.PRIVATE, JULIAN)
     assert engine.edit(bins.id, MemoryEdit(owner_id=ANNA), ADMIN).owner_id == ANNA  # private already
+
+
+def test_an_import_embeds_each_draft_once_in_batches_and_reports_progress(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """150 drafts, two of them refused (empty, only invisible characters), in batches of
+    IMPORT_BATCH: each valid text is embedded exactly once (not again by remember), batch by
+    batch, and progress says how many drafts are handled after each batch."""
+    from custom_components.memory.engine.parts import transfer  # noqa: PLC0415
+
+    drafts = [
+        MemoryDraft(f"Shelf {n} in the cellar holds box number {n}.", speaker=ADMIN, scope=Scope.SHARED)
+        for n in range(148)
+    ]
+    drafts[10:10] = [MemoryDraft("", speaker=ADMIN, scope=Scope.SHARED)]
+    drafts[100:100] = [MemoryDraft("\u200b\u200b", speaker=ADMIN, scope=Scope.SHARED)]
+    embedded: list[list[str]] = []
+    real = engine.embedder.embed
+
+    def counting(texts: list[str]) -> object:
+        embedded.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(engine.embedder, "embed", counting)
+    seen: list[tuple[int, int]] = []
+    report = engine.import_memories(drafts, progress=lambda done, total: seen.append((done, total)))
+    assert (report.created, sorted(i for i, _ in report.rejected)) == (148, [10, 100])
+    texts = [t for call in embedded for t in call]
+    assert len(texts) == len(set(texts)) == 148
+    assert [len(call) for call in embedded] == [
+        transfer.IMPORT_BATCH - 1,
+        transfer.IMPORT_BATCH - 1,
+        150 - 2 * transfer.IMPORT_BATCH,
+    ]
+    assert seen == [(transfer.IMPORT_BATCH, 150), (2 * transfer.IMPORT_BATCH, 150), (150, 150)]

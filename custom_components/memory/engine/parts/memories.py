@@ -67,19 +67,26 @@ class Memories(Part):
         # embedded before the write lock: the other writers wait for the store, not for the encoder
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
         with self._writes:
-            now = self._clock()
-            result = writer.remember(self.store, self.embedder, now, draft, vector=vector)
-            memory = result.memory
-            lifted = forgetting.lift_anchored(
-                self.store,
-                self.embedder,
-                text,
-                bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
-                provenance=Provenance(draft.provenance),
-                now=now,
-                anchor_key=self._anchor_key,
-                vector=vector,
-            )
+            return self.remember_embedded(draft, vector)
+
+    def remember_embedded(self, draft: MemoryDraft, vector: Vectors) -> RememberResult:
+        """remember() for a checked draft (inputs.check_draft) whose vector the caller embedded
+        already — float32[dimension] of writer.embedding_text(writer.clean_content(draft.content))
+        — under the write lock the caller holds (import: drafts embedded in batches)."""
+        text = writer.clean_content(draft.content)
+        now = self._clock()
+        result = writer.remember(self.store, self.embedder, now, draft, vector=vector)
+        memory = result.memory
+        lifted = forgetting.lift_anchored(
+            self.store,
+            self.embedder,
+            text,
+            bucket=Bucket.of(memory.scope, memory.owner_id, memory.area_id),
+            provenance=Provenance(draft.provenance),
+            now=now,
+            anchor_key=self._anchor_key,
+            vector=vector,
+        )
         return replace(result, lifted_tombstones=result.lifted_tombstones + lifted) if lifted else result
 
     def supersede(self, memory_ids: Sequence[str], by_id: str, speaker: Speaker) -> tuple[str, ...]:

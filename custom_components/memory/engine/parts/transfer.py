@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .. import facts, forgetting, inputs, writer
 from ..api import (
@@ -14,12 +14,14 @@ from ..api import (
     WriteAction,
 )
 from ..core import Core, Part, tallied, windowed
+from ..embedding.base import Vectors
 from ..models import Memory, Scope, Speaker, Status
 from ..store.base import Bucket, MemoryFilter, Visibility
 from ..text import same_text, wording
 from .memories import Memories
 
 EXPORT_BATCH = 500  # memories read per page while exporting
+IMPORT_BATCH = 64  # drafts embedded in one call while importing (USE-m3: 4.8 ms a text alone, 2.4 in 16+)
 
 
 class Transfer(Part):
@@ -56,7 +58,9 @@ class Transfer(Part):
             if not page or len(out) >= total:
                 return out
 
-    def import_memories(self, drafts: Sequence[MemoryDraft]) -> ImportReport:
+    def import_memories(
+        self, drafts: Sequence[MemoryDraft], *, progress: Callable[[int, int], None] | None = None
+    ) -> ImportReport:
         """Remember each draft in order by remember's own rules (dedup, restatements: counted
         as duplicates), committed one by one. Also a duplicate: a draft saying what was said
         here and has been replaced since (the same wording, superseded or archived in its bucket;
@@ -65,7 +69,10 @@ class Transfer(Part):
         ("forgotten": forgetting stays until someone remembers it explicitly), a fact whose key
         holds another value now ("conflict": the household's current value is never superseded
         by an import; also when the key's last value here was replaced by a memory told without
-        the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes)."""
+        the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes).
+
+        Each draft is embedded once, IMPORT_BATCH at a time (the encoder is ~2x faster per text
+        in a batch); progress(done, total) is called after each batch (drafts handled so far)."""
         if isinstance(drafts, str | bytes) or not isinstance(drafts, Sequence):
             raise InvalidInput("drafts", "wrong_type")
         self._require_open()
@@ -73,19 +80,45 @@ class Transfer(Part):
         rejected: list[tuple[int, str]] = []
         refusals: dict[int, InvalidInput] = {}
         replaced = self._replaced_wordings()
-        for index, draft in enumerate(drafts):
-            with self._writes:
-                try:
-                    outcome = self._import_one(inputs.check_draft(draft), replaced)
-                except InvalidInput as err:
-                    outcome, refusals[index] = err.reason, err
-            if outcome is WriteAction.CREATED:
-                created += 1
-            elif isinstance(outcome, WriteAction):
-                duplicates += 1
-            else:
-                rejected.append((index, outcome))
+        for start in range(0, len(drafts), IMPORT_BATCH):
+            batch = self._embedded(drafts, start, refusals)
+            for index, embedded in batch:
+                if isinstance(embedded, InvalidInput):
+                    outcome: WriteAction | str = embedded.reason
+                else:
+                    with self._writes:
+                        try:
+                            outcome = self._import_one(*embedded, replaced)
+                        except InvalidInput as err:
+                            outcome, refusals[index] = err.reason, err
+                if outcome is WriteAction.CREATED:
+                    created += 1
+                elif isinstance(outcome, WriteAction):
+                    duplicates += 1
+                else:
+                    rejected.append((index, outcome))
+            if progress is not None:
+                progress(min(start + IMPORT_BATCH, len(drafts)), len(drafts))
         return ImportReport(created, duplicates, tuple(rejected), refusals)
+
+    def _embedded(
+        self, drafts: Sequence[MemoryDraft], start: int, refusals: dict[int, InvalidInput]
+    ) -> list[tuple[int, tuple[MemoryDraft, str, Vectors] | InvalidInput]]:
+        """The IMPORT_BATCH drafts from `start`, each checked (inputs.check_draft, its text
+        cleaned; a refusal is kept in `refusals` by index) with its clean text and vector, the
+        batch embedded in one call."""
+        checked: dict[int, tuple[MemoryDraft, str] | InvalidInput] = {}
+        for index in range(start, min(start + IMPORT_BATCH, len(drafts))):
+            try:
+                draft = inputs.check_draft(drafts[index])
+                checked[index] = (draft, writer.clean_content(draft.content))
+            except InvalidInput as err:
+                refusals[index] = err
+                checked[index] = err
+        valid = {i: c for i, c in checked.items() if not isinstance(c, InvalidInput)}
+        vectors = self.embedder.embed([writer.embedding_text(text) for _, text in valid.values()])
+        vector_of = dict(zip(valid, vectors, strict=True))
+        return [(i, c if isinstance(c, InvalidInput) else (*c, vector_of[i])) for i, c in checked.items()]
 
     def _replaced_wordings(self) -> dict[tuple[Bucket, tuple[str, ...]], list[str | None]]:
         """Every SUPERSEDED or ARCHIVED memory's (bucket, wording) with who told it: what was
@@ -99,7 +132,11 @@ class Transfer(Part):
         return out
 
     def _import_one(
-        self, draft: MemoryDraft, replaced: Mapping[tuple[Bucket, tuple[str, ...]], list[str | None]]
+        self,
+        draft: MemoryDraft,
+        text: str,
+        vector: Vectors,
+        replaced: Mapping[tuple[Bucket, tuple[str, ...]], list[str | None]],
     ) -> WriteAction | str:
         """Import one draft: what remember did, or why it may not be imported ("forgotten",
         "conflict", "scope_reserved"); InvalidInput for what remember refuses. Counted as a
@@ -112,9 +149,7 @@ class Transfer(Part):
         here — is a "conflict"."""
         if Scope(draft.scope) is Scope.SYSTEM:  # the integration's own notes, seen by every speaker
             return "scope_reserved"
-        text = writer.clean_content(draft.content)
         bucket = writer.resolve_bucket(draft.scope, draft.speaker, draft.owner_id, draft.area_id)
-        vector = self.embedder.embed([writer.embedding_text(text)])[0]
         if forgetting.is_tombstoned(
             self.store, self.embedder, vector, scope=bucket.scope, owner_id=bucket.owner_id,
             area_id=bucket.area_id, text=text, anchor_key=self._anchor_key,
@@ -136,7 +171,7 @@ class Transfer(Part):
                     return "conflict"
             elif holders := self._key_replacers(bucket, subject, predicate):
                 return WriteAction.MERGED if any(facts.same_value(m, draft) for m in holders) else "conflict"
-        return self._memories.remember(draft).action
+        return self._memories.remember_embedded(draft, vector).action
 
     def _key_replacers(self, bucket: Bucket, subject: str, predicate: str) -> list[Memory]:
         """The current (ACTIVE) memories that replaced the key's replaced values (each followed
