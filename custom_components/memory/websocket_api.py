@@ -87,21 +87,37 @@ _PAGE: dict[vol.Marker, Any] = {
 _EDITABLE_SCOPES = [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
 
 
-def memory_command(name: str, schema: dict[Any, Any]) -> Callable[[Handler], Command]:
+def memory_command(
+    name: str, schema: dict[Any, Any], *, streams: bool = False
+) -> Callable[[Handler], Command]:
     """The WebSocket command `memory/<name>` around `handler(hass, entry, msg) -> result`: admin
     only, `schema` validated, answered for the loaded entry, every failure sent as an error
-    (module docstring)."""
+    (module docstring). streams: the command takes `progress: true`, with which it is answered
+    like a subscription — each event the handler sends (msg["send"](event), from any thread)
+    and, last, `{"result": result}` as events, then the (empty) result."""
 
     def decorate(handler: Handler) -> Command:
-        @websocket_command({vol.Required("type"): f"{DOMAIN}/{name}", **schema})
+        extra: dict[Any, Any] = {vol.Optional("progress", default=False): bool} if streams else {}
+
+        @websocket_command({vol.Required("type"): f"{DOMAIN}/{name}", **schema, **extra})
         @require_admin
         @async_response
         async def command(hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]) -> None:
+            streaming = bool(msg.get("progress"))
+            if streaming:  # the client unsubscribes once it has the result: nothing to cancel
+                connection.subscriptions[msg["id"]] = lambda: None
+
+            def send(event: dict[str, Any]) -> None:
+                if streaming:
+                    hass.loop.call_soon_threadsafe(
+                        connection.send_message, websocket_api.event_message(msg["id"], event)
+                    )
+
             try:
                 entries = hass.config_entries.async_loaded_entries(DOMAIN)
                 if not entries:
                     raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-                result = await handler(hass, entries[0], msg)
+                result = await handler(hass, entries[0], {**msg, "send": send})
             except InvalidInput as err:
                 await async_send_error(hass, connection, msg["id"], map_invalid(err))
             except EngineError as err:
@@ -109,7 +125,9 @@ def memory_command(name: str, schema: dict[Any, Any]) -> Callable[[Handler], Com
             except HomeAssistantError as err:
                 await async_send_error(hass, connection, msg["id"], err)
             else:
-                connection.send_result(msg["id"], result)
+                if streaming:
+                    connection.send_message(websocket_api.event_message(msg["id"], {"result": result}))
+                connection.send_result(msg["id"], None if streaming else result)
 
         return command
 

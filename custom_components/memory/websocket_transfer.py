@@ -209,10 +209,12 @@ def export_of(data: Any) -> dict[str, Any]:
     return export
 
 
-@memory_command("import", {vol.Required("data"): object})
+@memory_command("import", {vol.Required("data"): object}, streams=True)
 async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
     """Every memory then every pending one of `data`, numbered in that order (`index`); each
-    rejected one with its reason (a strings.json exceptions key) and the field it is about."""
+    rejected one with its reason (a strings.json exceptions key) and the field it is about. With
+    `progress: true`, `{"done", "total"}` events as the engine goes (drafts handled so far; a
+    batch at a time), then the result as an event."""
     data = export_of(msg["data"])
     items = [(item, Status.ACTIVE) for item in data["memories"]]
     items += [(item, Status.PENDING) for item in data["pending"]]
@@ -224,7 +226,13 @@ async def _import(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
         except ServiceValidationError as err:
             field = (err.translation_placeholders or {}).get("field")
             rejected.append({"index": index, "reason": err.translation_key, "field": field})
-    report = await async_run(hass, entry.runtime_data.engine.import_memories, [d for _, d in drafts])
+    send = msg["send"]
+    report = await async_run(
+        hass,
+        entry.runtime_data.engine.import_memories,
+        [d for _, d in drafts],
+        progress=lambda done, total: send({"done": done, "total": total}),
+    )
     for i, reason in report.rejected:
         refusal = report.refusals.get(i)
         key = map_invalid(refusal).translation_key if refusal else REASON_KEYS.get(reason, "invalid_input")

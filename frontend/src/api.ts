@@ -13,6 +13,10 @@ export interface HomeAssistant {
   states: Record<string, HassEntity>;
   user?: { id: string; name: string; is_admin: boolean };
   callWS<T>(msg: Record<string, unknown>): Promise<T>;
+  /** The WebSocket connection: a command answered with events (memory/import with progress). */
+  connection?: {
+    subscribeMessage<E>(callback: (event: E) => void, msg: Record<string, unknown>): Promise<() => Promise<void>>;
+  };
   /** Home Assistant's texts in the user's language (the integrations' ones once loaded). */
   localize?: Localize;
   /** Loads a category of an integration's backend translations ("exceptions", "memory") in the
@@ -324,8 +328,32 @@ export class MemoryApi {
     return this.call("memory/export");
   }
 
-  importAll(data: unknown): Promise<ImportReport> {
-    return this.call("memory/import", { data });
+  /** Imports an export; `onProgress(done, total)` as the server goes (memory/import with
+   * progress: its events, the report last), or one plain call without a connection. */
+  importAll(data: unknown, onProgress?: (done: number, total: number) => void): Promise<ImportReport> {
+    const connection = this.hass.connection;
+    if (!connection) return this.call("memory/import", { data });
+    type Event = { done: number; total: number } | { result: ImportReport };
+    return new Promise((resolve, reject) => {
+      let report: ImportReport | undefined;
+      let unsubscribe: (() => Promise<void>) | undefined;
+      const done = () => unsubscribe?.().catch(() => undefined);
+      connection
+        .subscribeMessage<Event>(
+          (event) => {
+            if ("result" in event) {
+              report = event.result;
+              resolve(report);
+              done();
+            } else onProgress?.(event.done, event.total);
+          },
+          { type: "memory/import", data, progress: true },
+        )
+        .then((unsub) => {
+          unsubscribe = unsub;
+          if (report) done(); // the report came before the subscription was confirmed
+        }, reject);
+    });
   }
 
   settings(): Promise<Settings> {

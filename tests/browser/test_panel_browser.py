@@ -414,6 +414,19 @@ async def test_forget_with_confirmation(site: Site, browser: Any, owner_ws: HACl
     await page.context.close()
 
 
+# Records the events of the panel's memory/import subscription (window.importEvents).
+RECORD_IMPORT_EVENTS = """() => {
+  const connection = document.querySelector("home-assistant").hass.connection;
+  const subscribe = connection.subscribeMessage.bind(connection);
+  window.importEvents = [];
+  connection.subscribeMessage = (callback, msg, options) =>
+    subscribe((event) => {
+      if (msg.type === "memory/import") window.importEvents.push(event);
+      callback(event);
+    }, msg, options);
+}"""
+
+
 async def test_export_then_import_reports_duplicates(
     site: Site, browser: Any, owner_ws: HAClient, tmp_path: Path
 ) -> None:
@@ -433,12 +446,18 @@ async def test_export_then_import_reports_duplicates(
     assert total >= 4
     await expect(page.locator("[data-testid=export-done]")).to_contain_text(str(len(exported["memories"])))
 
+    await page.evaluate(RECORD_IMPORT_EVENTS)
     await page.locator("[data-testid=import-file]").set_input_files(file)
     await expect(page.locator("[data-testid=import-report]")).to_be_visible()
     await expect(page.locator("[data-testid=import-created]")).to_have_text("Imported: 0")
     await expect(page.locator("[data-testid=import-duplicates]")).to_have_text(f"Already known: {total}")
     await expect(page.locator("[data-testid=import-rejected]")).to_have_text("Refused: 0")
     assert (await owner_ws.ws("memory/list", status="any"))["total"] == before
+    events = await page.evaluate("window.importEvents")  # the panel asked for progress and got it
+    assert events[-2:] == [
+        {"done": total, "total": total},
+        {"result": {"created": 0, "duplicates": total, "rejected": []}},
+    ]
     await page.context.close()
 
 

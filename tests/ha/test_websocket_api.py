@@ -744,3 +744,38 @@ def test_every_error_key_is_translated_with_its_placeholders() -> None:
             placeholders = set(re.findall(r"{(\w+)}", strings[key]["message"]))
             assert set(re.findall(r"{(\w+)}", texts[key]["message"])) == placeholders, (language, key)
             assert "field" in placeholders or key in {"not_loaded", "store_unreachable"}, key
+
+
+async def test_import_with_progress_streams_its_progress_then_the_result(
+    household: HomeAssistant, memory_entry: Any, hass_ws_client: Any
+) -> None:
+    """memory/import with progress: true is answered like a subscription: {done, total} events,
+    a batch at a time, ending at total, then the report as an event, then an empty result; the
+    client's unsubscribe afterwards is accepted."""
+    from custom_components.memory.engine.parts.transfer import IMPORT_BATCH  # noqa: PLC0415
+
+    total = IMPORT_BATCH + 3
+    data = {
+        "format": "household-memory/export",
+        "version": 1,
+        "memories": [
+            {"content": f"Crate {n} in the attic holds the winter things of shelf {n}.", "scope": "shared"}
+            for n in range(total)
+        ],
+    }
+    client = await hass_ws_client(household)
+    await client.send_json_auto_id({"type": "memory/import", "data": data, "progress": True})
+    events = []
+    while True:
+        message = await client.receive_json()
+        if message["type"] == "result":
+            break
+        events.append(message["event"])
+    assert message["success"] and message["result"] is None
+    assert events == [
+        {"done": IMPORT_BATCH, "total": total},
+        {"done": total, "total": total},
+        {"result": {"created": total, "duplicates": 0, "rejected": []}},
+    ]
+    await client.send_json_auto_id({"type": "unsubscribe_events", "subscription": message["id"]})
+    assert (await client.receive_json())["success"]

@@ -13,9 +13,11 @@ export function exportFileName(exportedAt: unknown): string {
 }
 
 export class HmTransfer extends ViewBase {
-  static properties = { exported: { state: true }, report: { state: true } };
+  static properties = { exported: { state: true }, report: { state: true }, progress: { state: true } };
   exported?: { count: number; file: string };
   report?: ImportReport;
+  /** Memories handled so far by the import under way (from the server's progress events). */
+  progress?: { done: number; total: number };
   private localize?: Localize;
 
   /** Why an entry was refused, in the user's language: the integration's translated error naming
@@ -62,7 +64,12 @@ export class HmTransfer extends ViewBase {
       input.value = "";
       return;
     }
-    const report = await this.run(() => this.ctx!.api.importAll(data));
+    const report = await this.run(() =>
+      this.ctx!.api.importAll(data, (done, total) => {
+        this.progress = { done, total };
+      }),
+    );
+    this.progress = undefined;
     input.value = ""; // the same file may be chosen again
     if (report) {
       if (report.rejected.length) this.localize = await exceptionsLocalize(this.ctx!.hass);
@@ -105,6 +112,12 @@ export class HmTransfer extends ViewBase {
             @change=${(e: Event) => this.importFile(e)}
           />
         </label>
+        ${this.progress
+          ? html`<p class="notice" role="status" data-testid="import-progress">
+              <progress max=${this.progress.total} value=${this.progress.done}></progress>
+              ${t("transfer.importing", { done: this.progress.done, total: this.progress.total })}
+            </p>`
+          : nothing}
         ${r
           ? html`<div class="notice" role="status" data-testid="import-report">
               <p data-testid="import-created">${t("transfer.created", { n: r.created })}</p>
