@@ -24,6 +24,7 @@ from custom_components.memory.engine import recall as recall_mod  # noqa: E402
 from custom_components.memory.engine.api import MemoryDraft, RecallOptions  # noqa: E402
 from custom_components.memory.engine.factory import build_engine  # noqa: E402
 from custom_components.memory.engine.models import Provenance, Scope, Source, Speaker  # noqa: E402
+from custom_components.memory.engine.store.base import Visibility  # noqa: E402
 
 SPEAKERS = {
     "known person in the kitchen": Speaker(person_id="person.julian", area_id="kitchen"),
@@ -105,27 +106,48 @@ def embed_queries(engine, queries: list[tuple[str, str]]) -> tuple[list[np.ndarr
     return qvecs, pct(embed_ns)
 
 
-def time_recall(engine, queries: list[tuple[str, str]], qvecs, repeats: int) -> dict[str, object]:
+def time_recall(
+    engine, queries: list[tuple[str, str]], qvecs, repeats: int, statements=None
+) -> dict[str, object]:
     """Recall given the vector: the public engine.recall(..., vector=) — the engine's whole pipeline
     and the access-count touch, minus its one embed call — for every query x SPEAKERS, `repeats`
-    timed passes after one warm-up; and engine.recall end to end (embedding included, known
-    speaker) as a cross-check. Keys: recall (per speaker), recall_all, hits_per_query,
-    recall_end_to_end (pct dicts, ms)."""
+    timed passes after one warm-up; each beside its own vector search (store.semantic with recall's
+    pool, TRANSLATION_POOL + the speaker's own, and the speaker's visibility: what issue 30 holds
+    recall against); and engine.recall end to end (embedding included, known speaker) as a
+    cross-check. statements: a counter of the statements sent to the server so far (PostgreSQL),
+    read around every timed recall. Keys: recall (per speaker), recall_all, semantic_pool,
+    recall_to_semantic (p50 / p50), hits_per_query, recall_end_to_end (pct dicts, ms), round_trips
+    (mean / max per recall, with `statements`)."""
     out: dict[str, object] = {}
     options = RecallOptions()
+    owned_k = recall_mod.ABOUT_SPEAKER_MAX + options.limit
     recall_ns: dict[str, list[int]] = {name: [] for name in SPEAKERS}
+    semantic_ns: list[int] = []
+    trips: list[int] = []
     hits_seen: dict[str, int] = {name: 0 for name in SPEAKERS}
+    views = {name: Visibility.of(speaker) for name, speaker in SPEAKERS.items()}
     for rep in range(repeats + 1):  # rep 0 warms caches (FTS pages, numpy buffers)
         for (text, lang), vec in zip(queries, qvecs, strict=True):
             for name, speaker in SPEAKERS.items():
+                sent = statements() if statements else 0
                 s = time.perf_counter_ns()
                 hits = engine.recall(text, speaker, replace(options, language=lang), vector=vec)
                 elapsed = time.perf_counter_ns() - s
+                sent = statements() - sent if statements else 0
+                s = time.perf_counter_ns()
+                engine.store.semantic(vec, views[name], recall_mod.TRANSLATION_POOL, owned_k=owned_k)
+                searched = time.perf_counter_ns() - s
                 if rep:
                     recall_ns[name].append(elapsed)
+                    semantic_ns.append(searched)
+                    trips.append(sent)
                     hits_seen[name] += len(hits)
     out["recall"] = {name: pct(v) for name, v in recall_ns.items()}
     out["recall_all"] = pct([x for v in recall_ns.values() for x in v])
+    out["semantic_pool"] = pct(semantic_ns)
+    out["recall_to_semantic"] = round(out["recall_all"]["p50"] / out["semantic_pool"]["p50"], 2)
+    if statements:
+        out["round_trips"] = {"mean": round(sum(trips) / len(trips), 2), "max": max(trips)}
     out["hits_per_query"] = {n: round(h / len(recall_ns[n]), 2) for n, h in hits_seen.items()}
     e2e_ns = []
     speaker = SPEAKERS["known person in the kitchen"]
@@ -181,7 +203,6 @@ def breakdown(engine, queries, qvecs, speaker) -> dict[str, float]:
     """p50 ms of the recall steps, through the same public functions recall.recall calls: the
     store's semantic pass, recall.gather, and the rest (reading and ranking memories, the slate)
     as the whole public recall minus the two."""
-    from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
 
     store = engine.store
     vis = Visibility.of(speaker)
@@ -227,8 +248,6 @@ def pool_recall(engine, db: Path, qvecs) -> dict[str, float]:
     rule restated here in SQL) the compact index's semantic() returns: mean and min over queries x
     speakers, and the same for the top-50 members at cosine ≥ 0.25 (what recall admits)."""
     import sqlite3  # noqa: PLC0415
-
-    from custom_components.memory.engine.store.base import Visibility  # noqa: PLC0415
 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     rows = conn.execute(

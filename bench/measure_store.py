@@ -34,6 +34,7 @@ is returned (measure_engine._found).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import sys
@@ -169,7 +170,8 @@ def measure_postgres(rows: list[dict[str, Any]], work: dict[str, Any], url: str)
     out["settings"] = server_settings(url)
     queries = [(q, lang) for q, lang in work["queries"]]
     qvecs, out["embed"] = embed_queries(engine, queries)
-    out.update(time_recall(engine, queries, qvecs, work["repeats"]))
+    with counted_statements() as statements:
+        out.update(time_recall(engine, queries, qvecs, work["repeats"], statements))
     out["breakdown"] = breakdown(engine, queries, qvecs, KNOWN)
 
     def search(vec: np.ndarray, name: str, vis: Visibility) -> list[str]:
@@ -180,6 +182,32 @@ def measure_postgres(rows: list[dict[str, Any]], work: dict[str, Any], url: str)
     out.update(time_remember(engine, work))
     engine.close()
     return out
+
+
+@contextlib.contextmanager
+def counted_statements():
+    """A counter of the statements psycopg sends while inside: cursor execute (a connection's
+    execute goes through one), each one round trip to the server — commits and pipelines aside,
+    recall sends neither."""
+    import psycopg  # noqa: PLC0415
+
+    sent = [0]
+    patched = [(psycopg.AsyncCursor, psycopg.AsyncCursor.execute)]
+
+    def counting(execute):
+        async def wrapper(self, *args, **kwargs):
+            sent[0] += 1
+            return await execute(self, *args, **kwargs)
+
+        return wrapper
+
+    for cls, execute in patched:
+        cls.execute = counting(execute)
+    try:
+        yield lambda: sent[0]
+    finally:
+        for cls, execute in patched:
+            cls.execute = execute
 
 
 def drop_hnsw(url: str) -> list[str]:

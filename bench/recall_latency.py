@@ -109,6 +109,8 @@ def main() -> None:
         "--turn-size", type=int, default=10000, help="store size of the Assist turn (0: skip)"
     )
     parser.add_argument("--turn-repeats", type=int, default=10)
+    parser.add_argument("--import-size", type=int, default=10000,
+                        help="memories imported into a fresh SQLite store (0: skip)")  # fmt: skip
     parser.add_argument("--stores", default=",".join(STORES), help="any of " + ",".join(STORES))
     parser.add_argument("--compare-sizes", default="10000,100000",
                         help="sizes of the PostgreSQL / ChromaDB runs (each one of --sizes)")  # fmt: skip
@@ -177,9 +179,14 @@ def main() -> None:
             print(f"measured {size}: recall p50 {results[size]['recall_all']['p50']} ms", flush=True)
             if "sqlite" in compared.get(size, {}):  # the comparison carries its own run's SQLite figures
                 compared[size]["sqlite"]["engine"] = {
-                    k: results[size][k] for k in ("recall_all", "remember", "load")
+                    k: results[size][k]
+                    for k in ("recall_all", "semantic_pool", "recall_to_semantic", "remember", "load")
                 }
             save(args, stores, sv, queries, results, builds, compared, None, previous)
+        imported = None
+        if args.import_size and "sqlite" in stores:
+            imported = import_rate(sv, args.import_size, work_dir)
+            print(f"import {args.import_size}: {imported['per_s']}/s", flush=True)
         turn = None
         if args.turn_size:
             turn = turn_latency(sv, key, cache, work_dir, args, queries)
@@ -189,13 +196,25 @@ def main() -> None:
 
     if turn:
         turn["summary"] = report.turn_summary(turn)
-    saved = save(args, stores, sv, queries, results, builds, compared, turn, previous)
+    saved = save(args, stores, sv, queries, results, builds, compared, turn, previous, imported)
     out_path = (REPO / args.out) if not Path(args.out).is_absolute() else Path(args.out)
     for path in report.generate(report.load(saved), out_path, Path(args.images)):
         print(f"wrote {path}")
 
 
-def save(args, stores, sv, queries, results, builds, compared, turn, previous) -> Path:
+def import_rate(sv: store_builder.SentenceVectors, size: int, work_dir: Path) -> dict[str, object]:
+    """engine.import_memories of `size` of the pool's sentences into a fresh SQLite store, in a
+    fresh process (bench/measure_import.py)."""
+    pool = list(sv.pool)
+    said = [[sv.sentences[i].text, sv.sentences[i].language] for i in pool[:size]]
+    (work_dir / "import.json").write_text(json.dumps({"drafts": said}))
+    out = work_dir / "import_result.json"
+    run([sys.executable, str(BENCH / "measure_import.py"), str(work_dir / "import.json"), str(out)],
+        env={"PYTHONPATH": str(BENCH)})  # fmt: skip
+    return json.loads(out.read_text())
+
+
+def save(args, stores, sv, queries, results, builds, compared, turn, previous, imported=None) -> Path:
     """Write the results JSON (also after each size, so an interrupted run keeps what it measured):
     this run's figures; sizes, the turn and compared sizes it did not measure keep the saved ones
     of `previous` (marked "kept"); without sqlite in `stores` the whole SQLite part is kept."""
@@ -241,6 +260,7 @@ def save(args, stores, sv, queries, results, builds, compared, turn, previous) -
         if kept or keep_turn:
             doc["kept"] = {"sizes": kept, "turn": keep_turn, "from": previous["machine"]["date"],
                            "commit": previous["machine"]["commit"]}  # fmt: skip
+    doc["import"] = imported or (previous or {}).get("import")  # not measured: the saved figures
     saved = Path(args.results)
     saved.parent.mkdir(parents=True, exist_ok=True)
     saved.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
