@@ -429,28 +429,23 @@ async def _with_judge(hass: HomeAssistant, entry: Any) -> ScriptedAITask:
     return task
 
 
-@pytest.mark.parametrize(
-    ("first", "again"),
-    [
-        (
-            ("de", "Merk dir: Die Gießkanne steht im Schuppen."),
-            ("en", "Remember: the watering can is in the shed."),
-        ),
-        (("es", "Recuerda: el paraguas está en la entrada."), ("it", "Ricorda: l'ombrello è nell'ingresso.")),
-    ],
-)
+TRANSLATED_PAIRS = [  # (first telling, the same in another language), each (language, said)
+    (
+        ("de", "Merk dir: Die Gießkanne steht im Schuppen."),
+        ("en", "Remember: the watering can is in the shed."),
+    ),
+    (("es", "Recuerda: el paraguas está en la entrada."), ("it", "Ricorda: l'ombrello è nell'ingresso.")),
+]
+
+
+@pytest.mark.parametrize("pair", TRANSLATED_PAIRS)
 async def test_c35_with_an_ai_task_the_judge_merges_a_translation(
-    hass: HomeAssistant,
-    memory_entry: Any,
-    *,
-    julian: Resident,
-    anna: Resident,
-    first: tuple[str, str],
-    again: tuple[str, str],
+    hass: HomeAssistant, memory_entry: Any, *, julian: Resident, anna: Resident, pair: Any
 ) -> None:
     """C35 with an AI Task configured: the same fact in another language is put to the judge
     before anyone is asked; its "same" leaves one current memory, confirmed by both tellers, and
     the reply says it was known. The judge is told both texts."""
+    first, again = pair
     task = await _with_judge(hass, memory_entry)
     for other in HOUSEHOLD_DE:
         await async_call(hass, "remember", {"content": other, "language": "de"})
