@@ -111,7 +111,7 @@ async def test_turn_latency(
         ("start_turn", "speaker resolution"),
         ("async_recall_once", "recall incl. executor hop"),
         ("async_strict_intent", "HA's exact intent match (questions without an LLM)"),
-        ("format_memory_block", "memory block formatting"),
+        ("turn_block", "memory block formatting"),
     ):
         monkeypatch.setattr(agent_mod, attr, _timed(steps, name, getattr(agent_mod, attr)))
     monkeypatch.setattr(engine, "recall", _timed(steps, "  engine.recall (in the executor)", engine.recall))

@@ -204,7 +204,8 @@ def _read_around(
     review when `new` does); else the memories it may restate or replace in every bucket its
     teller sees (not for an EPISODE: a conversation's summary records what was said)."""
     bucket = Bucket.of(new.scope, new.owner_id, new.area_id)
-    wording = _duplicate(store, vector, bucket, new)
+    near = nearest_memories(store, vector, bucket)  # read once: the wording, then the conflicts
+    wording = _duplicate(near, new)
     if wording is not None:
         return {"wording": wording}
     if new.subject is not None and new.predicate is not None:
@@ -217,7 +218,15 @@ def _read_around(
     said = Reading.of(new.content, new.language)
     found: list[Conflict] = []
     for seen in buckets_seen(speaker, bucket):
-        found += conflicts_of(store, embedder, vector, said, seen, speaker_id=new.speaker_id)
+        found += conflicts_of(
+            store,
+            embedder,
+            vector,
+            said,
+            seen,
+            speaker_id=new.speaker_id,
+            near=near if seen == bucket else None,
+        )
     found.sort(key=lambda c: -c.similarity)
     return {"neighbours": found}
 
@@ -266,6 +275,14 @@ def buckets_seen(speaker: Speaker, target: Bucket) -> list[Bucket]:
     return list(dict.fromkeys(buckets))
 
 
+def nearest_memories(store: MemoryStore, vector: Vectors, bucket: Bucket) -> list[tuple[Memory, float]]:
+    """The memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector` (store order:
+    closest first), each with its cosine; two reads (nearest_in_bucket, get_many)."""
+    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
+    found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket)) if nearest else {}
+    return [(found[mid], cosine) for mid, cosine in nearest if mid in found]
+
+
 def conflicts_of(
     store: MemoryStore,
     embedder: Embedder,
@@ -274,20 +291,17 @@ def conflicts_of(
     bucket: Bucket,
     *,
     speaker_id: str | None = None,
+    near: list[tuple[Memory, float]] | None = None,
 ) -> list[Conflict]:
     """The current (ACTIVE) memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector`
     (the embedding of what was `said`) that it restates or likely replaces (facts.relation;
     UNRELATED left out), closest first. Not those another known person said in the first
     person, nor in the first person what another said (their "I" is someone else: speaker_id,
-    the teller of `said`); "Bin day is Tuesday" is the household's, whoever told it."""
-    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
-    if not nearest:
-        return []
-    found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket))
+    the teller of `said`); "Bin day is Tuesday" is the household's, whoever told it.
+    near: nearest_memories of this bucket and vector, when the caller has read them already."""
     out: list[Conflict] = []
-    for mid, cosine in nearest:
-        memory = found.get(mid)
-        if memory is None or memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
+    for memory, cosine in nearest_memories(store, vector, bucket) if near is None else near:
+        if memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
             continue  # a conversation's summary records what was said; it states no fact to replace
         told = Reading.of(memory.content, memory.language)
         if not same_teller(memory.speaker_id, speaker_id) and (said.first_person or told.first_person):
@@ -299,25 +313,15 @@ def conflicts_of(
     return out
 
 
-def _duplicate(store: MemoryStore, vector: Vectors, bucket: Bucket, new: Memory) -> Memory | None:
-    """The current memory of this bucket with the same wording as `new` (same_text, each text in
-    its language: its values included, "-5" is not "5") among its DEDUP_NEIGHBOURS nearest, else
-    None. Not one another known person said in the first person: their "I" is someone else
-    (Anna's "I started the cello" is not Julian's); "The bike pump is in the cellar now." is the
-    household's, whoever tells it again."""
-    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
-    if not nearest:
-        return None
-    found = store.get_many([i for i, _ in nearest], _bucket_view(bucket))
-    for mid, _ in nearest:
-        memory = found.get(mid)
-        if (
-            memory is not None
-            and same_text(memory.content, new.content, memory.language, new.language)
-            and (
-                same_teller(memory.speaker_id, new.speaker_id)
-                or not speaks_as_self(new.content, new.language)
-            )
+def _duplicate(near: list[tuple[Memory, float]], new: Memory) -> Memory | None:
+    """The current memory of `new`'s bucket with the same wording as `new` (same_text, each text
+    in its language: its values included, "-5" is not "5") among its nearest (`near`:
+    nearest_memories), else None. Not one another known person said in the first person: their
+    "I" is someone else (Anna's "I started the cello" is not Julian's); "The bike pump is in the
+    cellar now." is the household's, whoever tells it again."""
+    for memory, _ in near:
+        if same_text(memory.content, new.content, memory.language, new.language) and (
+            same_teller(memory.speaker_id, new.speaker_id) or not speaks_as_self(new.content, new.language)
         ):
             return memory
     return None
