@@ -329,7 +329,7 @@ def test_households_sharing_a_database_see_nothing_of_each_other(pg_url: str) ->
         assert holiday.is_empty() and not home.is_empty()
         assert holiday.get(kept.id, ADMIN) is None and holiday.list_current(ADMIN, limit=10, offset=0) == []
         assert holiday.semantic(probe, ADMIN, 10) == ([], [])
-        assert holiday.nearest_in_bucket(probe, bucket, 5) == []
+        assert holiday.nearest_in_buckets(probe, [bucket], 5) == [[]]
         assert holiday.term_matches(query_terms("boiler ticket"), ADMIN, 10) == {}
         assert holiday.lexical(["hx 4471"], ADMIN, 10) == []
         assert (holiday.doc_count(), holiday.doc_frequency("boiler", 10)) == (0, 0)

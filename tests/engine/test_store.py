@@ -4,6 +4,7 @@ FTS5 ordering on SQLite (sqlite_engine)."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 from custom_components.memory.engine.api import MemoryDraft, StoreUnavailable, WriteAction
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import EmbeddingIdentity, Scope, Speaker, Status
+from custom_components.memory.engine.models import EmbeddingIdentity, Memory, Scope, Speaker, Status
 from custom_components.memory.engine.store import migrations
 from custom_components.memory.engine.store.base import MemoryStore, Visibility
 from custom_components.memory.engine.store.postgres import migrations as postgres_migrations
@@ -400,3 +401,52 @@ def test_compact_index_answers_like_the_exact_one(
         )
     finally:
         compact.close()
+
+
+def test_nearest_in_buckets_answers_each_bucket_from_its_own_memories(
+    engine: MemoryEngine, store_backend: str
+) -> None:
+    """One call for several buckets (the writer's neighbours): each list holds only that bucket's
+    current memories, closest first, at most k; an empty bucket gives an empty list; a retired
+    memory is in none."""
+    from custom_components.memory.engine.store.base import Bucket  # noqa: PLC0415
+
+    julian, anna = Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(person_id=ANNA)
+
+    def tell(text: str, speaker: Speaker, scope: Scope) -> Memory:
+        return engine.remember(MemoryDraft(text, speaker=speaker, scope=scope)).memory
+
+    told = {
+        "shared": [
+            tell(t, julian, Scope.SHARED)
+            for t in (
+                "The bike pump is in the garage.",
+                "The ladder hangs in the garage.",
+                "Bins go out on Tuesday.",
+            )
+        ],
+        "mine": [tell("My bike helmet is in the garage.", julian, Scope.PRIVATE)],
+        "anna": [tell("My bike lock is in the garage.", anna, Scope.PRIVATE)],
+        "kitchen": [tell("The kettle needs descaling.", julian, Scope.ROOM)],
+    }
+    ladder = told["shared"][1]
+    engine.forget(ladder.id, Speaker.administrator())
+    buckets = [
+        Bucket(Scope.SHARED, None, None),
+        Bucket(Scope.PRIVATE, JULIAN, None),
+        Bucket(Scope.PRIVATE, ANNA, None),
+        Bucket(Scope.ROOM, None, KITCHEN),
+        Bucket(Scope.ROOM, None, HALL),
+    ]
+    probe = engine.embedder.embed(["Where is the bike pump?"])[0]
+    found = engine.store.nearest_in_buckets(probe, buckets, 2)
+    ids = [[mid for mid, _ in rows] for rows in found]
+    assert ids[0] == [told["shared"][0].id, told["shared"][2].id]  # the pump first; the ladder forgotten
+    assert (ids[1], ids[2], ids[3], ids[4]) == (
+        [told["mine"][0].id],
+        [told["anna"][0].id],
+        [told["kitchen"][0].id],
+        [],
+    )
+    assert all(a >= b for rows in found for (_, a), (_, b) in itertools.pairwise(rows))
+    assert engine.store.nearest_in_buckets(probe, [], 2) == []

@@ -451,6 +451,8 @@ def _with_heads(a: Reading, b: Reading) -> Reading:
     content words that is the last part of one of `a`'s compounds (language.compound_heads): a
     compound and its head word are one topic (and one "name" where both open a sentence:
     "Verktygslådan …" / "Lådan …"). `a` itself when there is none."""
+    if a.language not in lang_rules.COMPOUNDING:  # writes its compounds apart: nothing to join
+        return a
     heads: set[str] = set()
     lead: set[str] = set()
     names, subject = set(a.names), set(a.subject)

@@ -15,6 +15,9 @@ from collections.abc import Mapping
 
 from .values import language_of, scan
 
+# Texts whose wording is kept: every write compares its text with its bucket's nearest memories.
+WORDINGS_CACHED = 4096
+
 # Unicode categories that show nothing: controls, format chars (ZWSP, BOM, ZWJ, word joiner),
 # the separators (spaces of every width, line/paragraph separators) and unassigned/surrogates.
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn", "Co", "Zs", "Zl", "Zp"})
@@ -63,6 +66,7 @@ def visible_text(text: str) -> str | None:
     return strip_invisible(text) or None
 
 
+@functools.lru_cache(maxsize=WORDINGS_CACHED)
 def wording(text: str, language: str | None = None) -> tuple[str, ...]:
     """`text` as compared for "the same text": its words case-folded (NFKC, digits of every script
     as ASCII), its values in canonical form (sign, decimals, grouping: values.py)

@@ -4,6 +4,7 @@ lifting (docs/design.md §6; the rules of what is one fact are in facts.py)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -204,8 +205,9 @@ def _read_around(
     review when `new` does); else the memories it may restate or replace in every bucket its
     teller sees (not for an EPISODE: a conversation's summary records what was said)."""
     bucket = Bucket.of(new.scope, new.owner_id, new.area_id)
-    near = nearest_memories(store, vector, bucket)  # read once: the wording, then the conflicts
-    wording = _duplicate(near, new)
+    seen = buckets_seen(speaker, bucket)  # the target first
+    near = dict(zip(seen, nearest_memories(store, vector, seen), strict=True))  # read once for all
+    wording = _duplicate(near[bucket], new)
     if wording is not None:
         return {"wording": wording}
     if new.subject is not None and new.predicate is not None:
@@ -217,15 +219,9 @@ def _read_around(
         return {}
     said = Reading.of(new.content, new.language)
     found: list[Conflict] = []
-    for seen in buckets_seen(speaker, bucket):
+    for other in seen:
         found += conflicts_of(
-            store,
-            embedder,
-            vector,
-            said,
-            seen,
-            speaker_id=new.speaker_id,
-            near=near if seen == bucket else None,
+            store, embedder, vector, said, other, speaker_id=new.speaker_id, near=near[other]
         )
     found.sort(key=lambda c: -c.similarity)
     return {"neighbours": found}
@@ -275,12 +271,16 @@ def buckets_seen(speaker: Speaker, target: Bucket) -> list[Bucket]:
     return list(dict.fromkeys(buckets))
 
 
-def nearest_memories(store: MemoryStore, vector: Vectors, bucket: Bucket) -> list[tuple[Memory, float]]:
-    """The memories of `bucket` among its DEDUP_NEIGHBOURS nearest to `vector` (store order:
-    closest first), each with its cosine; two reads (nearest_in_bucket, get_many)."""
-    nearest = store.nearest_in_bucket(vector, bucket, DEDUP_NEIGHBOURS)
-    found = store.get_many([mid for mid, _ in nearest], _bucket_view(bucket)) if nearest else {}
-    return [(found[mid], cosine) for mid, cosine in nearest if mid in found]
+def nearest_memories(
+    store: MemoryStore, vector: Vectors, buckets: Sequence[Bucket]
+) -> list[list[tuple[Memory, float]]]:
+    """For each bucket (in order), its memories among its DEDUP_NEIGHBOURS nearest to `vector`,
+    closest first, each with its cosine; two reads for all of them (nearest_in_buckets, then
+    get_many of the ids found, which are in these buckets already)."""
+    nearest = store.nearest_in_buckets(vector, buckets, DEDUP_NEIGHBOURS)
+    ids = list(dict.fromkeys(mid for found in nearest for mid, _ in found))
+    rows = store.get_many(ids, Visibility.of(Speaker.administrator())) if ids else {}
+    return [[(rows[mid], cosine) for mid, cosine in found if mid in rows] for found in nearest]
 
 
 def conflicts_of(
@@ -300,7 +300,7 @@ def conflicts_of(
     the teller of `said`); "Bin day is Tuesday" is the household's, whoever told it.
     near: nearest_memories of this bucket and vector, when the caller has read them already."""
     out: list[Conflict] = []
-    for memory, cosine in nearest_memories(store, vector, bucket) if near is None else near:
+    for memory, cosine in nearest_memories(store, vector, [bucket])[0] if near is None else near:
         if memory.status is not Status.ACTIVE or memory.kind is Kind.EPISODE:
             continue  # a conversation's summary records what was said; it states no fact to replace
         told = Reading.of(memory.content, memory.language)
@@ -325,11 +325,6 @@ def _duplicate(near: list[tuple[Memory, float]], new: Memory) -> Memory | None:
         ):
             return memory
     return None
-
-
-def _bucket_view(bucket: Bucket) -> Visibility:
-    """A view that sees exactly this bucket's owner and area (and shared/system)."""
-    return Visibility(everything=False, area_id=bucket.area_id, owner_id=bucket.owner_id)
 
 
 def _lift_tombstones(

@@ -373,8 +373,12 @@ class SearchLegs(Protocol):
         vis.owner_id (the speaker's own; [] for the admin view or an unknown speaker)."""
         ...
 
-    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
-        """The top k ACTIVE memories of exactly this bucket by cosine, best first (dedup)."""
+    def nearest_in_buckets(
+        self, vector: Vectors, buckets: Sequence[Bucket], k: int
+    ) -> list[list[tuple[str, float]]]:
+        """For each bucket (in order), the top k ACTIVE memories of exactly that bucket by cosine,
+        best first, as [(id, similarity)] (dedup, the writer's neighbours); one pass over the
+        vectors, one round trip to a server."""
         ...
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:

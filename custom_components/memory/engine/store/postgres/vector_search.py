@@ -7,6 +7,7 @@ household) still fill their top-k; the rows are re-sorted by their exact distanc
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ CANDIDATES_TTL = 10.0  # s: semantic's rows serve the rest of that recall (vecto
 
 
 class PostgresVectorSearch(PostgresConnection):
-    """semantic, nearest_in_bucket, similarities, languages and vectors of SearchLegs.
+    """semantic, nearest_in_buckets, similarities, languages and vectors of SearchLegs.
 
     semantic() reads the language and vector of every row it returns in the same query and keeps
     them (the candidates) for CANDIDATES_TTL seconds or until this store's next write: recall
@@ -81,27 +82,39 @@ class PostgresVectorSearch(PostgresConnection):
                 self._candidates = {}
             return {i: got for i in ids if (got := self._candidates.get(i)) is not None}
 
-    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
-        """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact
-        cosine. Planned freely: a small bucket is read by its index and compared exactly, a large
-        one (the household's shared memories) walks the HNSW index with the bucket as filter
-        (relaxed iterative scan); a near-duplicate, the one this looks for, is what HNSW finds
-        first. The rows are re-sorted by their exact similarity."""
+    def nearest_in_buckets(
+        self, vector: Vectors, buckets: Sequence[Bucket], k: int
+    ) -> list[list[tuple[str, float]]]:
+        """For each bucket, its top-k current memories of exactly that scope/owner/area, best
+        first, by exact cosine: one statement (a UNION ALL of one ordered, limited query per
+        bucket). Each is planned freely: a small bucket is read by its index and compared
+        exactly, a large one (the household's shared memories) walks the HNSW index with the
+        bucket as filter (relaxed iterative scan); a near-duplicate, the one this looks for, is
+        what HNSW finds first. The rows are re-sorted by their exact similarity."""
+        if not buckets:
+            return []
         provider, model, dim = self._identity_values()
         q = as_vector(vector)
         distance = f"m.embedding::vector({dim}) <=> %s"
-        # "IS NULL" / "= value", not IS NOT DISTINCT FROM: the planner cannot estimate that, took
-        # every bucket for one row and read all 10k shared memories of a 100k store exactly
-        owner, area = (
-            ("IS NULL", []) if v is None else ("= %s", [v]) for v in (bucket.owner_id, bucket.area_id)
-        )
-        rows = self._read(
-            f"SELECT m.id, {distance} FROM memories m WHERE m.emb_dimension = {dim} AND {mine('m')} "
-            f"AND m.scope = %s AND m.owner_id {owner[0]} AND m.area_id {area[0]} AND m.status = %s "
-            f"AND m.emb_provider = %s AND m.emb_model = %s ORDER BY {distance} LIMIT %s",
-            [q, bucket.scope.value, *owner[1], *area[1], Status.ACTIVE.value, provider, model, q, k],
-        )
-        return sorted(((mid, 1.0 - float(d)) for mid, d in rows), key=lambda t: (-t[1], t[0]))
+        parts: list[str] = []
+        params: list[Any] = []
+        for n, bucket in enumerate(buckets):
+            # "IS NULL" / "= value", not IS NOT DISTINCT FROM: the planner cannot estimate that,
+            # took every bucket for one row and read all 10k shared memories of a 100k store exactly
+            owner, area = (
+                ("IS NULL", []) if v is None else ("= %s", [v]) for v in (bucket.owner_id, bucket.area_id)
+            )
+            parts.append(
+                f"(SELECT {n} AS bucket, m.id, {distance} AS distance FROM memories m "
+                f"WHERE m.emb_dimension = {dim} AND {mine('m')} AND m.scope = %s AND m.owner_id {owner[0]} "
+                f"AND m.area_id {area[0]} AND m.status = %s AND m.emb_provider = %s AND m.emb_model = %s "
+                f"ORDER BY {distance} LIMIT %s)"
+            )
+            params += [q, bucket.scope.value, *owner[1], *area[1], Status.ACTIVE.value, provider, model, q, k]
+        found: list[list[tuple[str, float]]] = [[] for _ in buckets]
+        for n, mid, d in self._read(" UNION ALL ".join(parts), params):
+            found[n].append((mid, 1.0 - float(d)))
+        return [sorted(rows, key=lambda t: (-t[1], t[0])) for rows in found]
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""

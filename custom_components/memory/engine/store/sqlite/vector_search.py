@@ -6,6 +6,8 @@ compilation selects. In compact mode (index.py) a coarse pool is re-ranked by ex
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...embedding.base import Vectors
@@ -26,7 +28,7 @@ def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> lis
 
 
 class SqliteVectorSearch(SqliteConnection):
-    """semantic, nearest_in_bucket, similarities, vectors and languages of SearchLegs.
+    """semantic, nearest_in_buckets, similarities, vectors and languages of SearchLegs.
 
     The index is read under the state lock (connection.py); rows it names are read from SQLite
     after the lock is released (an id forgotten meanwhile is simply not found)."""
@@ -83,20 +85,24 @@ class SqliteVectorSearch(SqliteConnection):
         exact = self.similarities(list(dict.fromkeys(i for i, _ in [*pool, *owned])), vector)
         return _best(pool, exact, k), _best(owned, exact, owned_k)
 
-    def nearest_in_bucket(self, vector: Vectors, bucket: Bucket, k: int) -> list[tuple[str, float]]:
-        """Top-k current memories of exactly this scope/owner/area (dedup), best first, by exact cosine."""
+    def nearest_in_buckets(
+        self, vector: Vectors, buckets: Sequence[Bucket], k: int
+    ) -> list[list[tuple[str, float]]]:
+        """For each bucket, its top-k current memories by exact cosine, best first. The rows of
+        all the buckets are scored in one pass (buckets are a fraction: no full pass)."""
         with self._state:
             index = self._idx()
-            mask = self._bucket_mask(index, bucket)
-            rows = np.flatnonzero(mask)
+            masks = [self._bucket_mask(index, bucket) for bucket in buckets]
+            rows = np.flatnonzero(np.logical_or.reduce(masks)) if masks else np.zeros(0, dtype=np.intp)
             if rows.size == 0:
-                return []
+                return [[] for _ in buckets]
             scores = np.zeros(index.size, dtype=np.float32)
-            scores[rows] = index.scores_of(rows, vector)  # a bucket is a fraction: no full pass
+            scores[rows] = index.scores_of(rows, vector)
             if index.exact:
-                return index.top(scores, mask, k)
-            pool = index.top(scores, mask, max(k, COARSE_POOL_SMALL))
-        return _best(pool, self.similarities([i for i, _ in pool], vector), k)
+                return [index.top(scores, mask, k) for mask in masks]
+            pools = [index.top(scores, mask, max(k, COARSE_POOL_SMALL)) for mask in masks]
+        exact = self.similarities(list(dict.fromkeys(i for pool in pools for i, _ in pool)), vector)
+        return [_best(pool, exact, k) for pool in pools]
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
