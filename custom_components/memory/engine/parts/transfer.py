@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from .. import facts, forgetting, inputs, writer
 from ..api import (
@@ -72,7 +73,9 @@ class Transfer(Part):
         the key) and a SYSTEM-scope draft ("scope_reserved": the integration's own notes).
 
         Each draft is embedded once, IMPORT_BATCH at a time (the encoder is ~2x faster per text
-        in a batch); progress(done, total) is called after each batch (drafts handled so far)."""
+        in a batch), the next batch on a worker thread while this one is written (the encoder's
+        numpy work runs beside the store's); progress(done, total) is called after each batch
+        (drafts handled so far)."""
         if isinstance(drafts, str | bytes) or not isinstance(drafts, Sequence):
             raise InvalidInput("drafts", "wrong_type")
         self._require_open()
@@ -80,40 +83,55 @@ class Transfer(Part):
         rejected: list[tuple[int, str]] = []
         refusals: dict[int, InvalidInput] = {}
         replaced = self._replaced_wordings()
-        for start in range(0, len(drafts), IMPORT_BATCH):
-            batch = self._embedded(drafts, start, refusals)
-            for index, embedded in batch:
-                if isinstance(embedded, InvalidInput):
-                    outcome: WriteAction | str = embedded.reason
-                else:
-                    with self._writes:
-                        try:
-                            outcome = self._import_one(*embedded, replaced)
-                        except InvalidInput as err:
-                            outcome, refusals[index] = err.reason, err
-                if outcome is WriteAction.CREATED:
-                    created += 1
-                elif isinstance(outcome, WriteAction):
-                    duplicates += 1
-                else:
-                    rejected.append((index, outcome))
-            if progress is not None:
-                progress(min(start + IMPORT_BATCH, len(drafts)), len(drafts))
+        starts = range(0, len(drafts), IMPORT_BATCH)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-import") as encoder:
+            upcoming = [encoder.submit(self._embedded, drafts, start) for start in starts[:1]]
+            for n, start in enumerate(starts):
+                batch = upcoming.pop().result()
+                upcoming += [encoder.submit(self._embedded, drafts, later) for later in starts[n + 1 : n + 2]]
+                for index, embedded in batch:
+                    outcome = self._import_embedded(index, embedded, replaced, refusals)
+                    if outcome is WriteAction.CREATED:
+                        created += 1
+                    elif isinstance(outcome, WriteAction):
+                        duplicates += 1
+                    else:
+                        rejected.append((index, outcome))
+                if progress is not None:
+                    progress(min(start + IMPORT_BATCH, len(drafts)), len(drafts))
         return ImportReport(created, duplicates, tuple(rejected), refusals)
 
+    def _import_embedded(
+        self,
+        index: int,
+        embedded: tuple[MemoryDraft, str, Vectors] | InvalidInput,
+        replaced: Mapping[tuple[Bucket, tuple[str, ...]], list[str | None]],
+        refusals: dict[int, InvalidInput],
+    ) -> WriteAction | str:
+        """One draft of an import, checked and embedded (_embedded): what _import_one did with
+        it, or the reason it was refused (kept in `refusals` by index)."""
+        if isinstance(embedded, InvalidInput):
+            refusals[index] = embedded
+            return embedded.reason
+        with self._writes:
+            try:
+                return self._import_one(*embedded, replaced)
+            except InvalidInput as err:
+                refusals[index] = err
+                return err.reason
+
     def _embedded(
-        self, drafts: Sequence[MemoryDraft], start: int, refusals: dict[int, InvalidInput]
+        self, drafts: Sequence[MemoryDraft], start: int
     ) -> list[tuple[int, tuple[MemoryDraft, str, Vectors] | InvalidInput]]:
-        """The IMPORT_BATCH drafts from `start`, each checked (inputs.check_draft, its text
-        cleaned; a refusal is kept in `refusals` by index) with its clean text and vector, the
-        batch embedded in one call."""
+        """The IMPORT_BATCH drafts from `start`, each checked
+        (inputs.check_draft, its text cleaned) with its clean text and vector — or the refusal —
+        the batch embedded in one call."""
         checked: dict[int, tuple[MemoryDraft, str] | InvalidInput] = {}
         for index in range(start, min(start + IMPORT_BATCH, len(drafts))):
             try:
                 draft = inputs.check_draft(drafts[index])
                 checked[index] = (draft, writer.clean_content(draft.content))
             except InvalidInput as err:
-                refusals[index] = err
                 checked[index] = err
         valid = {i: c for i, c in checked.items() if not isinstance(c, InvalidInput)}
         vectors = self.embedder.embed([writer.embedding_text(text) for _, text in valid.values()])
