@@ -114,7 +114,7 @@ def time_recall(
     timed passes after one warm-up; each beside its own vector search (store.semantic with recall's
     pool, TRANSLATION_POOL + the speaker's own, and the speaker's visibility: what issue 30 holds
     recall against); and engine.recall end to end (embedding included, known speaker) as a
-    cross-check. statements: a counter of the statements sent to the server so far (PostgreSQL),
+    cross-check. statements: a counter of the round trips to the server so far (PostgreSQL),
     read around every timed recall. Keys: recall (per speaker), recall_all, semantic_pool,
     recall_to_semantic (p50 / p50), hits_per_query, recall_end_to_end (pct dicts, ms), round_trips
     (mean / max per recall, with `statements`)."""

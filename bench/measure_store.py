@@ -170,7 +170,7 @@ def measure_postgres(rows: list[dict[str, Any]], work: dict[str, Any], url: str)
     out["settings"] = server_settings(url)
     queries = [(q, lang) for q, lang in work["queries"]]
     qvecs, out["embed"] = embed_queries(engine, queries)
-    with counted_statements() as statements:
+    with counted_round_trips() as statements:
         out.update(time_recall(engine, queries, qvecs, work["repeats"], statements))
     out["breakdown"] = breakdown(engine, queries, qvecs, KNOWN)
 
@@ -185,29 +185,30 @@ def measure_postgres(rows: list[dict[str, Any]], work: dict[str, Any], url: str)
 
 
 @contextlib.contextmanager
-def counted_statements():
-    """A counter of the statements psycopg sends while inside: cursor execute (a connection's
-    execute goes through one), each one round trip to the server — commits and pipelines aside,
-    recall sends neither."""
+def counted_round_trips():
+    """A counter of the round trips psycopg makes to the server while inside: each statement sent
+    outside a pipeline, and each pipeline (its statements go together, answered in one go) —
+    commits aside: recall sends none."""
     import psycopg  # noqa: PLC0415
 
     sent = [0]
-    patched = [(psycopg.AsyncCursor, psycopg.AsyncCursor.execute)]
+    execute, pipeline = psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline
 
-    def counting(execute):
-        async def wrapper(self, *args, **kwargs):
+    async def counted_execute(self, *args, **kwargs):
+        if self._conn._pipeline is None:
             sent[0] += 1
-            return await execute(self, *args, **kwargs)
+        return await execute(self, *args, **kwargs)
 
-        return wrapper
+    def counted_pipeline(self):
+        if self._pipeline is None:
+            sent[0] += 1
+        return pipeline(self)
 
-    for cls, execute in patched:
-        cls.execute = counting(execute)
+    psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline = counted_execute, counted_pipeline
     try:
         yield lambda: sent[0]
     finally:
-        for cls, execute in patched:
-            cls.execute = execute
+        psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline = execute, pipeline
 
 
 def drop_hnsw(url: str) -> list[str]:

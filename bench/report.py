@@ -36,7 +36,7 @@ STORES_PLOT = "stores-compared.png"
 # speaker's visibility, timed beside each recall), the stores against each other, the same run.
 TARGET_RECALL_TO_SEMANTIC = 1.5
 TARGET_PG_TO_SQLITE = {10000: 1.5, 100000: 1.0}  # PostgreSQL recall p50 / SQLite's
-TARGET_PG_ROUND_TRIPS = 2  # statements sent to the server per recall
+TARGET_PG_ROUND_TRIPS = 2  # round trips to the server per recall
 TARGET_PG_REMEMBER_TO_SQLITE = 2.0
 TARGET_IMPORT = (10000, 60.0)  # memories, seconds (≥ 160/s) into a fresh SQLite store
 TARGET_TURN_TO_RECALL = (1.5, 2.0)  # added Assist turn ≤ 1.5 x recall p50 + 2 ms
@@ -359,7 +359,7 @@ def compare_targets(compare: dict[str, Any] | None) -> list[tuple[str, str, str,
                         ratio <= limit))  # fmt: skip
         if "round_trips" in pg:
             trips = pg["round_trips"]
-            out.append((f"PostgreSQL round trips per recall at {_k(size)} (statements sent, mean / max)",
+            out.append((f"PostgreSQL round trips per recall at {_k(size)} (statements outside a pipeline + pipelines, mean / max)",
                         f"≤ {TARGET_PG_ROUND_TRIPS}", f"{trips['mean']} / {trips['max']}",
                         trips["max"] <= TARGET_PG_ROUND_TRIPS))  # fmt: skip
         if lite:

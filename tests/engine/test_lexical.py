@@ -31,8 +31,8 @@ class FakeFrequencies:
     def doc_count(self) -> int:
         return len(self.docs)
 
-    def doc_frequency(self, term: str, cap: int) -> int:
-        return min(cap, sum(term in d for d in self.docs))
+    def doc_frequencies(self, terms: list[str], cap: int) -> dict[str, int]:
+        return {term: min(cap, sum(term in d for d in self.docs)) for term in terms}
 
 
 def test_identifiers_stay_whole() -> None:

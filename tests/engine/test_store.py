@@ -450,3 +450,15 @@ def test_nearest_in_buckets_answers_each_bucket_from_its_own_memories(
     )
     assert all(a >= b for rows in found for (_, a), (_, b) in itertools.pairwise(rows))
     assert engine.store.nearest_in_buckets(probe, [], 2) == []
+
+
+def test_doc_frequencies_count_each_term_as_doc_frequency_does(engine: MemoryEngine) -> None:
+    """The batched form (one round trip on PostgreSQL) counts each term like doc_frequency, up to
+    the cap, cached or not; a term without words counts 0."""
+    for text in ("The cellar key is blue.", "The cellar door sticks.", "Grandma visits on Sunday."):
+        engine.remember(MemoryDraft(text, speaker=Speaker(), scope=Scope.SHARED))
+    store = engine.store
+    terms = ["cellar", "grandma", "kettle", "cellar", "!!"]
+    assert store.doc_frequencies(terms, 10) == {"cellar": 2, "grandma": 1, "kettle": 0, "!!": 0}
+    assert store.doc_frequencies(terms, 1) == {"cellar": 1, "grandma": 1, "kettle": 0, "!!": 0}  # capped
+    assert {t: store.doc_frequency(t, 10) for t in terms} == store.doc_frequencies(terms, 10)

@@ -15,7 +15,7 @@ digit group of an identifier ("4471" in "HX-4471";
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -72,7 +72,7 @@ class DocFrequency(Protocol):
     """What the lexical leg needs from a store to judge rarity."""
 
     def doc_count(self) -> int: ...
-    def doc_frequency(self, term: str, cap: int) -> int: ...
+    def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]: ...
 
 
 def _has_digit(token: str) -> bool:
@@ -155,29 +155,32 @@ def exact_kind(token: str) -> AnchorKind | None:
 def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
     """The query's anchors: identifiers and numbers always, words only when rare in the store (and
     no function word of the query's language: language.detect)."""
-    anchors: list[Anchor] = []
+    found: list[Anchor | str] = []  # in the query's order: anchors, and words that may be rare
     seen: set[str] = set(lang_rules.function_words(lang_rules.detect(query)))
-    total = store.doc_count()
-    rare_cap = max(1, int(total * RARE_DF_FRACTION))
     for tok in tokens(query):
         if tok in seen:
             continue
         seen.add(tok)
         kind = exact_kind(tok)
         if kind is AnchorKind.IDENTIFIER:
-            anchors.append(Anchor(normal_identifier(tok), kind))
+            found.append(Anchor(normal_identifier(tok), kind))
         elif kind is not None:
-            anchors.append(Anchor(tok, kind))
+            found.append(Anchor(tok, kind))
         elif (
             tok.isalpha()
             and len(tok) >= RARE_MIN_LENGTH
             and tok not in STOPWORDS
             and lang_rules.has_lexical_words(tok)
         ):
-            df = store.doc_frequency(tok, rare_cap + 1)
-            if 0 < df <= rare_cap:
-                anchors.append(Anchor(tok, AnchorKind.RARE_WORD))
-    return anchors
+            found.append(tok)
+    words = [w for w in found if isinstance(w, str)]
+    rare_cap = max(1, int(store.doc_count() * RARE_DF_FRACTION)) if words else 0
+    df = store.doc_frequencies(words, rare_cap + 1) if words else {}  # one round trip for all
+    return [
+        w if isinstance(w, Anchor) else Anchor(w, AnchorKind.RARE_WORD)
+        for w in found
+        if isinstance(w, Anchor) or 0 < df[w] <= rare_cap
+    ]
 
 
 def matched_anchors(content: str, anchors: list[Anchor]) -> list[Anchor]:

@@ -421,6 +421,10 @@ class SearchLegs(Protocol):
         """How many memories contain the phrase `term`, counted up to `cap`."""
         ...
 
+    def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """doc_frequency of each of `terms`, by term; one round trip to a server."""
+        ...
+
 
 class TombstoneStore(Protocol):
     """Forgetting: a forgotten memory's text goes everywhere, a tombstone (vector, bucket,

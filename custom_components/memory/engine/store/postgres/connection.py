@@ -32,6 +32,8 @@ import concurrent.futures
 import contextlib
 import logging
 import threading
+import time
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any
@@ -63,6 +65,25 @@ EF_SEARCH = 200
 # Planner settings, transaction-local, for a nearest-neighbour ORDER BY … LIMIT k that must walk
 # the HNSW index: for k in the hundreds the planner otherwise prefers an exact scan and sort of
 # every visible row (68 ms at 10k rows instead of 16; pgvector's README, "Troubleshooting").
+# A pooled connection returned less than this ago is handed out again without a ping (one round
+# trip saved on each of a recall's reads); one idle longer is checked first, so a server restarted
+# meanwhile costs no failed call.
+CHECK_IDLE_AFTER = 2.0  # s
+_RETURNED: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
+
+
+async def _note_returned(conn: AsyncConnection) -> None:
+    """The pool's reset: when `conn` came back (for _check_when_idle)."""
+    _RETURNED[conn] = time.monotonic()
+
+
+async def _check_when_idle(conn: AsyncConnection) -> None:
+    """The pool's check: ping `conn` (psycopg_pool's check_connection) unless it was returned
+    less than CHECK_IDLE_AFTER ago; a broken connection raises and is replaced."""
+    if time.monotonic() - _RETURNED.get(conn, float("-inf")) > CHECK_IDLE_AFTER:
+        await AsyncConnectionPool.check_connection(conn)
+
+
 INDEX_ONLY = "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)"
 
 
@@ -197,7 +218,8 @@ class PostgresConnection:
             max_size=self._pool_size[1],
             kwargs={"autocommit": True},
             configure=self._configure,
-            check=AsyncConnectionPool.check_connection,
+            check=_check_when_idle,
+            reset=_note_returned,
             timeout=self._connect_timeout,
             reconnect_timeout=RECONNECT_TIMEOUT,
             name="memory",

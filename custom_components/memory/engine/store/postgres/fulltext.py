@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ...language import spaced
@@ -76,7 +77,7 @@ TEXT_COLUMNS = ("content_tsv", "content_len", "terms", "terms_tsv", "terms_len")
 
 
 class PostgresFulltext(PostgresConnection):
-    """lexical, term_matches, doc_count, doc_frequency and neighbours of SearchLegs."""
+    """lexical, term_matches, doc_count, doc_frequencies and neighbours of SearchLegs."""
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories containing any phrase (lexical.fts_phrases: FTS5 phrase
@@ -241,27 +242,39 @@ class PostgresFulltext(PostgresConnection):
         return count
 
     def doc_frequency(self, term: str, cap: int) -> int:
-        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
+        """How many memories contain the FTS phrase `term`, counted up to `cap` (doc_frequencies)."""
+        return self.doc_frequencies([term], cap)[term]
+
+    def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """How many memories contain each FTS phrase of `terms`, each counted up to `cap` (cheap
+        when rare), by term: one statement for those not cached.
 
         Cached until the next content change (or DF_CACHE_TTL): a query asks for ~5 words, mostly
         the same ones."""
+        out: dict[str, int] = {}
+        todo: dict[str, str] = {}  # term -> its tsquery
         with self._lock:
             self._cache_fresh()
-            cached = self._df_cache.get(term)  # (count, the cap it was counted up to)
-            # a count below its cap is exact, a capped one serves every cap up to its own
-            if cached is not None and (cached[0] < cached[1] or cap <= cached[1]):
-                return min(cached[0], cap)
-        tokens = fts_tokens(term)
-        if not tokens:
-            return 0
+            for term in dict.fromkeys(terms):
+                cached = self._df_cache.get(term)  # (count, the cap it was counted up to)
+                # a count below its cap is exact, a capped one serves every cap up to its own
+                if cached is not None and (cached[0] < cached[1] or cap <= cached[1]):
+                    out[term] = min(cached[0], cap)
+                elif tokens := fts_tokens(term):
+                    todo[term] = tsquery(tokens)
+                else:
+                    out[term] = 0
+        if not todo:
+            return out
         rows = self._read(
-            f"SELECT count(*) FROM (SELECT 1 FROM memories WHERE {mine()} AND content_tsv @@ %s::tsquery "
-            "LIMIT %s) s",
-            (tsquery(tokens), cap),
+            f"SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM memories WHERE {mine()} AND content_tsv @@ "
+            "t.query::tsquery LIMIT %s) s) FROM unnest(%s::text[], %s::text[]) AS t(term, query)",
+            (cap, list(todo), list(todo.values())),
         )
-        df = int(rows[0][0])
+        counted = {str(term): int(df) for term, df in rows}
         with self._lock:
-            if len(self._df_cache) >= DF_CACHE_MAX:
-                self._df_cache.clear()
-            self._df_cache[term] = (df, cap)
-        return df
+            for term, df in counted.items():
+                if len(self._df_cache) >= DF_CACHE_MAX:
+                    self._df_cache.clear()
+                self._df_cache[term] = (df, cap)
+        return {**out, **counted}

@@ -6,6 +6,7 @@ rowid; `fts_put`/`fts_drop` are the only writers of their rows."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from ...language import spaced
@@ -40,7 +41,7 @@ def fts_drop(conn: sqlite3.Connection, rowid: int) -> None:
 
 
 class SqliteFulltext(SqliteConnection):
-    """lexical, term_matches, doc_count, doc_frequency and neighbours of SearchLegs."""
+    """lexical, term_matches, doc_count, doc_frequencies and neighbours of SearchLegs."""
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories matching any FTS5 phrase, by BM25 (higher = better)."""
@@ -107,6 +108,10 @@ class SqliteFulltext(SqliteConnection):
     def doc_count(self) -> int:
         """Number of memory rows (all scopes and statuses)."""
         return self._doc_count
+
+    def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """doc_frequency of each of `terms`, by term (in process: nothing to batch)."""
+        return {term: self.doc_frequency(term, cap) for term in dict.fromkeys(terms)}
 
     def doc_frequency(self, term: str, cap: int) -> int:
         """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
