@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -242,9 +242,9 @@ SAME_SIMILARITY = 0.92
 # encoder scores the bare head lower (0.45 for both German and Dutch toolboxes).
 COMPOUND_RELATED = 0.35
 CROSS_LANGUAGE_RELATED = 0.40  # another language, no shared words: only meaning tells the topic
+LOWEST_RELATED = min(RELATED_SIMILARITY, COMPOUND_RELATED, CROSS_LANGUAGE_RELATED)  # relation's lowest floor
 # The texts whose Reading is kept: recall reads each slate's memories, mostly the same ones.
 READINGS_CACHED = 4096
-LOWEST_RELATED = min(RELATED_SIMILARITY, COMPOUND_RELATED, CROSS_LANGUAGE_RELATED)  # relation's lowest floor
 TOPIC_LEAD = 2  # a text's first content words name what it is about in en/de/it/fr/es
 LITTLE_ELSE = 2  # other content words each of two texts with the same values may say (same fact)
 
@@ -764,23 +764,16 @@ def _own_place(old: Memory, new: Memory, scope: Scope, differ: bool) -> bool:
     return old.scope is scope and new.scope is scope and differ
 
 
-def outdates(
-    old: Memory,
-    new: Memory,
-    similarity: float,
-    *,
-    read: Callable[[Memory], Reading] | None = None,
-) -> bool:
+def outdates(old: Memory, new: Memory, similarity: float) -> bool:
     """True when `new` likely replaces `old` and nobody settled it yet (both are current): it
     `may_outdate` it and either both carry one fact key with another value (the writer supersedes
     those, so this is a safety net), or `relation` says REPLACES. similarity: theirs on the recall
-    scale; read: a Memory's Reading (default Reading.of its text),
-    for a caller reading many pairs."""
+    scale. Texts are read by Reading.of (cached: a slate's pairs share their memories)."""
     if not may_outdate(old, new):
         return False
     if key_of(old) is not None and key_of(old) == key_of(new):
         return not same_value(old, new)
     if similarity < LOWEST_RELATED:  # UNRELATED whatever the texts say: not read
         return False
-    reading = read or Reading.of
-    return relation(reading(old), reading(new), similarity) is Relation.REPLACES
+    said, told = Reading.of(old.content, old.language), Reading.of(new.content, new.language)
+    return relation(said, told, similarity) is Relation.REPLACES

@@ -401,19 +401,12 @@ def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> lis
         return slate
     ids, vecs = store.vectors(list({h.memory.id for pair in pairs for h in pair}))
     row = {mid: k for k, mid in enumerate(ids)}
-    readings: dict[str, facts.Reading] = {}
-
-    def read(memory: Memory) -> facts.Reading:
-        if memory.id not in readings:
-            readings[memory.id] = facts.Reading.of(memory.content, memory.language)
-        return readings[memory.id]
-
     outdating: list[tuple[Hit, Hit]] = []
     for old, new in pairs:
         a, b = row.get(old.memory.id), row.get(new.memory.id)
         # a memory without a vector yet (re-embedding) is compared by its fact key only
         similarity = hubness.scale(float(vecs[a] @ vecs[b])) if a is not None and b is not None else 0.0
-        if facts.outdates(old.memory, new.memory, similarity, read=read):
+        if facts.outdates(old.memory, new.memory, similarity):
             outdating.append((old, new))
     if not outdating:
         return slate

@@ -83,12 +83,11 @@ class Transfer(Part):
         rejected: list[tuple[int, str]] = []
         refusals: dict[int, InvalidInput] = {}
         replaced = self._replaced_wordings()
-        starts = range(0, len(drafts), IMPORT_BATCH)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-import") as encoder:
-            upcoming = [encoder.submit(self._embedded, drafts, start) for start in starts[:1]]
-            for n, start in enumerate(starts):
-                batch = upcoming.pop().result()
-                upcoming += [encoder.submit(self._embedded, drafts, later) for later in starts[n + 1 : n + 2]]
+            upcoming = encoder.submit(self._embedded, drafts, 0)
+            for start in range(0, len(drafts), IMPORT_BATCH):
+                batch = upcoming.result()
+                upcoming = encoder.submit(self._embedded, drafts, start + IMPORT_BATCH)  # [] past the end
                 for index, embedded in batch:
                     outcome = self._import_embedded(index, embedded, replaced, refusals)
                     if outcome is WriteAction.CREATED:
@@ -134,8 +133,8 @@ class Transfer(Part):
             except InvalidInput as err:
                 checked[index] = err
         valid = {i: c for i, c in checked.items() if not isinstance(c, InvalidInput)}
-        vectors = self.embedder.embed([writer.embedding_text(text) for _, text in valid.values()])
-        vector_of = dict(zip(valid, vectors, strict=True))
+        texts = [writer.embedding_text(text) for _, text in valid.values()]
+        vector_of = dict(zip(valid, self.embedder.embed(texts), strict=True)) if texts else {}
         return [(i, c if isinstance(c, InvalidInput) else (*c, vector_of[i])) for i, c in checked.items()]
 
     def _replaced_wordings(self) -> dict[tuple[Bucket, tuple[str, ...]], list[str | None]]:
