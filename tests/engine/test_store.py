@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -282,10 +281,10 @@ def test_doc_frequency_cache_follows_writes(engine: MemoryEngine) -> None:
     assert store.doc_frequency("cellar", 10) == 1
 
 
-def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(sqlite_engine: MemoryEngine) -> None:
-    """term_matches lets FTS5 sort its matches (fts_sorts): the same rows, scores and order as
-    SQLite sorting bm25(), also where equal scores straddle the limit with rows of buckets the
-    speaker cannot see in between."""
+def test_term_ranking_equals_fts5_where_ties_straddle_the_limit(sqlite_engine: MemoryEngine) -> None:
+    """term_matches ranks from the postings in RAM: the same rows, scores and order as FTS5's own
+    bm25() sorted in SQL, also where equal scores straddle the limit with rows of buckets the
+    speaker cannot see in between (more writes: test_term_postings.py)."""
     engine = sqlite_engine
     buckets: list[dict[str, object]] = [
         {"scope": Scope.SHARED},
@@ -303,11 +302,12 @@ def test_fts5_sorted_terms_equal_sqlite_sorted_bm25(sqlite_engine: MemoryEngine)
     terms = query_terms("Is the bike in the garage?", "en")
     for speaker in (ADMIN, Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)):
         vis = Visibility.of(speaker)
-        fts = partial(engine.store._fts, "memories_terms", "memories_terms.terms", terms, vis)
-        every = fts(50, fts_sorts=False)
+        every = engine.store._fts("memories_terms", "memories_terms.terms", terms, vis, 50)
         assert len({score for _, score, _ in every}) < len(every) - 2  # ties
         for limit in range(1, len(every) + 2):
-            assert fts(limit, fts_sorts=True) == fts(limit, fts_sorts=False)
+            want = [(mid, score) for mid, score, _ in every[:limit]]
+            got = [(mid, score) for mid, (score, _) in engine.store.term_matches(terms, vis, limit).items()]
+            assert got == want
 
 
 def test_bucket_scores_in_place_match_exact_products() -> None:

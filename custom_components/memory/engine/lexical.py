@@ -188,6 +188,10 @@ def matched_anchors(content: str, anchors: list[Anchor]) -> list[Anchor]:
     HX-4471 = hx4471 ≠ HX-4478), numbers as a token or a digit group of one (4471 in HX-4471),
     rare words as tokens or token parts."""
     carried = _Carried(content)
+    # a word or number the text holds is in its text: most texts hold none (no tokenising then);
+    # an identifier may be written otherwise (hx-4471 for hx4471)
+    if all(a.kind is not AnchorKind.IDENTIFIER and a.token not in carried.text for a in anchors):
+        return []
     out = []
     for a in anchors:
         if a.kind is AnchorKind.RARE_WORD:

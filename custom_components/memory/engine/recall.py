@@ -5,9 +5,10 @@ query naming an area sees its room memories too: RecallOptions.named_areas, Visi
 recall "as of" a moment searches the memories current then: RecallOptions.as_of):
 1. semantic leg: top SEMANTIC_POOL visible vectors; admitted at cosine ≥ options.min_similarity,
    plus at most one below it that stands out after hubness calibration (calibrated_best);
-2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py) through FTS5,
-   a row counting only if it really contains one on our own tokens — an identifier or number
-   admits it, a rare word only lifts it; (b) full text: BM25 over the
+2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py), a row
+   counting only if it really contains one on our own tokens — an identifier or number admits
+   it (searched for through FTS5 in every visible memory), a rare word only lifts it (looked for
+   in the memories the other legs found only); (b) full text: BM25 over the
    stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
    TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
    (c) translations: a memory in another language that says what one of the best full-text
@@ -59,7 +60,8 @@ from .lexical import (
     query_anchors,
 )
 from .models import Hit, Memory, Provenance, Speaker
-from .store.base import MemoryStore, Visibility
+from .reads import RecallReads, RecallStore
+from .store.base import Visibility
 from .terms import query_words, terms_of, words_matched
 from .text import mentions
 from .twins import twin_rows
@@ -136,7 +138,7 @@ class RetrievalCandidate:
 
 
 def calibrated_best(
-    store: MemoryStore, hubness: Hubness, semantic: list[tuple[str, float]], threshold: float
+    store: RecallStore, hubness: Hubness, semantic: list[tuple[str, float]], threshold: float
 ) -> tuple[str, float] | None:
     """The best sub-threshold semantic hit by cosine - hubness, if it clearly stands out.
 
@@ -197,7 +199,7 @@ def factors(
 
 
 def gather(
-    store: MemoryStore,
+    store: RecallStore,
     qvec: Vectors,
     semantic: list[tuple[str, float]],
     *,
@@ -235,14 +237,18 @@ def gather(
     anchored: dict[str, float] = {}  # id -> anchor weight; an exact anchor (identifier/number) admits
     rare: dict[str, float] = {}  # a rare word only lifts what is admitted otherwise (full text decides)
     if anchors:
-        for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL):
-            matched = matched_anchors(row.content, anchors)
+        if _has_exact(anchors):  # an identifier/number admits: searched for in every memory
+            texts = [(row.id, row.content) for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL)]
+        else:  # rare words only lift: looked for in what the other legs found
+            texts = list(store.containing(fts_phrases(anchors), [*admitted, *bm25], vis).items())
+        for mid, content in texts:
+            matched = matched_anchors(content, anchors)
             if _has_exact(matched):
-                anchored[row.id] = W_ANCHOR_EXACT
+                anchored[mid] = W_ANCHOR_EXACT
             elif matched:
-                rare[row.id] = W_ANCHOR_RARE
-            elif row.id in admitted and conflicts(row.content, anchors):
-                del admitted[row.id]
+                rare[mid] = W_ANCHOR_RARE
+            elif mid in admitted and conflicts(content, anchors):
+                del admitted[mid]
         # candidates whose text we have not seen yet: check for a conflicting id
         unseen = [i for i in admitted if i not in anchored]
         if unseen and _has_exact(anchors):
@@ -274,7 +280,7 @@ def gather(
 
 
 def translations(
-    store: MemoryStore,
+    store: RecallStore,
     bm25: dict[str, float],
     similarity: dict[str, float],
     vis: Visibility,
@@ -323,7 +329,7 @@ def translations(
 
 
 def same_meaning_pairs(
-    store: MemoryStore, seeds: list[str], among: list[str], language: Mapping[str, str], level: float
+    store: RecallStore, seeds: list[str], among: list[str], language: Mapping[str, str], level: float
 ) -> list[tuple[str, str]]:
     """(seed, twin) pairs by the nearest-both-ways rule (twins.twin_rows) among `among` (ids with
     a language; forgotten ones are skipped) at raw cosine >= `level` (Hubness.same_meaning).
@@ -339,7 +345,7 @@ def same_meaning_pairs(
 
 
 def recall(
-    store: MemoryStore,
+    store: RecallStore,
     qvec: Vectors,
     *,
     query: str,
@@ -354,6 +360,7 @@ def recall(
     """
     if options.limit <= 0:
         return []
+    store = RecallReads(store)  # each memory and vector read once in this recall
     # as of a moment: the memories current then, ranked as then (recency counted up to it)
     vis = Visibility.of(speaker, named_areas=options.named_areas, as_of=options.as_of)
     now = options.as_of or now
@@ -386,7 +393,7 @@ def recall(
     return mark_outdated(store, cap_slate(lifted, extra, options), hubness)
 
 
-def mark_outdated(store: MemoryStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:
+def mark_outdated(store: RecallStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:
     """Step 8 on the capped slate (≤ options.limit hits, so pairwise is cheap): for each pair of
     hits where the newer likely replaces the older (facts.outdates, their similarity on the
     recall scale) the older is marked `outdated_by` the newest such hit, however the question was
@@ -451,7 +458,7 @@ def answer_hit(hit: Hit, slate: list[Hit]) -> Hit:
 
 
 def with_context(
-    store: MemoryStore,
+    store: RecallStore,
     qvec: Vectors,
     ranked: list[Hit],
     candidates: dict[str, RetrievalCandidate],
@@ -537,7 +544,7 @@ def bound(candidate: RetrievalCandidate, named: Mapping[str, str] = NOBODY) -> f
 
 
 def _ranked_prefix(
-    store: MemoryStore,
+    store: RecallStore,
     candidates: dict[str, RetrievalCandidate],
     extra: list[Hit],
     vis: Visibility,
@@ -573,7 +580,7 @@ def _ranked_prefix(
     return fetched
 
 
-def _similarities(store: MemoryStore, ids: list[str], qvec: Vectors, hubness: Hubness) -> dict[str, float]:
+def _similarities(store: RecallStore, ids: list[str], qvec: Vectors, hubness: Hubness) -> dict[str, float]:
     """Cosines of the given memories with the query, on the recall scale (hubness.scale)."""
     return {i: hubness.scale(c) for i, c in store.similarities(ids, qvec).items()}
 

@@ -78,7 +78,7 @@ def terms_of(words: list[frozenset[str]]) -> list[str]:
     return list(dict.fromkeys(t for group in words for t in sorted(group)))
 
 
-def words_matched(words: list[frozenset[str]], terms: str) -> int:
-    """How many of the query's words (query_words) a memory's terms (document_terms) contain."""
-    have = set(terms.split())
-    return sum(1 for group in words if group & have)
+def words_matched(words: list[frozenset[str]], held: frozenset[str]) -> int:
+    """How many of the query's words (query_words) a memory holds, given the query's terms it holds
+    (store.term_matches)."""
+    return sum(1 for group in words if group & held)

@@ -401,10 +401,17 @@ class SearchLegs(Protocol):
         best BM25 first, at most `limit`; [] for no phrases."""
         ...
 
-    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
+    def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
+        """Of the listed memories, those vis allows whose text contains any of the phrases (as
+        lexical), id -> text; {} for no phrases or ids. A search among candidates found already."""
+        ...
+
+    def term_matches(
+        self, terms: list[str], vis: Visibility, limit: int
+    ) -> dict[str, tuple[float, frozenset[str]]]:
         """Current memories vis allows sharing any search term (terms.query_terms against
-        terms.document_terms), id -> (BM25 > 0, higher = better; the memory's terms), at most
-        `limit`, best first."""
+        terms.document_terms), id -> (BM25 > 0, higher = better; the terms of `terms` it holds),
+        at most `limit`, best first."""
         ...
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:

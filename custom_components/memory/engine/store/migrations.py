@@ -181,9 +181,10 @@ def _v11_terms_of_every_language(conn: sqlite3.Connection) -> None:
     identifiers so FTS5 sees "hx", "4471" inside a Chinese sentence)."""
     from .sqlite.fulltext import fts_drop, fts_put_text  # noqa: PLC0415 - the one indexer
 
-    for rowid, content, language in conn.execute("SELECT rowid, content, language FROM memories").fetchall():
+    rows = conn.execute("SELECT rowid, content, language, id FROM memories").fetchall()
+    for rowid, content, language, memory_id in rows:  # the postings are loaded after migrating
         fts_drop(conn, rowid)
-        fts_put_text(conn, rowid, content, language)
+        fts_put_text(conn, rowid, content, language, memory_id)
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [

@@ -38,6 +38,10 @@ GROWTH_FACTOR = 1.5
 # than one fresh copy of all the rows (a 10k-row bucket at 100k memories was a 20 MB
 # allocation, page-faulted on every remember).
 GATHER_ROWS = 512
+# Compact mode: exact vectors kept after they were read from SQLite (the oldest go first), so a
+# recall's later steps and the next recalls of the same pool do not read them again; one recall's
+# pool is ~300 rows, 4096 of 512-d vectors are 8 MB.
+EXACT_KEPT = 4096
 SCOPE_CODES: dict[Scope, int] = {s: i for i, s in enumerate(Scope)}
 STATUS_CODES: dict[Status, int] = {s: i for i, s in enumerate(Status)}
 NO_CODE = -1  # no owner / no area
@@ -77,6 +81,8 @@ class VectorIndex:
         self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.area: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.language: npt.NDArray[np.int16] = np.zeros(capacity, dtype=np.int16)
+        self._exact: dict[str, Vectors] = {}  # compact mode: exact vectors read lately (EXACT_KEPT)
+        self.vector_writes = 0  # bumped by every vector written or row removed (see keep_exact)
 
     @staticmethod
     def capacity_for(rows: int) -> int:
@@ -149,6 +155,8 @@ class VectorIndex:
             self.row_of[memory_id] = row
         if vector is not None:
             self.vectors[row] = vector if projected else self.project(vector)
+            self._exact.pop(memory_id, None)
+            self.vector_writes += 1
         self.scope[row] = SCOPE_CODES[scope]
         self.status[row] = STATUS_CODES[status]
         self.owner[row] = self.code("owner", owner_id, create=True)
@@ -167,6 +175,8 @@ class VectorIndex:
         row = self.row_of.pop(memory_id, None)
         if row is None:
             return
+        self._exact.pop(memory_id, None)
+        self.vector_writes += 1
         last = self.size - 1
         if row != last:
             moved = self.ids[last]
@@ -176,6 +186,22 @@ class VectorIndex:
             self.row_of[moved] = row
         self.ids.pop()
         self.size = last
+
+    def kept_exact(self, ids: list[str]) -> dict[str, Vectors]:
+        """The exact vectors (float32[dimension]) of the listed ids kept by keep_exact, by id."""
+        return {i: v for i in ids if (v := self._exact.get(i)) is not None}
+
+    def keep_exact(self, read: dict[str, Vectors], writes: int) -> None:
+        """Keep exact vectors read from the file (compact mode) — unless a vector was written or a
+        row removed since the read began (`writes`: vector_writes then): what was read may be old."""
+        if writes != self.vector_writes:
+            return
+        for mid, vector in read.items():
+            if mid in self.row_of:
+                self._exact.pop(mid, None)
+                self._exact[mid] = vector
+        while len(self._exact) > EXACT_KEPT:
+            del self._exact[next(iter(self._exact))]
 
     def scores(self, vector: Vectors) -> npt.NDArray[np.float32]:
         """Score of `vector` (float32[dimension]) with every row, float32[size]: the cosine when
@@ -194,14 +220,15 @@ class VectorIndex:
             np.matmul(chunk, vector, out=out[start : start + part.size])
         return out
 
-    def granted(self, grants: Sequence[Grant] | None) -> Mask:
-        """Visibility.grants() compiled to a mask over the rows (THE numpy compilation; None:
-        every row). An owner/area the index has never seen matches nothing."""
-        n = self.size
+    def granted(self, grants: Sequence[Grant] | None, rows: npt.NDArray[np.intp] | None = None) -> Mask:
+        """Visibility.grants() compiled to a mask over the rows, or over the listed `rows` only
+        (THE numpy compilation; None: every row). An owner/area the index has never seen matches
+        nothing."""
+        at: slice | npt.NDArray[np.intp] = slice(0, self.size) if rows is None else rows
+        scope = self.scope[at]
         if grants is None:
-            return np.ones(n, dtype=np.bool_)
-        scope = self.scope[:n]
-        mask: Mask = np.zeros(n, dtype=np.bool_)
+            return np.ones(scope.size, dtype=np.bool_)
+        mask: Mask = np.zeros(scope.size, dtype=np.bool_)
         for grant in grants:  # not np.isin: ~90 µs at 10k rows, these ~5
             if grant.column is None:
                 mask |= scope == SCOPE_CODES[grant.scope]
@@ -210,9 +237,10 @@ class VectorIndex:
             codes = [c for c in (self.code(kind, v) for v in grant.values) if c != UNKNOWN_CODE]
             if not codes:
                 continue
-            chosen = column[:n] == codes[0]
+            values = column[at]
+            chosen = values == codes[0]
             for code in codes[1:]:
-                chosen |= column[:n] == code
+                chosen |= values == code
             mask |= (scope == SCOPE_CODES[grant.scope]) & chosen
         return mask
 

@@ -10,7 +10,6 @@ household's rows (counts kept in memory_stats by a trigger), so ranks equal SQLi
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -18,26 +17,15 @@ from typing import Any
 from ...language import spaced
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
+from ..bm25 import BM25_B, BM25_K1, BM25_MIN_IDF, fts_tokens
 from ..sql import current_sql, neighbour_windows, visibility_sql
 from .connection import PostgresConnection
 from .rows import mine
 
 DF_CACHE_MAX = 4096  # cached document frequencies (cleared on content writes, when full, or after TTL)
 DF_CACHE_TTL = 60.0  # s: other instances of the household write too; their words count after this
-BM25_K1, BM25_B = 1.2, 0.75  # SQLite FTS5 bm25() defaults
-BM25_MIN_IDF = 1e-6  # FTS5: an idf ≤ 0 (a phrase in over half the rows) counts this much
 POSITION_MAX = 16383  # tsvector positions (PostgreSQL's limit); later tokens share it
 LEXEME_MAX_BYTES = 2046  # PostgreSQL's longest lexeme; a longer token (a CJK run) is cut
-
-# FTS5 unicode61 token characters: letters and numbers (Unicode L* and N*), everything else
-# separates; lower-cased, diacritics kept (store/migrations.py FTS_TOKENIZER).
-_FTS_TOKEN = re.compile(r"[^\W_]+")
-
-
-def fts_tokens(text: str) -> list[str]:
-    """The tokens SQLite FTS5's unicode61 tokenizer (remove_diacritics 0) makes of `text`:
-    lower-cased runs of letters and digits ("HX-4471" -> "hx", "4471")."""
-    return _FTS_TOKEN.findall(text.lower())
 
 
 def cut(token: str) -> str:
@@ -77,7 +65,7 @@ TEXT_COLUMNS = ("content_tsv", "content_len", "terms", "terms_tsv", "terms_len")
 
 
 class PostgresFulltext(PostgresConnection):
-    """lexical, term_matches, doc_count, doc_frequencies and neighbours of SearchLegs."""
+    """lexical, containing, term_matches, doc_count, doc_frequencies and neighbours of SearchLegs."""
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories containing any phrase (lexical.fts_phrases: FTS5 phrase
@@ -85,12 +73,28 @@ class PostgresFulltext(PostgresConnection):
         rows = self._bm25("content", phrases, vis, limit, shown="m.content")
         return [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows]
 
-    def term_matches(self, terms: list[str], vis: Visibility, limit: int) -> dict[str, tuple[float, str]]:
+    def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
+        """Of the listed memories, those vis allows whose content tsvector holds any phrase (as
+        lexical), id -> content: looked up by id, nothing is ranked."""
+        split = [tokens for p in phrases if (tokens := fts_tokens(p))]
+        if not split or not ids:
+            return {}
+        where, params = visibility_sql(vis, mark="%s")
+        rows = self._read(
+            f"SELECT m.id, m.content FROM memories m WHERE {mine('m')} AND m.id = ANY(%s) "
+            f"AND m.content_tsv @@ %s::tsquery AND {where}",
+            [ids, " | ".join(f"({tsquery(t)})" for t in split), *params],
+        )
+        return {mid: content for mid, content in rows}
+
+    def term_matches(
+        self, terms: list[str], vis: Visibility, limit: int
+    ) -> dict[str, tuple[float, frozenset[str]]]:
         """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
-        memory's terms): FTS5's bm25() over the household's rows, negated (higher = better, > 0);
-        at most `limit`, best first."""
+        terms of `terms` it holds): FTS5's bm25() over the household's rows, negated (higher =
+        better, > 0); at most `limit`, best first."""
         rows = self._term_bm25(terms, vis, limit)
-        return {r[0]: (float(r[1]), str(r[2])) for r in rows}
+        return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
 
     def _term_bm25(self, terms: list[str], vis: Visibility, limit: int) -> list[Any]:
         """(id, BM25, terms) of the current visible memories sharing any term, best first, at most

@@ -3,16 +3,17 @@ vector index), closing, write transactions, reads, and access counts batched int
 
 Concurrency (HA calls the store from many executor threads at once):
 - Writes: one write connection; every write transaction enters the write gate (write_gate.py:
-  one writer at a time, paused while a backup copies the file). Changes to the in-RAM vector
-  index, the row count and the document-frequency cache are queued during the transaction
-  (`_after_commit`) and applied after COMMIT inside the same gate, under the state lock; a
-  transaction that fails changes none of them, and one whose index change fails rebuilds the
-  index from the committed rows. So the index never disagrees with the committed rows.
+  one writer at a time, paused while a backup copies the file). Changes to the in-RAM indexes
+  (vectors, the terms' postings), the row count and the document-frequency cache are queued
+  during the transaction (`_after_commit`) and applied after COMMIT inside the same gate, under
+  the state lock; a transaction that fails changes none of them, and one whose index change
+  fails rebuilds the indexes from the committed rows. So they never disagree with the committed
+  rows.
 - Reads: their own connections (a small pool, `query_only`), never the gate: WAL lets them read
   the last committed state beside a writer, so a writer (ours, or another process holding the
   file's lock) delays writes only. A read of several statements that must agree (a page and its
   count) runs in one read transaction (`_snapshot`).
-- The state lock guards the index and the counters only, for microseconds to a matrix product.
+- The state lock guards the indexes and the counters only, for microseconds to a matrix product.
 
 Durability (DESIGN §7.9): WAL + synchronous=FULL, so an acknowledged write survives a crash. The
 file's identity (device, inode; and its WAL's) is checked before and after every write
@@ -39,10 +40,11 @@ from typing import Any
 
 from ...api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable, StoreUnwritable
 from ...models import EmbeddingIdentity
+from ..bm25 import TermPostings
 from ..migrations import SchemaTooNew, migrate
 from ..vectors import VectorIndex
 from ..write_gate import WriteGate
-from .index import load_index
+from .index import load_index, load_terms
 from .rows import ts
 
 _LOGGER = logging.getLogger(__name__)
@@ -62,6 +64,7 @@ RESTORE_HINT = "restore the file from a backup, or move it away to start with an
 
 type FileId = tuple[int, int]
 type IndexChange = Callable[[VectorIndex], None]
+type TermChange = Callable[[TermPostings], None]
 
 
 def _file_id(path: Path) -> FileId | None:
@@ -89,13 +92,14 @@ class SqliteConnection:
         self._generation = 0  # bumped by open/close: a reader of an older store is closed, not kept
         self._identity: EmbeddingIdentity | None = None
         self._index: VectorIndex | None = None
+        self._terms: TermPostings | None = None  # memories_terms' postings (term_matches ranks from them)
         self._pending_touch: dict[str, tuple[int, str]] = {}
         self._doc_count = 0
         self._df_cache: dict[tuple[str, int], int] = {}  # valid for the current content only
         self._content_version = 0  # bumped after every commit that may change a memory's text
         self._version = 0
         self._files: tuple[FileId, FileId | None] | None = None  # (file, WAL) identities at open
-        self._changes: list[tuple[IndexChange, int]] = []  # queued by the transaction in progress
+        self._changes: list[tuple[IndexChange, int, TermChange]] = []  # queued by the transaction in progress
         self._checkpoint_owed = False  # a forget's checkpoint failed: retried after the next write
         # why the last write could not be written to the file (StoreUnwritable), None once one commits
         self.write_fault: str | None = None
@@ -131,6 +135,7 @@ class SqliteConnection:
                 version = migrate(conn)
                 doc_count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
                 index = load_index(conn, identity)
+                terms = load_terms(conn)
             except StoreUnavailable:
                 _close_quietly(conn)
                 raise
@@ -151,7 +156,7 @@ class SqliteConnection:
             self._conn, self._identity, self._version = conn, identity, version
             self._files = (_file_id(self.path) or (0, 0), _file_id(_wal(self.path)))
             with self._state:
-                self._doc_count, self._index = doc_count, index
+                self._doc_count, self._index, self._terms = doc_count, index, terms
             with self._readers_lock:
                 self._generation += 1
 
@@ -174,7 +179,7 @@ class SqliteConnection:
             _close_quietly(self._conn)
             self._conn = None
             with self._state:
-                self._index = None
+                self._index = self._terms = None
 
     def schema_version(self) -> int:
         """The file's schema version (migrations.py), once open."""
@@ -224,6 +229,12 @@ class SqliteConnection:
             raise StoreUnavailable("memory store is not open")
         return self._index
 
+    def _term_postings(self) -> TermPostings:
+        """The postings of memories_terms; hold self._state while using them."""
+        if self._terms is None:
+            raise StoreUnavailable("memory store is not open")
+        return self._terms
+
     def _identity_values(self) -> tuple[str, str, int]:
         ident = self._identity
         if ident is None:
@@ -245,10 +256,13 @@ class SqliteConnection:
             )
 
     # ------------------------------------------------------------------ writes
-    def _after_commit(self, change: IndexChange | None = None, *, rows: int = 0) -> None:
-        """Queue an index change (and a change of the memory row count) for when the write
-        transaction in progress has committed; call inside `with self._tx()`."""
-        self._changes.append((change or _nothing, rows))
+    def _after_commit(
+        self, change: IndexChange | None = None, *, rows: int = 0, terms: TermChange | None = None
+    ) -> None:
+        """Queue an index change (and a change of the memory row count, of the terms' postings:
+        fulltext.fts_put/fts_drop) for when the write transaction in progress has committed; call
+        inside `with self._tx()`."""
+        self._changes.append((change or _nothing, rows, terms or _nothing))
 
     @contextmanager
     def _tx(self, *, memories: bool = True) -> Iterator[sqlite3.Connection]:
@@ -288,29 +302,31 @@ class SqliteConnection:
             if self._checkpoint_owed:
                 self._checkpoint()
 
-    def _apply(self, changes: list[tuple[IndexChange, int]], memories: bool) -> None:
+    def _apply(self, changes: list[tuple[IndexChange, int, TermChange]], memories: bool) -> None:
         """Apply committed changes to the index and counters; rebuild the index from the
         committed rows if one fails (the rows are the truth)."""
         with self._state:
             if memories:
                 self._content_version += 1
                 self._df_cache.clear()
-            index = self._idx()
+            index, terms = self._idx(), self._term_postings()
             try:
-                for change, rows in changes:
+                for change, rows, term_change in changes:
                     change(index)
+                    term_change(terms)
                     self._doc_count += rows
             except Exception:
-                _LOGGER.exception("The memory store's vector index fell out of step; rebuilding it")
+                _LOGGER.exception("The memory store's in-RAM indexes fell out of step; rebuilding them")
                 self._reload_index()
 
     def _reload_index(self) -> None:
-        """Rebuild the index and the row count from the committed rows (hold the gate and self._state)."""
+        """Rebuild the indexes and the row count from the committed rows (hold the gate and self._state)."""
         conn, identity = self._db(), self._identity
         assert identity is not None
         try:
             self._doc_count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
             self._index = load_index(conn, identity)
+            self._terms = load_terms(conn)
         except sqlite3.Error as err:
             raise StoreUnavailable(f"memory store index rebuild failed: {err}") from err
 
@@ -435,7 +451,7 @@ def _primary(err: sqlite3.Error) -> int | None:
     return None if code is None else int(code) & 0xFF
 
 
-def _nothing(_index: VectorIndex) -> None:
+def _nothing(_index: VectorIndex | TermPostings) -> None:
     return None
 
 

@@ -1,7 +1,9 @@
-"""The in-RAM vector index of the SQLite store: loading it from the file at open, and keeping its
-rows (vector, scope, owner, area, status, language) in step with every memory write.
+"""The in-RAM indexes of the SQLite store: the vector index — loading it from the file at open,
+and keeping its rows (vector, scope, owner, area, status, language) in step with every memory
+write — and the postings of the memories' terms (load_terms; fulltext.py keeps them in step).
 
-The index itself is store/vectors.py (VectorIndex); this module decides its mode and fills it.
+The indexes themselves are store/vectors.py (VectorIndex) and store/bm25.py (TermPostings); this
+module decides the vector index's mode and fills both.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import numpy as np
 
 from ...embedding.base import Vectors
 from ...models import EmbeddingIdentity, Memory, Scope, Status
+from ..bm25 import TermPostings
 from ..vectors import STATUS_CODES, VectorIndex, fit_basis
 
 # From this many vectors at open the index is compact (vectors.py): the rows are projections on
@@ -72,6 +75,18 @@ def load_index(conn: sqlite3.Connection, identity: EmbeddingIdentity) -> VectorI
                          status=Status(status), language=lang, projected=True)  # fmt: skip
     _release_free_heap()
     return index
+
+
+def load_terms(conn: sqlite3.Connection) -> TermPostings:
+    """The postings of memories_terms (every memory's terms, whatever its status or identity)."""
+    postings = TermPostings()
+    rows = conn.execute(
+        "SELECT t.rowid, t.terms, m.id FROM memories_terms t JOIN memories m ON m.rowid = t.rowid"
+    )
+    for chunk in chunks(rows):
+        for rowid, terms, memory_id in chunk:
+            postings.put(int(rowid), terms or "", memory_id)
+    return postings
 
 
 def index_memory(index: VectorIndex, memory: Memory, vector: Vectors | None) -> None:

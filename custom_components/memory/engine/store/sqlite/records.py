@@ -44,7 +44,7 @@ class SqliteRecords(SqliteConnection):
                 (*memory_values(memory), to_blob(vector), *self._identity_values()),
             )
             assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
-            fts_put(conn, cur.lastrowid, memory)
+            self._after_commit(terms=fts_put(conn, cur.lastrowid, memory))
             retired = [(i, Status.SUPERSEDED) for i in supersedes]
 
             def indexed(index: VectorIndex) -> None:
@@ -73,8 +73,8 @@ class SqliteRecords(SqliteConnection):
             values += [to_blob(vector), *self._identity_values()]
         conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
         if (row[1], row[2]) != (memory.content, memory.language):
-            fts_drop(conn, row[0])
-            fts_put(conn, row[0], memory)
+            self._after_commit(terms=fts_drop(conn, row[0]))
+            self._after_commit(terms=fts_put(conn, row[0], memory))
         return True
 
     def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None:
@@ -159,7 +159,7 @@ class SqliteRecords(SqliteConnection):
             if dry_run:
                 return [mid for _, mid in rows]
             for rowid, _ in rows:
-                fts_drop(conn, rowid)
+                self._after_commit(terms=fts_drop(conn, rowid))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             pruned = [mid for _, mid in rows]
 

@@ -85,7 +85,7 @@ class SqliteTransfer(SqliteConnection):
                 if cur.lastrowid is None:  # an INSERT into a rowid table always sets it
                     raise StoreUnavailable("memory store import lost a row id")
                 memory = memory_of(tuple(row[c] for c in MEMORY_COLUMNS))
-                fts_put(conn, cur.lastrowid, memory)
+                self._after_commit(terms=fts_put(conn, cur.lastrowid, memory))
                 blob = row["embedding"]
                 if isinstance(blob, bytes) and tuple(row[c] for c in EMBEDDING_IDENTITY) == active:
                     indexed.append((memory, from_blob(blob)))

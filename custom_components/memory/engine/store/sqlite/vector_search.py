@@ -118,18 +118,24 @@ class SqliteVectorSearch(SqliteConnection):
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """The stored unit vectors of the listed memories that are in the index (order kept):
-        from the matrix when exact, else read from SQLite (the index holds projections)."""
+        from the matrix when exact, else read from SQLite (the index holds projections) unless
+        read lately (VectorIndex.keep_exact)."""
         with self._state:
             index = self._idx()
             found = [i for i in ids if i in index.row_of]
-            dimension = index.dimension
             if index.exact or not found:
                 return found, index.vectors[[index.row_of[i] for i in found]]  # a copy (fancy indexing)
-        blobs = dict(
-            self._read(
-                f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(found))})", found
+            kept, writes = index.kept_exact(found), index.vector_writes
+        missing = [i for i in found if i not in kept]
+        if missing:
+            rows = self._read(
+                f"SELECT id, embedding FROM memories WHERE id IN ({', '.join('?' * len(missing))})", missing
             )
-        )
-        found = [i for i in found if i in blobs]
-        matrix = np.frombuffer(b"".join(blobs[i] for i in found), dtype="<f4")
-        return found, matrix.reshape(len(found), dimension).astype(np.float32)
+            read = {mid: np.frombuffer(blob, dtype="<f4").astype(np.float32) for mid, blob in rows}
+            with self._state:
+                index.keep_exact(read, writes)
+            kept.update(read)
+        found = [i for i in found if i in kept]
+        if not found:
+            return [], np.zeros((0, index.dimension), dtype=np.float32)
+        return found, np.stack([kept[i] for i in found])

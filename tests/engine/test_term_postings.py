@@ -1,0 +1,201 @@
+"""SQLite ranks its memories' terms from postings in RAM (store/bm25.py TermPostings): the same rows,
+scores (to the last bit) and order as FTS5's own bm25() over memories_terms, for every speaker and
+limit, through every kind of write (add, content update, status change, forget, prune, import),
+after a failed transaction and after reopening; and many threads writing while others rank."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from custom_components.memory.engine.api import StoreUnavailable
+from custom_components.memory.engine.models import (
+    EmbeddingIdentity,
+    Memory,
+    Provenance,
+    Scope,
+    Speaker,
+    Status,
+)
+from custom_components.memory.engine.store.base import Visibility
+from custom_components.memory.engine.store.bm25 import HELD_BLOCK, TermPostings, fts_tokens, idf
+from custom_components.memory.engine.store.sqlite import SqliteStore
+from custom_components.memory.engine.store.sqlite.fulltext import fts_put
+from custom_components.memory.engine.terms import query_terms
+
+from .conftest import ANNA, HALL, JULIAN, KITCHEN, memory_row
+
+IDENTITY = EmbeddingIdentity("test", "random", 8)
+WORDS = ["garage", "ladder", "bike", "tent", "boiler", "ticket", "key", "blue", "tin", "cellar", "light",
+         "door", "oil", "sticks", "hx-4471", "a12-b"]  # fmt: skip
+BUCKETS: list[dict[str, object]] = [
+    {"scope": Scope.SHARED},
+    {"scope": Scope.ROOM, "area_id": KITCHEN},
+    {"scope": Scope.ROOM, "area_id": HALL},
+    {"scope": Scope.PRIVATE, "owner_id": JULIAN},
+    {"scope": Scope.PRIVATE, "owner_id": ANNA},
+]
+SPEAKERS = [Speaker.administrator(), Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)]
+QUERIES = ["Is the bike in the garage?", "garage", "blue tin key", "HX-4471 ticket", "a12-b", "oil the door"]
+
+
+def _text(rng: random.Random) -> str:
+    # words repeat within a text (term frequency > 1) and lengths vary (|D| / avgdl)
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 9))) + "."
+
+
+def _vector(rng: random.Random) -> np.ndarray:
+    v = np.array([rng.gauss(0, 1) for _ in range(IDENTITY.dimension)], dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _fts5(
+    store: SqliteStore, terms: list[str], vis: Visibility, limit: int
+) -> dict[str, tuple[float, frozenset[str]]]:
+    """The ranking FTS5 computes itself (bm25() over memories_terms, sorted in SQL), with the
+    query's terms each memory's terms hold."""
+    rows = store._fts("memories_terms", "memories_terms.terms", terms, vis, limit)
+    return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
+
+
+def _assert_equal_to_fts5(store: SqliteStore) -> int:
+    compared = 0
+    for query in QUERIES:
+        terms = query_terms(query, "en")
+        for speaker in SPEAKERS:
+            vis = Visibility.of(speaker)
+            for limit in (1, 2, 5, 50):
+                got, want = store.term_matches(terms, vis, limit), _fts5(store, terms, vis, limit)
+                assert list(got.items()) == list(want.items()), (query, speaker, limit)
+                compared += len(want)
+    return compared
+
+
+def test_term_matches_equal_fts5_through_every_write(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    store = SqliteStore(tmp_path / "m.db")
+    store.open(IDENTITY)
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    kept: list[Memory] = []
+    try:
+        for _ in range(120):
+            memory = memory_row(_text(rng), created_at=now, **rng.choice(BUCKETS))  # type: ignore[arg-type]
+            store.add(memory, _vector(rng))
+            kept.append(memory)
+        assert _assert_equal_to_fts5(store) > 100
+        for memory in rng.sample(kept, 20):  # content changes
+            store.update(memory_row(_text(rng), id=memory.id, **_bucket(memory)), _vector(rng))
+        for memory in rng.sample(kept, 10):
+            store.set_status(memory.id, Status.ARCHIVED, None)
+        forgotten = rng.sample(kept, 15)
+        store.delete_to_tombstones([m.id for m in forgotten], now)
+        _assert_equal_to_fts5(store)
+        guesses = [memory_row(_text(rng), created_at=now - timedelta(days=9), provenance=Provenance.INFERRED)
+                   for _ in range(10)]  # fmt: skip
+        for memory in guesses:
+            store.add(memory, _vector(rng))
+        assert len(store.prune_inferred(now)) == 10
+        exported = {t: [r for batch in store.export_records(t) for r in batch] for t in ("memories",)}
+        # a transaction that fails changes no postings
+        with pytest.raises(StoreUnavailable), store._tx() as conn:
+            store._after_commit(terms=fts_put(conn, 10_000, memory_row("garage garage garage")))
+            raise RuntimeError("the write fails after indexing")
+        _assert_equal_to_fts5(store)
+    finally:
+        store.close()
+    copy = SqliteStore(tmp_path / "copy.db")  # import (the store move, a panel import)
+    copy.open(IDENTITY)
+    try:
+        copy.import_records("memories", exported["memories"])
+        _assert_equal_to_fts5(copy)
+    finally:
+        copy.close()
+    store.open(IDENTITY)  # reopened: the postings are built from the file
+    try:
+        _assert_equal_to_fts5(store)
+    finally:
+        store.close()
+
+
+def _bucket(memory: Memory) -> dict[str, object]:
+    return {"scope": memory.scope, "owner_id": memory.owner_id, "area_id": memory.area_id}
+
+
+def test_ranking_while_threads_write(tmp_path: Path) -> None:
+    """Four threads add and forget while two rank: no error, and once they stop the ranking is
+    FTS5's (the postings took every committed change and no failed one)."""
+    store = SqliteStore(tmp_path / "m.db")
+    store.open(IDENTITY)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def write(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            mine = []
+            for _ in range(40):
+                memory = memory_row(_text(rng), **rng.choice(BUCKETS))  # type: ignore[arg-type]
+                store.add(memory, _vector(rng))
+                mine.append(memory.id)
+                if len(mine) > 5 and rng.random() < 0.3:
+                    store.delete_to_tombstones([mine.pop(0)], datetime.now(UTC))
+        except BaseException as err:  # reported by the test
+            errors.append(err)
+
+    def rank() -> None:
+        try:
+            while not stop.is_set():
+                for query in QUERIES:
+                    store.term_matches(query_terms(query, "en"), Visibility.of(SPEAKERS[1]), 10)
+        except BaseException as err:  # reported by the test
+            errors.append(err)
+
+    try:
+        writers = [threading.Thread(target=write, args=(seed,)) for seed in range(4)]
+        readers = [threading.Thread(target=rank) for _ in range(2)]
+        for thread in [*writers, *readers]:
+            thread.start()
+        for thread in writers:
+            thread.join(timeout=120)
+        stop.set()
+        for thread in readers:
+            thread.join(timeout=60)
+        assert not any(t.is_alive() for t in [*writers, *readers]), "a thread hung"
+        assert errors == []
+        assert _assert_equal_to_fts5(store) > 0
+    finally:
+        store.close()
+
+
+def test_postings_formula_pieces() -> None:
+    """FTS5's pieces: its tokens, its idf floor, phrase counts across words, dropping a row."""
+    assert fts_tokens("HX-4471 Straße, ÉTÉ") == ["hx", "4471", "straße", "été"]
+    assert idf(10, 9) == 1e-6 and idf(10, 1) == pytest.approx(np.log(9.5 / 1.5))
+    postings = TermPostings()
+    postings.put(3, "hx 4471 hx", "a")
+    postings.put(7, "4471 hx 4471", "b")
+    assert postings.rows_with(["hx", "4471"]).tolist() == [3, 7]
+    ranking = postings.bm25([postings.postings("4471"), postings.postings("nope"), postings.postings("hx")])
+    assert ranking.rows.tolist() == [3, 7] and ranking.scores[0] == ranking.scores[1]  # a tie: by rowid
+    assert ranking.phrases(0) == [0, 2] and ranking.phrases(1) == [0, 2]
+    postings.drop(3, "hx 4471 hx")
+    assert postings.postings("hx")[0].tolist() == [7] and postings.row_count == 1 and postings.ids == {7: "b"}
+    ranking = postings.bm25([postings.postings("hx")])
+    assert ranking.rows.tolist() == [7] and ranking.scores[0] > 0
+
+
+def test_held_phrases_beyond_one_block() -> None:
+    """Which phrases a row holds is exact for more phrases than one float holds bits for."""
+    postings = TermPostings()
+    words = [f"w{i}" for i in range(3 * HELD_BLOCK)]
+    postings.put(1, " ".join(words[::3]), "a")  # every third word
+    postings.put(2, " ".join(words), "b")
+    ranking = postings.bm25([postings.postings(w) for w in words])
+    place = dict(zip(ranking.rows.tolist(), range(2), strict=True))
+    assert ranking.phrases(place[2]) == list(range(len(words)))
+    assert ranking.phrases(place[1]) == list(range(0, len(words), 3))
