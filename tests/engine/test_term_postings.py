@@ -184,7 +184,8 @@ def test_postings_formula_pieces() -> None:
     assert ranking.rows.tolist() == [3, 7] and ranking.scores[0] == ranking.scores[1]  # a tie: by rowid
     assert ranking.phrases(0) == [0, 2] and ranking.phrases(1) == [0, 2]
     postings.drop(3, "hx 4471 hx")
-    assert postings.postings("hx")[0].tolist() == [7] and postings.row_count == 1 and postings.ids == {7: "b"}
+    assert postings.postings("hx")[0].tolist() == [7] and postings.row_count == 1
+    assert (postings.id_of(3), postings.id_of(7), postings.id_of(10**6)) == (None, "b", None)
     ranking = postings.bm25([postings.postings("hx")])
     assert ranking.rows.tolist() == [7] and ranking.scores[0] > 0
 

@@ -80,35 +80,39 @@ class TermPostings:
     """
 
     def __init__(self) -> None:
-        self.ids: dict[int, str] = {}  # rowid -> memory id
-        self._rows: dict[str, array[int]] = {}  # token -> rowids, each once
-        self._counts: dict[str, array[int]] = {}  # token -> occurrences in the row at the same place
-        self._length = np.zeros(0, dtype=np.float64)  # rowid -> tokens in the row (0: no row)
+        # per token: the rowids holding it (each once) and its occurrences there, as uint32 (4 bytes
+        # a posting: ~800k postings at 100k memories)
+        self._rows: dict[str, array[int]] = {}
+        self._counts: dict[str, array[int]] = {}
+        # by rowid: the row's token count and its memory's id (None: no row)
+        self._length: npt.NDArray[np.uint32] = np.zeros(0, dtype=np.uint32)
+        self._ids: npt.NDArray[np.object_] = np.full(0, None, dtype=object)
         self.row_count = 0
         self.token_count = 0
 
     def put(self, rowid: int, text: str, memory_id: str) -> None:
         """Index a row's text (a row already indexed: drop it first)."""
         tokens = fts_tokens(text)
-        self.ids[rowid] = memory_id
         if rowid >= self._length.size:
-            grown = np.zeros(max(rowid + 1, int(self._length.size * 1.5) + 1024), dtype=np.float64)
-            grown[: self._length.size] = self._length
-            self._length = grown
+            size = max(rowid + 1, int(self._length.size * 1.5) + 1024)
+            length, ids = np.zeros(size, dtype=np.uint32), np.full(size, None, dtype=object)
+            length[: self._length.size], ids[: self._ids.size] = self._length, self._ids
+            self._length, self._ids = length, ids
         self._length[rowid] = len(tokens)
+        self._ids[rowid] = memory_id
         self.row_count += 1
         self.token_count += len(tokens)
         for token, count in Counter(tokens).items():
-            self._rows.setdefault(token, array("q")).append(rowid)
-            self._counts.setdefault(token, array("l")).append(count)
+            self._rows.setdefault(token, array("I")).append(rowid)
+            self._counts.setdefault(token, array("I")).append(count)
 
     def drop(self, rowid: int, text: str) -> None:
         """Remove a row indexed with `text` (what put() was given for it)."""
         tokens = fts_tokens(text)
-        self.ids.pop(rowid, None)
         self.row_count -= 1
         self.token_count -= len(tokens)
         self._length[rowid] = 0
+        self._ids[rowid] = None
         for token in set(tokens):
             rows = self._rows[token]
             at = rows.index(rowid)
@@ -116,6 +120,10 @@ class TermPostings:
             del self._counts[token][at]
             if not rows:
                 del self._rows[token], self._counts[token]
+
+    def id_of(self, rowid: int) -> str | None:
+        """The memory id of an indexed row, None for none."""
+        return self._ids[rowid] if 0 <= rowid < self._ids.size else None
 
     def rows_with(self, tokens: Iterable[str]) -> Rows:
         """The rowids holding every one of `tokens` (ascending)."""

@@ -20,7 +20,7 @@ from ..base import LexicalRow, Visibility
 from ..bm25 import BM25_B, BM25_K1, BM25_MIN_IDF, fts_tokens
 from ..sql import current_sql, neighbour_windows, visibility_sql
 from .connection import PostgresConnection
-from .rows import mine
+from .rows import as_array, mine
 
 DF_CACHE_MAX = 4096  # cached document frequencies (cleared on content writes, when full, or after TTL)
 DF_CACHE_TTL = 60.0  # s: other instances of the household write too; their words count after this
@@ -94,11 +94,14 @@ class PostgresFulltext(PostgresConnection):
         terms of `terms` it holds): FTS5's bm25() over the household's rows, negated (higher =
         better, > 0); at most `limit`, best first."""
         rows = self._term_bm25(terms, vis, limit)
+        # their languages and vectors serve the rest of the recall (vector_search.py, _known)
+        self._keep_candidates({r[0]: (r[3], as_array(r[4])) for r in rows if r[4] is not None})
         return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
 
     def _term_bm25(self, terms: list[str], vis: Visibility, limit: int) -> list[Any]:
-        """(id, BM25, terms) of the current visible memories sharing any term, best first, at most
-        `limit`: _bm25's formula over `terms`, read from the memory_terms postings.
+        """(id, BM25, terms, language, vector of the active identity or None) of the current
+        visible memories sharing any term, best first, at most `limit`: _bm25's formula over
+        `terms`, read from the memory_terms postings.
 
         A one-token term's document frequency and per-memory frequencies are its postings (an
         index range, no tsvector is unnested); a term FTS5 splits into several tokens (a phrase)
@@ -138,13 +141,19 @@ class PostgresFulltext(PostgresConnection):
                    ({1 - BM25_B}::float8 + {BM25_B}::float8 * f.len / stats.avgdl))) AS score
             FROM f CROSS JOIN stats WHERE f.tf > 0 GROUP BY f.id, f.seq
         )
-        SELECT s.id, s.score, m.terms FROM (SELECT * FROM scored ORDER BY score DESC, seq) s
-        JOIN LATERAL (SELECT m.terms FROM memories m WHERE m.household = {household} AND m.id = s.id
+        SELECT s.id, s.score, m.terms, m.language, m.embedding FROM (SELECT * FROM scored
+            ORDER BY score DESC, seq) s
+        JOIN LATERAL (SELECT m.terms, m.language, CASE WHEN m.emb_provider = %s AND m.emb_model = %s
+                      AND m.emb_dimension = %s THEN m.embedding END AS embedding
+                      FROM memories m WHERE m.household = {household} AND m.id = s.id
                       AND {current} AND {where}) m ON true
         ORDER BY s.score DESC, s.seq LIMIT %s"""
         return self._read(
-            sql, [[" ".join(t) for t in split], [tsquery(t) for t in split], *at, *params, limit]
-        )
+            sql,
+            [[" ".join(t) for t in split], [tsquery(t) for t in split], *self._identity_values(),
+             *at, *params, limit],
+            binary=True,
+        )  # fmt: skip
 
     def _bm25(self, column: str, phrases: list[str], vis: Visibility, limit: int, *, shown: str) -> list[Any]:
         """(id, BM25, shown) of the current visible memories matching any phrase on `column`'s

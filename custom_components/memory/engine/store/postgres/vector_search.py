@@ -69,8 +69,7 @@ class PostgresVectorSearch(PostgresConnection):
 
         top_rows, owned_rows = self._run(work)
         seen = {mid: (language, as_array(emb)) for mid, _, language, emb in (*top_rows, *owned_rows)}
-        with self._lock:
-            self._candidates, self._candidates_at = seen, time.monotonic()
+        self._keep_candidates(seen, fresh=True)
         top, mine_ = (sorted(((mid, 1.0 - float(d)) for mid, d, _, _ in rows), key=lambda t: (-t[1], t[0]))
                       for rows in (top_rows, owned_rows))  # fmt: skip
         return top[:k], mine_[:owned_k]

@@ -96,7 +96,7 @@ class SqliteFulltext(SqliteConnection):
         while start < ranking.rows.size:
             with self._state:
                 postings = self._term_postings()
-                ids = [postings.ids.get(r) for r in ranking.rows[start : start + size].tolist()]
+                ids = [postings.id_of(r) for r in ranking.rows[start : start + size].tolist()]
             seen = self._visible([i for i in ids if i is not None], vis)
             for k, mid in enumerate(ids, start):
                 if mid in seen:
