@@ -152,10 +152,11 @@ def exact_kind(token: str) -> AnchorKind | None:
     return None
 
 
-def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
-    """The query's anchors: identifiers and numbers always, words only when rare in the store (and
-    no function word of the query's language: language.detect)."""
-    found: list[Anchor | str] = []  # in the query's order: anchors, and words that may be rare
+def anchor_candidates(query: str) -> list[Anchor | str]:
+    """The query's anchors before the store is asked, in the query's order: its identifiers and
+    numbers (Anchor), and the words that are anchors if rare in the store (str: letters only, ≥
+    RARE_MIN_LENGTH, no stop word nor function word of the query's language: language.detect)."""
+    found: list[Anchor | str] = []
     seen: set[str] = set(lang_rules.function_words(lang_rules.detect(query)))
     for tok in tokens(query):
         if tok in seen:
@@ -173,13 +174,26 @@ def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
             and lang_rules.has_lexical_words(tok)
         ):
             found.append(tok)
+    return found
+
+
+def rare_cap(doc_count: int) -> int:
+    """The most memories a rare word is in (RARE_DF_FRACTION of them, at least 1)."""
+    return max(1, int(doc_count * RARE_DF_FRACTION))
+
+
+def query_anchors(query: str, store: DocFrequency, found: list[Anchor | str] | None = None) -> list[Anchor]:
+    """The query's anchors: identifiers and numbers always, words only when rare in the store
+    (anchor_candidates, or `found` when worked out already; their document frequencies are
+    counted up to rare_cap + 1, in one round trip for all)."""
+    found = anchor_candidates(query) if found is None else found
     words = [w for w in found if isinstance(w, str)]
-    rare_cap = max(1, int(store.doc_count() * RARE_DF_FRACTION)) if words else 0
-    df = store.doc_frequencies(words, rare_cap + 1) if words else {}  # one round trip for all
+    cap = rare_cap(store.doc_count()) if words else 0
+    df = store.doc_frequencies(words, cap + 1) if words else {}
     return [
         w if isinstance(w, Anchor) else Anchor(w, AnchorKind.RARE_WORD)
         for w in found
-        if isinstance(w, Anchor) or 0 < df[w] <= rare_cap
+        if isinstance(w, Anchor) or 0 < df[w] <= cap
     ]
 
 

@@ -1,9 +1,11 @@
 """What one recall reads from the store, each thing once (recall.py).
 
-Recall's steps ask for the same memories and vectors again (the gather step reads a candidate's
-text for its anchors, ranking reads it for its factors; the translation step and step 8 compare
-vectors of the same pool): RecallReads keeps what was read for the rest of that recall, so each
-row and vector costs one read — on PostgreSQL one round trip fewer per repeat. It lives for one
+Recall's steps ask for the same memories and vectors again (ranking reads a candidate for its
+factors, the translation step and step 8 compare vectors of the same pool): RecallReads keeps what
+was read for the rest of that recall, so each row and vector costs one read. A store a round trip
+costs on (BatchedReads: PostgreSQL) is asked for the gather step's reads at once, before recall
+asks for them one by one (prefetch: the legs with their rows and vectors), and for the
+conversation neighbours with theirs: a recall is two round trips. RecallReads lives for one
 recall only: a memory written meanwhile is seen by the next recall, as before.
 """
 
@@ -15,8 +17,12 @@ from typing import Protocol
 import numpy as np
 
 from .embedding.base import Vectors
+from .language import spaced
+from .lexical import Anchor, anchor_candidates, fts_phrases, rare_cap
 from .models import Memory
-from .store.base import Bucket, LexicalRow, SearchLegs, Visibility
+from .store.base import BatchedReads, Bucket, LexicalRow, RecallRequest, SearchLegs, Visibility
+from .store.bm25 import fts_tokens, phrase_counts
+from .terms import query_words, terms_of
 
 
 class RecallStore(SearchLegs, Protocol):
@@ -36,6 +42,51 @@ class RecallReads:
         self._memories: dict[tuple[int, str], Memory | None] = {}  # (id(vis), memory id) -> read
         self._vectors: dict[str, Vectors | None] = {}  # memory id -> float32[dimension], None: none
         self._views: list[Visibility] = []  # keeps every vis alive while its id() keys the memo
+        self._answers: dict[tuple[object, ...], object] = {}  # prefetched leg answers, by call
+        self._frequencies: dict[tuple[str, int], int] = {}  # prefetched (word, cap) -> count
+        self._prefetched: object = None  # the request whose parts' id()s key _answers, kept alive
+
+    def prefetch(
+        self,
+        vector: Vectors,
+        vis: Visibility,
+        *,
+        query: str,
+        language: str | None,
+        k: int,
+        owned_k: int,
+        terms_limit: int,
+        phrases_limit: int,
+    ) -> None:
+        """On a BatchedReads store, read at once what recall's first steps ask for with these
+        arguments (semantic; term_matches of the query's terms; doc_frequencies of its words that
+        may be rare; lexical of its identifiers and numbers: recall.gather), with every row and
+        vector they name. Elsewhere nothing (each read is cheap)."""
+        if not isinstance(self._store, BatchedReads):
+            return
+        terms = terms_of(query_words(query, language))
+        found = anchor_candidates(query)
+        words = [w for w in found if isinstance(w, str)]
+        phrases = fts_phrases([a for a in found if isinstance(a, Anchor)])
+        cap = rare_cap(self._store.doc_count()) + 1 if words else 0
+        request = RecallRequest(
+            vector, vis, k, owned_k, terms, terms_limit, words, cap, phrases, phrases_limit
+        )
+        batch = self._store.recall_batch(request)
+        self._keep(vis, batch.memories, batch.vectors)
+        self._answers[("semantic", id(vector), id(vis), k, owned_k)] = (batch.semantic, batch.owned)
+        self._answers[("terms", tuple(terms), id(vis), terms_limit)] = batch.term_matches
+        if phrases:
+            self._answers[("lexical", tuple(phrases), id(vis), phrases_limit)] = batch.lexical
+        self._frequencies.update(((w, cap), n) for w, n in batch.frequencies.items())
+        self._prefetched = request
+
+    def _keep(self, vis: Visibility, memories: dict[str, Memory], vectors: dict[str, Vectors]) -> None:
+        """Memories read under `vis` and their vectors (a memory without one: none)."""
+        if not any(v is vis for v in self._views):
+            self._views.append(vis)
+        self._memories.update(((id(vis), i), m) for i, m in memories.items())
+        self._vectors.update((i, vectors.get(i)) for i in memories)
 
     def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
         """store.get_many, each (vis, id) read once."""
@@ -70,7 +121,8 @@ class RecallReads:
     def semantic(
         self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        return self._store.semantic(vector, vis, k, owned_k=owned_k)
+        got = self._answers.get(("semantic", id(vector), id(vis), k, owned_k))
+        return got if got is not None else self._store.semantic(vector, vis, k, owned_k=owned_k)  # type: ignore[return-value]
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
@@ -78,21 +130,51 @@ class RecallReads:
         return self._store.nearest_in_buckets(vector, buckets, k)
 
     def languages(self, ids: list[str]) -> dict[str, str]:
-        return self._store.languages(ids)
+        """store.languages; a memory read with its vector already answers from its row."""
+        out: dict[str, str] = {}
+        rest = []
+        for i in dict.fromkeys(ids):
+            memory = next((m for v in self._views if (m := self._memories.get((id(v), i))) is not None), None)
+            if memory is not None and i in self._vectors:
+                if self._vectors[i] is not None:
+                    out[i] = memory.language
+            else:
+                rest.append(i)
+        return {**out, **self._store.languages(rest)} if rest else out
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
-        return self._store.lexical(phrases, vis, limit)
+        got = self._answers.get(("lexical", tuple(phrases), id(vis), limit))
+        return got if got is not None else self._store.lexical(phrases, vis, limit)  # type: ignore[return-value]
 
     def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
-        return self._store.containing(phrases, ids, vis)
+        """store.containing; among memories all read under `vis` already, on their text as FTS5
+        reads it (its tokens of language.spaced(content), a phrase as a run of them)."""
+        key = id(vis)
+        if not all((key, i) in self._memories for i in ids):
+            return self._store.containing(phrases, ids, vis)
+        wanted = [tokens for p in phrases if (tokens := fts_tokens(p))]
+        out = {}
+        for i in ids:
+            memory = self._memories[(key, i)]
+            if memory is not None:
+                have = fts_tokens(spaced(memory.content))
+                if any(phrase_counts(have, p) for p in wanted):
+                    out[i] = memory.content
+        return out
 
     def term_matches(
         self, terms: list[str], vis: Visibility, limit: int
     ) -> dict[str, tuple[float, frozenset[str]]]:
-        return self._store.term_matches(terms, vis, limit)
+        got = self._answers.get(("terms", tuple(terms), id(vis), limit))
+        return got if got is not None else self._store.term_matches(terms, vis, limit)  # type: ignore[return-value]
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
-        return self._store.neighbours(ids, vis, window)
+        """store.neighbours; a BatchedReads store reads the neighbours' rows and vectors with them."""
+        if not isinstance(self._store, BatchedReads):
+            return self._store.neighbours(ids, vis, window)
+        near, memories, vectors = self._store.neighbour_rows(ids, vis, window)
+        self._keep(vis, memories, vectors)
+        return near
 
     def doc_count(self) -> int:
         return self._store.doc_count()
@@ -101,4 +183,6 @@ class RecallReads:
         return self._store.doc_frequency(term, cap)
 
     def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]:
+        if all((t, cap) in self._frequencies for t in terms):
+            return {t: self._frequencies[(t, cap)] for t in terms}
         return self._store.doc_frequencies(terms, cap)

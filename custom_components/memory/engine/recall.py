@@ -237,11 +237,17 @@ def gather(
     anchored: dict[str, float] = {}  # id -> anchor weight; an exact anchor (identifier/number) admits
     rare: dict[str, float] = {}  # a rare word only lifts what is admitted otherwise (full text decides)
     if anchors:
-        if _has_exact(anchors):  # an identifier/number admits: searched for in every memory
-            texts = [(row.id, row.content) for row in store.lexical(fts_phrases(anchors), vis, LEXICAL_POOL)]
-        else:  # rare words only lift: looked for in what the other legs found
-            texts = list(store.containing(fts_phrases(anchors), [*admitted, *bm25], vis).items())
-        for mid, content in texts:
+        exact = [a for a in anchors if a.kind is not AnchorKind.RARE_WORD]
+        rare_words = [a for a in anchors if a.kind is AnchorKind.RARE_WORD]
+        texts: dict[str, str] = {}
+        if exact:  # an identifier/number admits: searched for in every visible memory
+            texts.update(
+                (row.id, row.content) for row in store.lexical(fts_phrases(exact), vis, LEXICAL_POOL)
+            )
+        if rare_words:  # a rare word only lifts: looked for among what the other legs found
+            found = [i for i in dict.fromkeys([*admitted, *bm25]) if i not in texts]
+            texts.update(store.containing(fts_phrases(rare_words), found, vis))
+        for mid, content in texts.items():
             matched = matched_anchors(content, anchors)
             if _has_exact(matched):
                 anchored[mid] = W_ANCHOR_EXACT
@@ -360,27 +366,29 @@ def recall(
     """
     if options.limit <= 0:
         return []
-    store = RecallReads(store)  # each memory and vector read once in this recall
+    reads = RecallReads(store)  # each memory and vector read once in this recall (reads.py)
     # as of a moment: the memories current then, ranked as then (recency counted up to it)
     vis = Visibility.of(speaker, named_areas=options.named_areas, as_of=options.as_of)
     now = options.as_of or now
     owned_k = ABOUT_SPEAKER_MAX + options.limit if options.include_about_speaker else 0
+    reads.prefetch(qvec, vis, query=query, language=options.language, k=TRANSLATION_POOL, owned_k=owned_k,
+                   terms_limit=TERMS_POOL, phrases_limit=LEXICAL_POOL)  # fmt: skip
     semantic, owned = (
         [(i, hubness.scale(c)) for i, c in leg]
-        for leg in store.semantic(qvec, vis, TRANSLATION_POOL, owned_k=owned_k)
+        for leg in reads.semantic(qvec, vis, TRANSLATION_POOL, owned_k=owned_k)
     )
     candidates, anchors = gather(
-        store, qvec, semantic, query=query, vis=vis, options=options, hubness=hubness
+        reads, qvec, semantic, query=query, vis=vis, options=options, hubness=hubness
     )
 
     about = [RetrievalCandidate(mid, sim, about_speaker=True) for mid, sim in owned if mid not in candidates]
-    owned_memories = store.get_many([c.memory_id for c in about], vis)
+    owned_memories = reads.get_many([c.memory_id for c in about], vis)
     # the speaker's own memories ride along unasked: never their secrets (they come when asked
     # for), and for who asks, not for whom the question names (no "named" share)
     extra = [h for h in _hits(about, owned_memories, now) if not h.memory.sensitive][:ABOUT_SPEAKER_MAX]
-    ranked = _ranked_prefix(store, candidates, extra, vis, options=options, now=now)
+    ranked = _ranked_prefix(reads, candidates, extra, vis, options=options, now=now)
     lifted = with_context(
-        store,
+        reads,
         qvec,
         ranked,
         candidates,
@@ -390,7 +398,7 @@ def recall(
         hubness=hubness,
         named=options.named_persons,
     )
-    return mark_outdated(store, cap_slate(lifted, extra, options), hubness)
+    return mark_outdated(reads, cap_slate(lifted, extra, options), hubness)
 
 
 def mark_outdated(store: RecallStore, slate: list[Hit], hubness: Hubness) -> list[Hit]:

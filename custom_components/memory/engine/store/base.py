@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..embedding.base import Vectors
 from ..models import (
@@ -430,6 +430,52 @@ class SearchLegs(Protocol):
 
     def doc_frequencies(self, terms: Sequence[str], cap: int) -> dict[str, int]:
         """doc_frequency of each of `terms`, by term; one round trip to a server."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecallRequest:
+    """What one recall's gather step reads, asked for at once (BatchedReads.recall_batch): the
+    SearchLegs calls recall would make one by one, with their arguments."""
+
+    vector: Vectors  # semantic(vector, vis, k, owned_k=owned_k)
+    vis: Visibility
+    k: int
+    owned_k: int
+    terms: list[str]  # term_matches(terms, vis, terms_limit)
+    terms_limit: int
+    words: list[str]  # doc_frequencies(words, cap)
+    cap: int
+    phrases: list[str]  # lexical(phrases, vis, phrases_limit); [] asks for nothing
+    phrases_limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecallBatch:
+    """The answers to a RecallRequest, as the single calls give them, and the rows they name."""
+
+    semantic: list[tuple[str, float]]
+    owned: list[tuple[str, float]]
+    term_matches: dict[str, tuple[float, frozenset[str]]]
+    frequencies: dict[str, int]
+    lexical: list[LexicalRow]
+    memories: dict[str, Memory]  # every memory named above, as get_many(ids, vis) gives it
+    vectors: dict[str, Vectors]  # ... and its vector of the active identity (none: left out)
+
+
+@runtime_checkable
+class BatchedReads(Protocol):
+    """A store a round trip costs on: recall asks it for its reads in two batches (reads.py)."""
+
+    def recall_batch(self, request: RecallRequest) -> RecallBatch:
+        """Every read of `request` in one round trip."""
+        ...
+
+    def neighbour_rows(
+        self, ids: list[str], vis: Visibility, window: int
+    ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, Memory], dict[str, Vectors]]:
+        """neighbours(ids, vis, window), with the neighbours' memories and vectors (as
+        RecallBatch's), in one round trip."""
         ...
 
 

@@ -40,13 +40,12 @@ Modules (one job each, as in store/sqlite/):
 from __future__ import annotations
 
 from ..base import MemoryStore
-from .fulltext import PostgresFulltext
+from .recall_batch import PostgresRecallBatch
 from .records import PostgresRecords
 from .tombstones import PostgresTombstones
 from .transcripts import PostgresTranscripts
 from .transfer import PostgresTransfer
 from .upkeep import PostgresUpkeep
-from .vector_search import PostgresVectorSearch
 from .voiceprints import PostgresVoiceprints
 
 __all__ = ["PostgresStore"]
@@ -54,8 +53,7 @@ __all__ = ["PostgresStore"]
 
 class PostgresStore(
     PostgresRecords,
-    PostgresVectorSearch,
-    PostgresFulltext,
+    PostgresRecallBatch,
     PostgresTombstones,
     PostgresTranscripts,
     PostgresVoiceprints,

@@ -70,8 +70,12 @@ class PostgresFulltext(PostgresConnection):
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
         """Current visible memories containing any phrase (lexical.fts_phrases: FTS5 phrase
         syntax, tokenised like FTS5), by BM25 over the content (higher = better)."""
-        rows = self._bm25("content", phrases, vis, limit, shown="m.content")
-        return [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows]
+        statement = self._bm25_sql("content", phrases, vis, limit, shown="m.content")
+        return (
+            [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in self._read(*statement)]
+            if statement
+            else []
+        )
 
     def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
         """Of the listed memories, those vis allows whose content tsvector holds any phrase (as
@@ -93,15 +97,20 @@ class PostgresFulltext(PostgresConnection):
         """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
         terms of `terms` it holds): FTS5's bm25() over the household's rows, negated (higher =
         better, > 0); at most `limit`, best first."""
-        rows = self._term_bm25(terms, vis, limit)
-        # their languages and vectors serve the rest of the recall (vector_search.py, _known)
+        statement = self._term_sql(terms, vis, limit)
+        return self._term_answer(self._read(*statement, binary=True), terms) if statement else {}
+
+    def _term_answer(self, rows: list[Any], terms: list[str]) -> dict[str, tuple[float, frozenset[str]]]:
+        """term_matches' answer from _term_sql's rows; keeps their languages and vectors for the
+        rest of the recall (vector_search.py, _known)."""
         self._keep_candidates({r[0]: (r[3], as_array(r[4])) for r in rows if r[4] is not None})
         return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
 
-    def _term_bm25(self, terms: list[str], vis: Visibility, limit: int) -> list[Any]:
-        """(id, BM25, terms, language, vector of the active identity or None) of the current
-        visible memories sharing any term, best first, at most `limit`: _bm25's formula over
-        `terms`, read from the memory_terms postings.
+    def _term_sql(self, terms: list[str], vis: Visibility, limit: int) -> tuple[str, list[Any]] | None:
+        """The statement of term_matches (None for no terms), rows (id, BM25, terms, language,
+        vector of the active identity or None, order): the current visible memories sharing any
+        term, best first, at most `limit`: _bm25's formula over `terms`, read from the memory_terms
+        postings.
 
         A one-token term's document frequency and per-memory frequencies are its postings (an
         index range, no tsvector is unnested); a term FTS5 splits into several tokens (a phrase)
@@ -109,7 +118,7 @@ class PostgresFulltext(PostgresConnection):
         split = [[cut(t) for t in tokens] for p in terms if (tokens := fts_tokens(p))]
         split = list({" ".join(t): t for t in split}.values())
         if not split:
-            return []
+            return None
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
         household = "current_setting('memory.household')"
@@ -141,23 +150,22 @@ class PostgresFulltext(PostgresConnection):
                    ({1 - BM25_B}::float8 + {BM25_B}::float8 * f.len / stats.avgdl))) AS score
             FROM f CROSS JOIN stats WHERE f.tf > 0 GROUP BY f.id, f.seq
         )
-        SELECT s.id, s.score, m.terms, m.language, m.embedding FROM (SELECT * FROM scored
+        SELECT s.id, s.score, m.terms, m.language, m.embedding, s.seq FROM (SELECT * FROM scored
             ORDER BY score DESC, seq) s
         JOIN LATERAL (SELECT m.terms, m.language, CASE WHEN m.emb_provider = %s AND m.emb_model = %s
                       AND m.emb_dimension = %s THEN m.embedding END AS embedding
                       FROM memories m WHERE m.household = {household} AND m.id = s.id
                       AND {current} AND {where}) m ON true
         ORDER BY s.score DESC, s.seq LIMIT %s"""
-        return self._read(
-            sql,
-            [[" ".join(t) for t in split], [tsquery(t) for t in split], *self._identity_values(),
-             *at, *params, limit],
-            binary=True,
-        )  # fmt: skip
+        return sql, [[" ".join(t) for t in split], [tsquery(t) for t in split], *self._identity_values(),
+                     *at, *params, limit]  # fmt: skip
 
-    def _bm25(self, column: str, phrases: list[str], vis: Visibility, limit: int, *, shown: str) -> list[Any]:
-        """(id, BM25, shown) of the current visible memories matching any phrase on `column`'s
-        tsvector, best first (ties in insertion order, as FTS5's rowid order), at most `limit`.
+    def _bm25_sql(
+        self, column: str, phrases: list[str], vis: Visibility, limit: int, *, shown: str
+    ) -> tuple[str, list[Any]] | None:
+        """The statement (None for no phrases) of rows (id, BM25, shown, order) of the current
+        visible memories matching any phrase on `column`'s tsvector, best first (ties in insertion
+        order, as FTS5's rowid order), at most `limit`.
 
         BM25 as FTS5's bm25(): per phrase idf = ln((N - n + 0.5) / (n + 0.5)) (BM25_MIN_IDF when
         ≤ 0), N the household's rows, n those containing the phrase; tf the phrase's occurrences;
@@ -165,7 +173,7 @@ class PostgresFulltext(PostgresConnection):
         split = [tokens for p in phrases if (tokens := fts_tokens(p))]
         split = list({" ".join(t): t for t in split}.values())
         if not split:
-            return []
+            return None
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
         tsv, length = f"{column}_tsv", f"{column}_len"
@@ -198,15 +206,13 @@ class PostgresFulltext(PostgresConnection):
             WHERE f.tf > 0
             GROUP BY hit.id, hit.seq ORDER BY score DESC, hit.seq LIMIT %s
         )
-        SELECT s.id, s.score, {shown} FROM scored s JOIN memories m ON {mine("m")} AND m.id = s.id
+        SELECT s.id, s.score, {shown}, s.seq FROM scored s JOIN memories m ON {mine("m")} AND m.id = s.id
         ORDER BY s.score DESC, s.seq"""
         queries = [tsquery(t) for t in split]
         lexemes = [" ".join(t) for t in split]
-        return self._read(
-            sql,
-            [lexemes, queries, [self._exact_df(p) for p in lexemes], " | ".join(f"({q})" for q in queries),
-             *at, *params, sorted({t[0] for t in split}), limit],
-        )  # fmt: skip
+        known = [self._exact_df(p) for p in lexemes]
+        return sql, [lexemes, queries, known, " | ".join(f"({q})" for q in queries),
+                     *at, *params, sorted({t[0] for t in split}), limit]  # fmt: skip
 
     def _exact_df(self, phrase: str) -> float | None:
         """The phrase's document frequency when doc_frequency counted it whole (below its cap):
@@ -264,6 +270,12 @@ class PostgresFulltext(PostgresConnection):
 
         Cached until the next content change (or DF_CACHE_TTL): a query asks for ~5 words, mostly
         the same ones."""
+        out, statement = self._df_sql(terms, cap)
+        return self._df_answer(self._read(*statement), cap, out) if statement else out
+
+    def _df_sql(self, terms: Sequence[str], cap: int) -> tuple[dict[str, int], tuple[str, list[Any]] | None]:
+        """The cached (or empty) terms' frequencies, and the statement counting the others (None
+        when none is left): rows (term, count up to cap)."""
         out: dict[str, int] = {}
         todo: dict[str, str] = {}  # term -> its tsquery
         with self._lock:
@@ -278,12 +290,15 @@ class PostgresFulltext(PostgresConnection):
                 else:
                     out[term] = 0
         if not todo:
-            return out
-        rows = self._read(
+            return out, None
+        return out, (
             f"SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM memories WHERE {mine()} AND content_tsv @@ "
             "t.query::tsquery LIMIT %s) s) FROM unnest(%s::text[], %s::text[]) AS t(term, query)",
-            (cap, list(todo), list(todo.values())),
+            [cap, list(todo), list(todo.values())],
         )
+
+    def _df_answer(self, rows: list[Any], cap: int, out: dict[str, int]) -> dict[str, int]:
+        """doc_frequencies' answer: `out` and the counted `rows` (_df_sql), which are cached."""
         counted = {str(term): int(df) for term, df in rows}
         with self._lock:
             for term, df in counted.items():

@@ -82,3 +82,27 @@ def as_array(value: Any) -> Vectors:
 def as_vector(vector: Vectors) -> Any:
     """A vector as the driver sends it (pgvector's adapter of numpy float32 arrays)."""
     return np.asarray(vector, dtype=np.float32).reshape(-1)
+
+
+def with_rows(
+    inner: str, params: list[Any], *, identity: tuple[str, str, int] | None = None, order: str = ""
+) -> tuple[str, list[Any]]:
+    """A statement whose rows have an `id` column (`inner`, `params`), each row followed by its
+    memory's columns (MEMORY_COLUMNS as SELECT_MEMORY reads them) and, given the active
+    `identity`, by its vector of it (None for another): row = (*inner's, *memory's[, vector]).
+    order: the ORDER BY of the result over `x` (the inner row), e.g. "x.score DESC"."""
+    vector = ""
+    if identity is not None:
+        vector = (", CASE WHEN m.emb_provider = %s AND m.emb_model = %s AND m.emb_dimension = %s "
+                  "THEN m.embedding END")  # fmt: skip
+    sql = (
+        f"SELECT x.*, {select_list(MEMORY_COLUMNS)}{vector} FROM ({inner}) x JOIN memories m "
+        f"ON {mine('m')} AND m.id = x.id "
+        "LEFT JOIN memory_access a ON a.household = m.household AND a.id = m.id"
+    )
+    return sql + (f" ORDER BY {order}" if order else ""), [*(identity or ()), *params]
+
+
+def memory_at(row: Sequence[Any], start: int) -> Memory:
+    """The memory whose columns (MEMORY_COLUMNS) start at `start` in a with_rows row."""
+    return to_memory(row[start : start + len(MEMORY_COLUMNS)])

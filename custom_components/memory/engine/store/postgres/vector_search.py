@@ -18,7 +18,7 @@ from ...models import Scope, Status
 from ..base import Bucket, Visibility
 from ..sql import current_sql, visibility_sql
 from .connection import INDEX_ONLY, PostgresConnection
-from .rows import as_array, as_vector, mine
+from .rows import as_array, as_vector, mine, with_rows
 
 CANDIDATES_TTL = 10.0  # s: semantic's rows serve the rest of that recall (vectors, languages)
 
@@ -41,6 +41,23 @@ class PostgresVectorSearch(PostgresConnection):
         iterative scan) chooses the top-k rows, which are re-sorted by them; the owned leg is
         planned freely (one person's private rows are often few: an exact scan of them is both
         faster and exact)."""
+        owned, top = self._semantic_sql(vector, vis, k, owned_k)
+
+        async def work(conn: AsyncConnection) -> tuple[list[Any], list[Any]]:
+            async with conn.pipeline(), conn.transaction():
+                mine_cur = await conn.execute(*owned, binary=True) if owned else None
+                await conn.execute(INDEX_ONLY)
+                top_cur = await conn.execute(*top, binary=True)
+                return await top_cur.fetchall(), (await mine_cur.fetchall() if mine_cur else [])
+
+        return self._semantic_answer(*self._run(work), k, owned_k)
+
+    def _semantic_sql(
+        self, vector: Vectors, vis: Visibility, k: int, owned_k: int, *, rows: bool = False
+    ) -> tuple[tuple[str, list[Any]] | None, tuple[str, list[Any]]]:
+        """semantic's statements (the owned leg's, None without one; the top leg's, to run after
+        INDEX_ONLY), each row (id, distance, language, vector); rows: and its memory's columns
+        (with_rows)."""
         provider, model, dim = self._identity_values()
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
@@ -52,25 +69,22 @@ class PostgresVectorSearch(PostgresConnection):
             f"AND {current} AND {where} {{}}ORDER BY {distance} LIMIT %s"
         )
         args: list[Any] = [q, provider, model, *at, *params]
-        owned = owned_k > 0 and vis.owner_id is not None and not vis.everything
+        owned = None
+        if owned_k > 0 and vis.owner_id is not None and not vis.everything:
+            owned = (leg.format("AND m.scope = %s AND m.owner_id = %s "),
+                     [*args, Scope.PRIVATE.value, vis.owner_id, q, owned_k])  # fmt: skip
+        top = (leg.format(""), [*args, q, k])
+        if rows:
+            return (with_rows(*owned) if owned else None), with_rows(*top)
+        return owned, top
 
-        async def work(conn: AsyncConnection) -> tuple[list[Any], list[Any]]:
-            async with conn.pipeline(), conn.transaction():
-                mine_cur = None
-                if owned:
-                    mine_cur = await conn.execute(
-                        leg.format("AND m.scope = %s AND m.owner_id = %s "),
-                        [*args, Scope.PRIVATE.value, vis.owner_id, q, owned_k],
-                        binary=True,
-                    )
-                await conn.execute(INDEX_ONLY)
-                top_cur = await conn.execute(leg.format(""), [*args, q, k], binary=True)
-                return await top_cur.fetchall(), (await mine_cur.fetchall() if mine_cur else [])
-
-        top_rows, owned_rows = self._run(work)
-        seen = {mid: (language, as_array(emb)) for mid, _, language, emb in (*top_rows, *owned_rows)}
+    def _semantic_answer(
+        self, top_rows: list[Any], owned_rows: list[Any], k: int, owned_k: int
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """semantic's answer from its statements' rows; keeps their languages and vectors."""
+        seen = {r[0]: (r[2], as_array(r[3])) for r in (*top_rows, *owned_rows)}
         self._keep_candidates(seen, fresh=True)
-        top, mine_ = (sorted(((mid, 1.0 - float(d)) for mid, d, _, _ in rows), key=lambda t: (-t[1], t[0]))
+        top, mine_ = (sorted(((r[0], 1.0 - float(r[1])) for r in rows), key=lambda t: (-t[1], t[0]))
                       for rows in (top_rows, owned_rows))  # fmt: skip
         return top[:k], mine_[:owned_k]
 

@@ -1,0 +1,114 @@
+"""BatchedReads on PostgreSQL: a recall's reads in two round trips (reads.py asks for them).
+
+recall_batch sends the gather step's statements as one pipeline — term matches, document
+frequencies, the identifier/number leg, the speaker's own and the top of the vector search (after
+INDEX_ONLY, which holds for the rest of the transaction) — each row with its memory's columns and
+vector (rows.with_rows), so nothing a step reads after it costs another round trip;
+neighbour_rows finds the conversation neighbours and reads them in one statement.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from ...embedding.base import Vectors
+from ...models import Memory
+from ..base import LexicalRow, RecallBatch, RecallRequest, Visibility
+from ..sql import current_sql, visibility_sql
+from .connection import INDEX_ONLY
+from .fulltext import PostgresFulltext
+from .rows import as_array, memory_at, mine, with_rows
+from .vector_search import PostgresVectorSearch
+
+SEMANTIC_COLUMNS = 4  # id, distance, language, vector (vector_search._semantic_sql)
+TERM_COLUMNS = 6  # id, BM25, terms, language, vector, order (fulltext._term_sql)
+LEXICAL_COLUMNS = 4  # id, BM25, content, order (fulltext._bm25_sql)
+NEIGHBOUR_COLUMNS = 4  # seed, id, distance, place
+
+
+class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
+    """recall_batch and neighbour_rows (store/base.py BatchedReads)."""
+
+    def recall_batch(self, request: RecallRequest) -> RecallBatch:
+        """Every read of `request` in one round trip (a pipeline of up to five statements)."""
+        vis, identity = request.vis, self._identity_values()
+        owned, top = self._semantic_sql(request.vector, vis, request.k, request.owned_k, rows=True)
+        terms = self._term_sql(request.terms, vis, request.terms_limit)
+        counted, frequencies = self._df_sql(request.words, request.cap) if request.words else ({}, None)
+        lexical = self._bm25_sql("content", request.phrases, vis, request.phrases_limit, shown="m.content")
+        statements = {
+            "terms": terms and with_rows(*terms, order="x.score DESC, x.seq"),
+            "frequencies": frequencies,
+            "lexical": lexical and with_rows(*lexical, identity=identity, order="x.score DESC, x.seq"),
+            "owned": owned,
+        }
+
+        async def work(conn: AsyncConnection) -> dict[str, list[Any]]:
+            async with conn.pipeline(), conn.transaction():
+                cursors = {
+                    name: await conn.execute(*st, binary=True) for name, st in statements.items() if st
+                }
+                await conn.execute(INDEX_ONLY)  # the vector search's plan: last, it holds to the end
+                cursors["top"] = await conn.execute(*top, binary=True)
+                return {name: await cursor.fetchall() for name, cursor in cursors.items()}
+
+        rows = self._run(work)
+        memories: dict[str, Memory] = {}
+        vectors: dict[str, Vectors] = {}
+        for row in (*rows["top"], *rows.get("owned", [])):
+            memories[row[0]], vectors[row[0]] = memory_at(row, SEMANTIC_COLUMNS), as_array(row[3])
+        for row in rows.get("terms", []):
+            memories[row[0]] = memory_at(row, TERM_COLUMNS)
+            if row[4] is not None:
+                vectors[row[0]] = as_array(row[4])
+        for row in rows.get("lexical", []):
+            memories[row[0]] = memory_at(row, LEXICAL_COLUMNS)
+            if row[-1] is not None:
+                vectors[row[0]] = as_array(row[-1])
+        semantic, own = self._semantic_answer(rows["top"], rows.get("owned", []), request.k, request.owned_k)
+        return RecallBatch(
+            semantic=semantic,
+            owned=own,
+            term_matches=self._term_answer(rows.get("terms", []), request.terms),
+            frequencies=self._df_answer(rows["frequencies"], request.cap, counted)
+            if frequencies
+            else counted,
+            lexical=[LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows.get("lexical", [])],
+            memories=memories,
+            vectors=vectors,
+        )
+
+    def neighbour_rows(
+        self, ids: list[str], vis: Visibility, window: int
+    ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, Memory], dict[str, Vectors]]:
+        """neighbours(ids, vis, window) with the neighbours' memories and vectors, one statement:
+        the places in each conversation are numbered in SQL, and only the rows at most `window`
+        places from a given memory are read (a long conversation is not)."""
+        if not ids or window <= 0:
+            return {}, {}, {}
+        where, params = visibility_sql(vis, mark="%s")
+        current, at = current_sql(vis, mark="%s")
+        inner = f"""
+        WITH conv AS MATERIALIZED (
+            SELECT m.id, m.source_ref, m.sensitive,
+                   row_number() OVER (PARTITION BY m.source_ref ORDER BY m.created_at, m.seq) AS place
+            FROM memories m WHERE {mine("m")} AND m.source_ref IN (SELECT s.source_ref FROM memories s
+                WHERE {mine("s")} AND s.id = ANY(%s) AND s.source_ref IS NOT NULL) AND {current} AND {where}
+        )
+        SELECT s.id AS seed, c.id, abs(c.place - s.place) AS distance, c.place FROM conv s
+        JOIN conv c ON c.source_ref = s.source_ref AND c.place BETWEEN s.place - %s AND s.place + %s
+            AND c.id <> s.id AND NOT c.sensitive
+        WHERE s.id = ANY(%s)"""
+        sql, args = with_rows(inner, [ids, *at, *params, window, window, ids],
+                              identity=self._identity_values(), order="x.seed, x.place")  # fmt: skip
+        near: dict[str, list[tuple[str, int]]] = {}
+        memories: dict[str, Memory] = {}
+        vectors: dict[str, Vectors] = {}
+        for row in self._read(sql, args, binary=True):
+            near.setdefault(row[0], []).append((row[1], int(row[2])))
+            memories[row[1]] = memory_at(row, NEIGHBOUR_COLUMNS)
+            if row[-1] is not None:
+                vectors[row[1]] = as_array(row[-1])
+        return near, memories, vectors
