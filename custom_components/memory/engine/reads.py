@@ -11,7 +11,7 @@ recall only: a memory written meanwhile is seen by the next recall, as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -41,10 +41,17 @@ class RecallReads:
         self._store = store
         self._memories: dict[tuple[int, str], Memory | None] = {}  # (id(vis), memory id) -> read
         self._vectors: dict[str, Vectors | None] = {}  # memory id -> float32[dimension], None: none
+        # rows a batch brought (id(vis), memories, their vectors), decoded when first asked for
+        self._batches: list[tuple[int, Mapping[str, Memory], Mapping[str, Vectors]]] = []
         self._views: list[Visibility] = []  # keeps every vis alive while its id() keys the memo
-        self._answers: dict[tuple[object, ...], object] = {}  # prefetched leg answers, by call
+        # prefetched answers, by the call recall will make: (id(vector) or terms/phrases, id(vis), limits)
+        self._semantic: dict[
+            tuple[int, int, int, int], tuple[list[tuple[str, float]], list[tuple[str, float]]]
+        ] = {}
+        self._terms: dict[tuple[tuple[str, ...], int, int], dict[str, tuple[float, frozenset[str]]]] = {}
+        self._lexical: dict[tuple[tuple[str, ...], int, int], list[LexicalRow]] = {}
         self._frequencies: dict[tuple[str, int], int] = {}  # prefetched (word, cap) -> count
-        self._prefetched: object = None  # the request whose parts' id()s key _answers, kept alive
+        self._prefetched: object = None  # the request whose parts' id()s key the answers, kept alive
 
     def prefetch(
         self,
@@ -74,34 +81,57 @@ class RecallReads:
         )
         batch = self._store.recall_batch(request)
         self._keep(vis, batch.memories, batch.vectors)
-        self._answers[("semantic", id(vector), id(vis), k, owned_k)] = (batch.semantic, batch.owned)
-        self._answers[("terms", tuple(terms), id(vis), terms_limit)] = batch.term_matches
+        self._semantic[(id(vector), id(vis), k, owned_k)] = (batch.semantic, batch.owned)
+        self._terms[(tuple(terms), id(vis), terms_limit)] = batch.term_matches
         if phrases:
-            self._answers[("lexical", tuple(phrases), id(vis), phrases_limit)] = batch.lexical
+            self._lexical[(tuple(phrases), id(vis), phrases_limit)] = batch.lexical
         self._frequencies.update(((w, cap), n) for w, n in batch.frequencies.items())
         self._prefetched = request
 
-    def _keep(self, vis: Visibility, memories: dict[str, Memory], vectors: dict[str, Vectors]) -> None:
-        """Memories read under `vis` and their vectors (a memory without one: none)."""
+    def _keep(self, vis: Visibility, memories: Mapping[str, Memory], vectors: Mapping[str, Vectors]) -> None:
+        """Memories a batch read under `vis` and their vectors (a memory without one: none)."""
+        self._view(vis)
+        self._batches.append((id(vis), memories, vectors))
+
+    def _view(self, vis: Visibility) -> int:
+        """The memo key of `vis` (kept alive while it keys)."""
         if not any(v is vis for v in self._views):
             self._views.append(vis)
-        self._memories.update(((id(vis), i), m) for i, m in memories.items())
-        self._vectors.update((i, vectors.get(i)) for i in memories)
+        return id(vis)
+
+    def _held(self, key: int, mid: str) -> bool:
+        """The memory was read under the view `key` (found or not)."""
+        return (key, mid) in self._memories or any(k == key and mid in rows for k, rows, _ in self._batches)
+
+    def _memory(self, key: int, mid: str) -> Memory | None:
+        """A memory _held under `key` (None: not found)."""
+        if (key, mid) not in self._memories:
+            rows = next(rows for k, rows, _ in self._batches if k == key and mid in rows)
+            self._memories[(key, mid)] = rows[mid]
+        return self._memories[(key, mid)]
+
+    def _vector(self, mid: str) -> tuple[bool, Vectors | None]:
+        """(read already, its vector: None for none)."""
+        if mid in self._vectors:
+            return True, self._vectors[mid]
+        for _, rows, vectors in self._batches:
+            if mid in rows:
+                self._vectors[mid] = vectors.get(mid)
+                return True, self._vectors[mid]
+        return False, None
 
     def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
         """store.get_many, each (vis, id) read once."""
-        if not any(v is vis for v in self._views):
-            self._views.append(vis)
-        key = id(vis)
-        missing = [i for i in dict.fromkeys(ids) if (key, i) not in self._memories]
+        key = self._view(vis)
+        missing = [i for i in dict.fromkeys(ids) if not self._held(key, i)]
         if missing:
             found = self._store.get_many(missing, vis)
             self._memories.update(((key, i), found.get(i)) for i in missing)
-        return {i: m for i in ids if (m := self._memories[(key, i)]) is not None}
+        return {i: m for i in ids if (m := self._memory(key, i)) is not None}
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """store.vectors, each id read once (order kept, ids without a vector left out)."""
-        missing = [i for i in dict.fromkeys(ids) if i not in self._vectors]
+        missing = [i for i in dict.fromkeys(ids) if not self._vector(i)[0]]
         if missing:
             found, matrix = self._store.vectors(missing)
             read = dict(zip(found, matrix, strict=True))
@@ -121,8 +151,8 @@ class RecallReads:
     def semantic(
         self, vector: Vectors, vis: Visibility, k: int, *, owned_k: int = 0
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        got = self._answers.get(("semantic", id(vector), id(vis), k, owned_k))
-        return got if got is not None else self._store.semantic(vector, vis, k, owned_k=owned_k)  # type: ignore[return-value]
+        got = self._semantic.get((id(vector), id(vis), k, owned_k))
+        return got if got is not None else self._store.semantic(vector, vis, k, owned_k=owned_k)
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
@@ -130,32 +160,22 @@ class RecallReads:
         return self._store.nearest_in_buckets(vector, buckets, k)
 
     def languages(self, ids: list[str]) -> dict[str, str]:
-        """store.languages; a memory read with its vector already answers from its row."""
-        out: dict[str, str] = {}
-        rest = []
-        for i in dict.fromkeys(ids):
-            memory = next((m for v in self._views if (m := self._memories.get((id(v), i))) is not None), None)
-            if memory is not None and i in self._vectors:
-                if self._vectors[i] is not None:
-                    out[i] = memory.language
-            else:
-                rest.append(i)
-        return {**out, **self._store.languages(rest)} if rest else out
+        return self._store.languages(ids)
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
-        got = self._answers.get(("lexical", tuple(phrases), id(vis), limit))
-        return got if got is not None else self._store.lexical(phrases, vis, limit)  # type: ignore[return-value]
+        got = self._lexical.get((tuple(phrases), id(vis), limit))
+        return got if got is not None else self._store.lexical(phrases, vis, limit)
 
     def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
         """store.containing; among memories all read under `vis` already, on their text as FTS5
         reads it (its tokens of language.spaced(content), a phrase as a run of them)."""
-        key = id(vis)
-        if not all((key, i) in self._memories for i in ids):
+        key = self._view(vis)
+        if not all(self._held(key, i) for i in ids):
             return self._store.containing(phrases, ids, vis)
         wanted = [tokens for p in phrases if (tokens := fts_tokens(p))]
         out = {}
         for i in ids:
-            memory = self._memories[(key, i)]
+            memory = self._memory(key, i)
             if memory is not None:
                 have = fts_tokens(spaced(memory.content))
                 if any(phrase_counts(have, p) for p in wanted):
@@ -165,8 +185,8 @@ class RecallReads:
     def term_matches(
         self, terms: list[str], vis: Visibility, limit: int
     ) -> dict[str, tuple[float, frozenset[str]]]:
-        got = self._answers.get(("terms", tuple(terms), id(vis), limit))
-        return got if got is not None else self._store.term_matches(terms, vis, limit)  # type: ignore[return-value]
+        got = self._terms.get((tuple(terms), id(vis), limit))
+        return got if got is not None else self._store.term_matches(terms, vis, limit)
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """store.neighbours; a BatchedReads store reads the neighbours' rows and vectors with them."""

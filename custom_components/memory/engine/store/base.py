@@ -26,7 +26,7 @@ Backends: store/sqlite/ (SqliteStore, the embedded default); PostgreSQL joins be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -459,8 +459,8 @@ class RecallBatch:
     term_matches: dict[str, tuple[float, frozenset[str]]]
     frequencies: dict[str, int]
     lexical: list[LexicalRow]
-    memories: dict[str, Memory]  # every memory named above, as get_many(ids, vis) gives it
-    vectors: dict[str, Vectors]  # ... and its vector of the active identity (none: left out)
+    memories: Mapping[str, Memory]  # every memory named above, as get_many(ids, vis) gives it
+    vectors: Mapping[str, Vectors]  # ... and its vector of the active identity (none: left out)
 
 
 @runtime_checkable
@@ -473,7 +473,7 @@ class BatchedReads(Protocol):
 
     def neighbour_rows(
         self, ids: list[str], vis: Visibility, window: int
-    ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, Memory], dict[str, Vectors]]:
+    ) -> tuple[dict[str, list[tuple[str, int]]], Mapping[str, Memory], Mapping[str, Vectors]]:
         """neighbours(ids, vis, window), with the neighbours' memories and vectors (as
         RecallBatch's), in one round trip."""
         ...

@@ -31,6 +31,7 @@ Modules (one job each, as in store/sqlite/):
 - rows.py: row <-> record codecs, the memory columns, the tenancy condition (mine).
 - records.py: memories (MemoryRecords).
 - vector_search.py, fulltext.py: the search legs (SearchLegs) from pgvector and from full text.
+- recall_batch.py: a recall's reads in two round trips (BatchedReads), from those legs' statements.
 - tombstones.py: forgetting (TombstoneStore). transcripts.py: TranscriptStore.
 - voiceprints.py: VoiceprintStore. transfer.py: StoreTransfer (a move between stores).
 - upkeep.py: re-embedding (stale, set_vector) and diagnostics (counts).

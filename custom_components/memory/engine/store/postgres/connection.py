@@ -361,9 +361,10 @@ class PostgresConnection:
         return self._call(run(), what, timeout=timeout)
 
     def _keep_candidates(self, rows: dict[str, tuple[str, Any]], *, fresh: bool = False) -> None:
-        """Keep the language and vector of rows a search just read (id -> (language, float32[d]))
-        for the rest of that recall (vector_search.py: CANDIDATES_TTL); fresh: a new recall's
-        first search, replacing what was kept."""
+        """Keep the language and vector of rows a search just read (id -> (language, the vector
+        as read: rows.as_array decodes it when asked for)) for the rest of that recall
+        (vector_search.py: CANDIDATES_TTL); fresh: a new recall's first search, replacing what
+        was kept."""
         with self._lock:
             if fresh:
                 self._candidates, self._candidates_at = dict(rows), time.monotonic()

@@ -20,7 +20,7 @@ from ..base import LexicalRow, Visibility
 from ..bm25 import BM25_B, BM25_K1, BM25_MIN_IDF, fts_tokens
 from ..sql import current_sql, neighbour_windows, visibility_sql
 from .connection import PostgresConnection
-from .rows import as_array, mine
+from .rows import mine
 
 DF_CACHE_MAX = 4096  # cached document frequencies (cleared on content writes, when full, or after TTL)
 DF_CACHE_TTL = 60.0  # s: other instances of the household write too; their words count after this
@@ -103,7 +103,7 @@ class PostgresFulltext(PostgresConnection):
     def _term_answer(self, rows: list[Any], terms: list[str]) -> dict[str, tuple[float, frozenset[str]]]:
         """term_matches' answer from _term_sql's rows; keeps their languages and vectors for the
         rest of the recall (vector_search.py, _known)."""
-        self._keep_candidates({r[0]: (r[3], as_array(r[4])) for r in rows if r[4] is not None})
+        self._keep_candidates({r[0]: (r[3], r[4]) for r in rows if r[4] is not None})
         return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
 
     def _term_sql(self, terms: list[str], vis: Visibility, limit: int) -> tuple[str, list[Any]] | None:

@@ -82,13 +82,13 @@ class PostgresVectorSearch(PostgresConnection):
         self, top_rows: list[Any], owned_rows: list[Any], k: int, owned_k: int
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """semantic's answer from its statements' rows; keeps their languages and vectors."""
-        seen = {r[0]: (r[2], as_array(r[3])) for r in (*top_rows, *owned_rows)}
+        seen = {r[0]: (r[2], r[3]) for r in (*top_rows, *owned_rows)}
         self._keep_candidates(seen, fresh=True)
         top, mine_ = (sorted(((r[0], 1.0 - float(r[1])) for r in rows), key=lambda t: (-t[1], t[0]))
                       for rows in (top_rows, owned_rows))  # fmt: skip
         return top[:k], mine_[:owned_k]
 
-    def _known(self, ids: list[str]) -> dict[str, tuple[str, Vectors]]:
+    def _known(self, ids: list[str]) -> dict[str, tuple[str, Any]]:
         """The candidates of the last semantic() among `ids` (language, vector), while fresh."""
         with self._lock:
             if time.monotonic() - self._candidates_at > CANDIDATES_TTL:
@@ -155,7 +155,7 @@ class PostgresVectorSearch(PostgresConnection):
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """The stored unit vectors of the listed memories of the active identity (order kept)."""
         provider, model, dim = self._identity_values()
-        known = {i: vec for i, (_, vec) in self._known(ids).items()}
+        known = {i: as_array(vec) for i, (_, vec) in self._known(ids).items()}
         rest = [i for i in dict.fromkeys(ids) if i not in known]
         if rest:
             rows = self._read(
