@@ -51,6 +51,7 @@ class RecallReads:
         self._terms: dict[tuple[tuple[str, ...], int, int], dict[str, tuple[float, frozenset[str]]]] = {}
         self._lexical: dict[tuple[tuple[str, ...], int, int], list[LexicalRow]] = {}
         self._frequencies: dict[tuple[str, int], int] = {}  # prefetched (word, cap) -> count
+        self._doc_count: int | None = None  # the prefetched frequencies' row count
         self._prefetched: object = None  # the request whose parts' id()s key the answers, kept alive
 
     def prefetch(
@@ -75,11 +76,10 @@ class RecallReads:
         found = anchor_candidates(query)
         words = [w for w in found if isinstance(w, str)]
         phrases = fts_phrases([a for a in found if isinstance(a, Anchor)])
-        cap = rare_cap(self._store.doc_count()) + 1 if words else 0
-        request = RecallRequest(
-            vector, vis, k, owned_k, terms, terms_limit, words, cap, phrases, phrases_limit
-        )
+        request = RecallRequest(vector, vis, k, owned_k, terms, terms_limit, words, phrases, phrases_limit)
         batch = self._store.recall_batch(request)
+        self._doc_count = batch.doc_count
+        cap = rare_cap(batch.doc_count) + 1
         self._keep(vis, batch.memories, batch.vectors)
         self._semantic[(id(vector), id(vis), k, owned_k)] = (batch.semantic, batch.owned)
         self._terms[(tuple(terms), id(vis), terms_limit)] = batch.term_matches
@@ -197,7 +197,8 @@ class RecallReads:
         return near
 
     def doc_count(self) -> int:
-        return self._store.doc_count()
+        """store.doc_count; after a prefetch the count its frequencies were counted against."""
+        return self._store.doc_count() if self._doc_count is None else self._doc_count
 
     def doc_frequency(self, term: str, cap: int) -> int:
         return self._store.doc_frequency(term, cap)

@@ -444,8 +444,7 @@ class RecallRequest:
     owned_k: int
     terms: list[str]  # term_matches(terms, vis, terms_limit)
     terms_limit: int
-    words: list[str]  # doc_frequencies(words, cap)
-    cap: int
+    words: list[str]  # doc_frequencies(words, lexical.rare_cap(doc_count) + 1)
     phrases: list[str]  # lexical(phrases, vis, phrases_limit); [] asks for nothing
     phrases_limit: int
 
@@ -459,6 +458,7 @@ class RecallBatch:
     term_matches: dict[str, tuple[float, frozenset[str]]]
     frequencies: dict[str, int]
     lexical: list[LexicalRow]
+    doc_count: int  # the row count the frequencies' cap came from (doc_count() for this recall)
     memories: Mapping[str, Memory]  # every memory named above, as get_many(ids, vis) gives it
     vectors: Mapping[str, Vectors]  # ... and its vector of the active identity (none: left out)
 

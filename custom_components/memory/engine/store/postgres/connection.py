@@ -170,6 +170,7 @@ class PostgresConnection:
         self._pending_touch: dict[str, tuple[int, datetime]] = {}
         self._df_cache: dict[str, tuple[int, int]] = {}  # fulltext.py: term -> (count, cap)
         self._doc_count: int | None = None
+        self._last_doc_count: int | None = None  # the last count, also once _doc_count is dropped
         self._cached_at = 0.0
         self._candidates: dict[str, tuple[str, Any]] = {}  # vector_search.py: semantic's last rows
         self._candidates_at = 0.0

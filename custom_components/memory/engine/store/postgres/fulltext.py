@@ -22,6 +22,7 @@ from ..sql import current_sql, neighbour_windows, visibility_sql
 from .connection import PostgresConnection
 from .rows import mine
 
+DOC_COUNT_SQL = f"SELECT docs FROM memory_stats WHERE {mine()}"  # the household's memory rows
 DF_CACHE_MAX = 4096  # cached document frequencies (cleared on content writes, when full, or after TTL)
 DF_CACHE_TTL = 60.0  # s: other instances of the household write too; their words count after this
 POSITION_MAX = 16383  # tsvector positions (PostgreSQL's limit); later tokens share it
@@ -254,11 +255,22 @@ class PostgresFulltext(PostgresConnection):
             self._cache_fresh()
             if self._doc_count is not None:
                 return self._doc_count
-        rows = self._read(f"SELECT docs FROM memory_stats WHERE {mine()}")
+        return self._counted(self._read(DOC_COUNT_SQL))
+
+    def _counted(self, rows: list[Any]) -> int:
+        """The row count read from memory_stats (`rows` of DOC_COUNT_SQL), cached."""
         count = int(rows[0][0]) if rows else 0
         with self._lock:
-            self._doc_count = count
+            self._doc_count = self._last_doc_count = count
         return count
+
+    def _recent_doc_count(self) -> tuple[int | None, bool]:
+        """(the row count as last counted, None before the first; whether to count it again: it
+        is older than DF_CACHE_TTL or a write changed it) — recall_batch counts it again in its
+        pipeline and takes the last count for its own rare-word bar meanwhile."""
+        with self._lock:
+            self._cache_fresh()
+            return (self._doc_count, False) if self._doc_count is not None else (self._last_doc_count, True)
 
     def doc_frequency(self, term: str, cap: int) -> int:
         """How many memories contain the FTS phrase `term`, counted up to `cap` (doc_frequencies)."""

@@ -15,11 +15,12 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from ...embedding.base import Vectors
+from ...lexical import rare_cap
 from ...models import Memory
 from ..base import LexicalRow, RecallBatch, RecallRequest, Visibility
 from ..sql import current_sql, visibility_sql
 from .connection import INDEX_ONLY
-from .fulltext import PostgresFulltext
+from .fulltext import DOC_COUNT_SQL, PostgresFulltext
 from .rows import as_array, memory_at, mine, with_rows
 from .vector_search import PostgresVectorSearch
 
@@ -61,13 +62,18 @@ class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
         vis, identity = request.vis, self._identity_values()
         owned, top = self._semantic_sql(request.vector, vis, request.k, request.owned_k, rows=True)
         terms = self._term_sql(request.terms, vis, request.terms_limit)
-        counted, frequencies = self._df_sql(request.words, request.cap) if request.words else ({}, None)
+        docs, recount = self._recent_doc_count()
+        if docs is None:  # never counted since open: once
+            docs, recount = self.doc_count(), False
+        cap = rare_cap(docs) + 1
+        counted, frequencies = self._df_sql(request.words, cap) if request.words else ({}, None)
         lexical = self._bm25_sql("content", request.phrases, vis, request.phrases_limit, shown="m.content")
         statements = {
             "terms": terms and with_rows(*terms, order="x.score DESC, x.seq"),
             "frequencies": frequencies,
             "lexical": lexical and with_rows(*lexical, identity=identity, order="x.score DESC, x.seq"),
             "owned": owned,
+            "docs": (DOC_COUNT_SQL, []) if recount else None,
         }
 
         async def work(conn: AsyncConnection) -> dict[str, list[Any]]:
@@ -80,6 +86,8 @@ class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
                 return {name: await cursor.fetchall() for name, cursor in cursors.items()}
 
         rows = self._run(work)
+        if recount:
+            self._counted(rows["docs"])
         memories: dict[str, tuple[Any, int]] = {}  # id -> (row, where its memory's columns start)
         vectors: dict[str, Any] = {}
         for row in (*rows["top"], *rows.get("owned", [])):
@@ -97,9 +105,8 @@ class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
             semantic=semantic,
             owned=own,
             term_matches=self._term_answer(rows.get("terms", []), request.terms),
-            frequencies=self._df_answer(rows["frequencies"], request.cap, counted)
-            if frequencies
-            else counted,
+            frequencies=self._df_answer(rows["frequencies"], cap, counted) if frequencies else counted,
+            doc_count=docs,
             lexical=[LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows.get("lexical", [])],
             memories=Decoded(memories, lambda r: memory_at(*r)),
             vectors=Decoded(vectors, as_array),
