@@ -115,8 +115,8 @@ def test_postgres_recall_is_two_round_trips_with_sqlites_slates(
                 trips.append(sent() - before)
                 want = lite.recall(question, speaker, options, vector=vector)
                 if speaker is speakers[0]:  # a write between recalls changes the row count: counted again
-                    note = MemoryDraft(f"Note {len(trips)}: all is well.", speaker=Speaker(), scope=Scope.ROOM,
-                                       area_id="attic")  # fmt: skip
+                    note = MemoryDraft(f"Note {len(trips)}: all is well.", speaker=Speaker(),
+                                       scope=Scope.ROOM, area_id="attic")  # fmt: skip
                     pg.remember(note)
                     lite.remember(note)
                 assert [h.memory.content for h in got] == [h.memory.content for h in want], (
