@@ -24,6 +24,7 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN, add_verbatim
+from .test_term_postings import fts5_ranked
 
 ADMIN = Speaker.administrator()
 REPO = Path(__file__).resolve().parents[2]
@@ -302,7 +303,9 @@ def test_term_ranking_equals_fts5_where_ties_straddle_the_limit(sqlite_engine: M
     terms = query_terms("Is the bike in the garage?", "en")
     for speaker in (ADMIN, Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(area_id=HALL)):
         vis = Visibility.of(speaker)
-        every = engine.store._fts("memories_terms", "memories_terms.terms", terms, vis, 50)
+        store = engine.store
+        assert isinstance(store, SqliteStore)
+        every = fts5_ranked(store, "memories_terms", "memories_terms.terms", terms, vis, limit=50)
         assert len({score for _, score, _ in every}) < len(every) - 2  # ties
         for limit in range(1, len(every) + 2):
             want = [(mid, score) for mid, score, _ in every[:limit]]

@@ -1,7 +1,8 @@
-"""SQLite ranks its memories' terms from postings in RAM (store/bm25.py TermPostings): the same rows,
-scores (to the last bit) and order as FTS5's own bm25() over memories_terms, for every speaker and
-limit, through every kind of write (add, content update, status change, forget, prune, import),
-after a failed transaction and after reopening; and many threads writing while others rank."""
+"""SQLite searches both FTS5 tables from postings in RAM (store/bm25.py TermPostings): the same rows,
+scores (to the last bit) and order as FTS5's own bm25() over memories_terms (term_matches) and
+memories_fts (lexical), and FTS5's own phrase counts (doc_frequency), for every speaker and limit,
+through every kind of write (add, content update, status change, forget, prune, import), after a
+failed transaction and after reopening; and many threads writing while others rank."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from custom_components.memory.engine.api import StoreUnavailable
+from custom_components.memory.engine.lexical import fts_phrases, query_anchors
 from custom_components.memory.engine.models import (
     EmbeddingIdentity,
     Memory,
@@ -26,6 +28,7 @@ from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.bm25 import HELD_BLOCK, TermPostings, fts_tokens, idf
 from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.store.sqlite.fulltext import fts_put
+from custom_components.memory.engine.store.sqlite.rows import where_current, where_visible
 from custom_components.memory.engine.terms import query_terms
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN, memory_row
@@ -59,8 +62,27 @@ def _fts5(
 ) -> dict[str, tuple[float, frozenset[str]]]:
     """The ranking FTS5 computes itself (bm25() over memories_terms, sorted in SQL), with the
     query's terms each memory's terms hold."""
-    rows = store._fts("memories_terms", "memories_terms.terms", terms, vis, limit)
+    rows = fts5_ranked(store, "memories_terms", "memories_terms.terms", terms, vis, limit=limit)
     return {r[0]: (float(r[1]), frozenset(terms).intersection(str(r[2]).split())) for r in rows}
+
+
+def fts5_ranked(
+    store: SqliteStore, table: str, column: str, phrases: list[str], vis: Visibility, *, limit: int
+) -> list[tuple[str, float, str]]:
+    """(id, bm25() negated, column) of the current visible memories matching any phrase in the
+    FTS5 table, as FTS5 ranks them itself, sorted in SQL (equal scores in scan, rowid, order)."""
+    where, params = where_visible(vis)
+    current, at = where_current(vis)
+    query = " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
+    return [
+        (str(mid), float(score), str(text))
+        for mid, score, text in store._read(
+            f"SELECT m.id, -bm25({table}) AS score, {column} FROM {table} "
+            f"JOIN memories m ON m.rowid = {table}.rowid "
+            f"WHERE {table} MATCH ? AND {current} AND {where} ORDER BY score DESC LIMIT ?",
+            [query, *at, *params, limit],
+        )
+    ]
 
 
 def _assert_equal_to_fts5(store: SqliteStore) -> int:
@@ -69,10 +91,24 @@ def _assert_equal_to_fts5(store: SqliteStore) -> int:
         terms = query_terms(query, "en")
         for speaker in SPEAKERS:
             vis = Visibility.of(speaker)
+            phrases = fts_phrases(query_anchors(query, store)) + [
+                w for w in query.lower().split() if w.isalpha()
+            ]
             for limit in (1, 2, 5, 50):
                 got, want = store.term_matches(terms, vis, limit), _fts5(store, terms, vis, limit)
                 assert list(got.items()) == list(want.items()), (query, speaker, limit)
                 compared += len(want)
+                words = [(r.id, r.bm25, r.content) for r in store.lexical(phrases, vis, limit)]
+                assert words == fts5_ranked(store, "memories_fts", "m.content", phrases, vis, limit=limit), (
+                    query
+                )
+    for word in [*WORDS, "hx 4471", "a12 b", "nothing"]:
+        for cap in (1, 3, 1000):
+            count = store._read(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                ['"' + word + '"', cap],
+            )[0][0]
+            assert store.doc_frequency(word, cap) == count, word
     return compared
 
 

@@ -4,11 +4,10 @@ vector index), closing, write transactions, reads, and access counts batched int
 Concurrency (HA calls the store from many executor threads at once):
 - Writes: one write connection; every write transaction enters the write gate (write_gate.py:
   one writer at a time, paused while a backup copies the file). Changes to the in-RAM indexes
-  (vectors, the terms' postings), the row count and the document-frequency cache are queued
-  during the transaction (`_after_commit`) and applied after COMMIT inside the same gate, under
-  the state lock; a transaction that fails changes none of them, and one whose index change
-  fails rebuilds the indexes from the committed rows. So they never disagree with the committed
-  rows.
+  (vectors, both FTS5 tables' postings) and the row count are queued during the transaction
+  (`_after_commit`) and applied after COMMIT inside the same gate, under the state lock; a
+  transaction that fails changes none of them, and one whose change fails rebuilds the indexes
+  from the committed rows. So they never disagree with the committed rows.
 - Reads: their own connections (a small pool, `query_only`), never the gate: WAL lets them read
   the last committed state beside a writer, so a writer (ours, or another process holding the
   file's lock) delays writes only. A read of several statements that must agree (a page and its
@@ -40,11 +39,10 @@ from typing import Any
 
 from ...api import EngineError, StoreCorrupt, StoreFileChanged, StoreUnavailable, StoreUnwritable
 from ...models import EmbeddingIdentity
-from ..bm25 import TermPostings
 from ..migrations import SchemaTooNew, migrate
 from ..vectors import VectorIndex
 from ..write_gate import WriteGate
-from .index import load_index, load_terms
+from .index import Postings, load_index, load_postings
 from .rows import ts
 
 _LOGGER = logging.getLogger(__name__)
@@ -64,7 +62,7 @@ RESTORE_HINT = "restore the file from a backup, or move it away to start with an
 
 type FileId = tuple[int, int]
 type IndexChange = Callable[[VectorIndex], None]
-type TermChange = Callable[[TermPostings], None]
+type PostingsChange = Callable[[Postings], None]
 
 
 def _file_id(path: Path) -> FileId | None:
@@ -86,20 +84,20 @@ class SqliteConnection:
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None  # the write connection
         self._gate = WriteGate()
-        self._state = threading.Lock()  # the index, the row count, the df cache, pending touches
+        self._state = threading.Lock()  # the indexes, the row count, pending touches
         self._readers: list[sqlite3.Connection] = []  # idle read connections
         self._readers_lock = threading.Lock()
         self._generation = 0  # bumped by open/close: a reader of an older store is closed, not kept
         self._identity: EmbeddingIdentity | None = None
         self._index: VectorIndex | None = None
-        self._terms: TermPostings | None = None  # memories_terms' postings (term_matches ranks from them)
+        self._postings: Postings | None = None  # both FTS5 tables in RAM (fulltext.py searches them)
         self._pending_touch: dict[str, tuple[int, str]] = {}
         self._doc_count = 0
-        self._df_cache: dict[tuple[str, int], int] = {}  # valid for the current content only
-        self._content_version = 0  # bumped after every commit that may change a memory's text
         self._version = 0
         self._files: tuple[FileId, FileId | None] | None = None  # (file, WAL) identities at open
-        self._changes: list[tuple[IndexChange, int, TermChange]] = []  # queued by the transaction in progress
+        self._changes: list[
+            tuple[IndexChange, int, PostingsChange]
+        ] = []  # queued by the transaction in progress
         self._checkpoint_owed = False  # a forget's checkpoint failed: retried after the next write
         # why the last write could not be written to the file (StoreUnwritable), None once one commits
         self.write_fault: str | None = None
@@ -135,7 +133,7 @@ class SqliteConnection:
                 version = migrate(conn)
                 doc_count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
                 index = load_index(conn, identity)
-                terms = load_terms(conn)
+                postings = load_postings(conn)
             except StoreUnavailable:
                 _close_quietly(conn)
                 raise
@@ -156,7 +154,7 @@ class SqliteConnection:
             self._conn, self._identity, self._version = conn, identity, version
             self._files = (_file_id(self.path) or (0, 0), _file_id(_wal(self.path)))
             with self._state:
-                self._doc_count, self._index, self._terms = doc_count, index, terms
+                self._doc_count, self._index, self._postings = doc_count, index, postings
             with self._readers_lock:
                 self._generation += 1
 
@@ -165,7 +163,7 @@ class SqliteConnection:
         with self._gate:
             if self._conn is None:
                 return
-            with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._tx(memories=False):
+            with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._tx():
                 pass  # flushes pending touches
             # Also when the file was replaced (the flush refused): the WAL at the path is still
             # this file's, and one left behind would be applied to the file there now.
@@ -179,7 +177,7 @@ class SqliteConnection:
             _close_quietly(self._conn)
             self._conn = None
             with self._state:
-                self._index = self._terms = None
+                self._index, self._postings = None, None
 
     def schema_version(self) -> int:
         """The file's schema version (migrations.py), once open."""
@@ -197,7 +195,7 @@ class SqliteConnection:
         copied by the backup beside the file (committed pages only; writes are held back)."""
         if self._gate.enter_now():  # never wait here (no `timeout`): if busy, the next write takes them
             try:
-                with self._tx(memories=False):
+                with self._tx():
                     pass
             finally:
                 self._gate.leave()
@@ -229,11 +227,11 @@ class SqliteConnection:
             raise StoreUnavailable("memory store is not open")
         return self._index
 
-    def _term_postings(self) -> TermPostings:
-        """The postings of memories_terms; hold self._state while using them."""
-        if self._terms is None:
+    def _fts_postings(self) -> Postings:
+        """Both FTS5 tables' postings; hold self._state while using them."""
+        if self._postings is None:
             raise StoreUnavailable("memory store is not open")
-        return self._terms
+        return self._postings
 
     def _identity_values(self) -> tuple[str, str, int]:
         ident = self._identity
@@ -257,20 +255,18 @@ class SqliteConnection:
 
     # ------------------------------------------------------------------ writes
     def _after_commit(
-        self, change: IndexChange | None = None, *, rows: int = 0, terms: TermChange | None = None
+        self, change: IndexChange | None = None, *, rows: int = 0, text: PostingsChange | None = None
     ) -> None:
-        """Queue an index change (and a change of the memory row count, of the terms' postings:
+        """Queue an index change (and a change of the memory row count, of the text's postings:
         fulltext.fts_put/fts_drop) for when the write transaction in progress has committed; call
         inside `with self._tx()`."""
-        self._changes.append((change or _nothing, rows, terms or _nothing))
+        self._changes.append((change or _nothing, rows, text or _nothing))
 
     @contextmanager
-    def _tx(self, *, memories: bool = True) -> Iterator[sqlite3.Connection]:
+    def _tx(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (BEGIN IMMEDIATE … COMMIT, durable on return), in the write gate.
 
-        memories=False for writes that change no memory's text (transcripts, access counts): the
-        document-frequency cache of the recall path stays valid across every recorded turn and
-        every batch of recall touches. Raises StoreFileChanged (the file was replaced: nothing
+        Raises StoreFileChanged (the file was replaced: nothing
         written, or nothing acknowledged), StoreUnavailable(writing=True) for another failure
         (nothing written; an EngineError raised inside the block, e.g. InvalidInput, as it is)."""
         with self._gate:
@@ -298,22 +294,19 @@ class SqliteConnection:
             self._check_file()  # committed to a file that was replaced meanwhile: not acknowledged
             self.write_fault = None
             changes, self._changes = self._changes, []
-            self._apply(changes, memories)
+            self._apply(changes)
             if self._checkpoint_owed:
                 self._checkpoint()
 
-    def _apply(self, changes: list[tuple[IndexChange, int, TermChange]], memories: bool) -> None:
-        """Apply committed changes to the index and counters; rebuild the index from the
+    def _apply(self, changes: list[tuple[IndexChange, int, PostingsChange]]) -> None:
+        """Apply committed changes to the indexes and counters; rebuild the indexes from the
         committed rows if one fails (the rows are the truth)."""
         with self._state:
-            if memories:
-                self._content_version += 1
-                self._df_cache.clear()
-            index, terms = self._idx(), self._term_postings()
+            index, postings = self._idx(), self._fts_postings()
             try:
-                for change, rows, term_change in changes:
+                for change, rows, text_change in changes:
                     change(index)
-                    term_change(terms)
+                    text_change(postings)
                     self._doc_count += rows
             except Exception:
                 _LOGGER.exception("The memory store's in-RAM indexes fell out of step; rebuilding them")
@@ -326,7 +319,7 @@ class SqliteConnection:
         try:
             self._doc_count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
             self._index = load_index(conn, identity)
-            self._terms = load_terms(conn)
+            self._postings = load_postings(conn)
         except sqlite3.Error as err:
             raise StoreUnavailable(f"memory store index rebuild failed: {err}") from err
 
@@ -420,7 +413,7 @@ class SqliteConnection:
             due = len(self._pending_touch) >= TOUCH_FLUSH_EVERY
         if due and self._gate.enter_now():
             try:
-                with self._tx(memories=False):
+                with self._tx():
                     pass
             finally:
                 self._gate.leave()
@@ -451,7 +444,7 @@ def _primary(err: sqlite3.Error) -> int | None:
     return None if code is None else int(code) & 0xFF
 
 
-def _nothing(_index: VectorIndex | TermPostings) -> None:
+def _nothing(_index: VectorIndex | Postings) -> None:
     return None
 
 

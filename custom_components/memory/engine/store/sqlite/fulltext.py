@@ -1,14 +1,15 @@
 """The search legs SQLite answers from full text (half of SearchLegs; vector_search.py is the
-other): FTS5 phrases (memories_fts: the words, for anchors), stemmed terms (memories_terms, ranked
-from their postings in RAM: bm25.TermPostings), document frequencies with their cache, and
-conversation neighbours. Both FTS5 tables share the memory's rowid; `fts_put`/`fts_drop` are the
-only writers of their rows, and hand back the change the postings take once the write commits."""
+other): anchors' phrases in the words (memories_fts: lexical, containing, doc_frequencies) and
+stemmed terms (memories_terms: term_matches), both searched in their postings in RAM
+(index.Postings, bm25.TermPostings: FTS5's bm25() to the last bit), and conversation neighbours.
+Both FTS5 tables share the memory's rowid and stay the durable copy the postings are loaded
+from; `fts_put`/`fts_drop` are the only writers of their rows, and hand back the change the
+postings take once the write commits."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -16,91 +17,125 @@ from ...language import spaced
 from ...models import Memory, Status
 from ...terms import document_terms
 from ..base import LexicalRow, Visibility
-from ..bm25 import TermPostings, fts_tokens, phrase_counts
+from ..bm25 import Floats, Rows, TermPostings, fts_tokens, phrase_counts
 from ..sql import neighbour_windows
 from ..vectors import STATUS_CODES
-from .connection import SqliteConnection, TermChange
+from .connection import PostingsChange, SqliteConnection
+from .index import Postings
 from .rows import where_current, where_visible
 
-DF_CACHE_MAX = 4096  # cached document frequencies (cleared on every content change, or when full)
-VISIBLE_BATCH = 64  # ranked term matches checked for visibility per read (at least; then doubling)
+VISIBLE_BATCH = 64  # ranked rows checked for visibility per step (at least; then doubling)
+# each postings' FTS5 table and column (phrases of several tokens are checked on the text)
+TABLES = {"words": ("memories_fts", "content"), "terms": ("memories_terms", "terms")}
 
 
-def fts_put(conn: sqlite3.Connection, rowid: int, memory: Memory) -> TermChange:
+def fts_put(conn: sqlite3.Connection, rowid: int, memory: Memory) -> PostingsChange:
     """Index a memory's text: its words (anchors, memories_fts) and its terms (memories_terms).
-    Returns the postings' change, for SqliteConnection._after_commit(terms=...)."""
+    Returns the postings' change, for SqliteConnection._after_commit(text=...)."""
     return fts_put_text(conn, rowid, memory.content, memory.language, memory.id)
 
 
 def fts_put_text(
     conn: sqlite3.Connection, rowid: int, content: str, language: str, memory_id: str
-) -> TermChange:
+) -> PostingsChange:
     """fts_put for a row's content, language and id: the words with scripts written without
     spaces set apart (language.spaced), and the terms (terms.document_terms)."""
-    terms = document_terms(content, language)
-    conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (rowid, spaced(content)))
+    words, terms = spaced(content), document_terms(content, language)
+    conn.execute("INSERT INTO memories_fts(rowid, content) VALUES (?, ?)", (rowid, words))
     conn.execute("INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)", (rowid, terms))
-    return lambda postings: postings.put(rowid, terms, memory_id)
+
+    def change(postings: Postings) -> None:
+        postings.words.put(rowid, words, memory_id)
+        postings.terms.put(rowid, terms, memory_id)
+
+    return change
 
 
-def fts_drop(conn: sqlite3.Connection, rowid: int) -> TermChange:
+def fts_drop(conn: sqlite3.Connection, rowid: int) -> PostingsChange:
     """Remove a memory's rows from both FTS5 tables. Returns the postings' change (as fts_put)."""
-    row = conn.execute("SELECT terms FROM memories_terms WHERE rowid = ?", (rowid,)).fetchone()
+    words = conn.execute("SELECT content FROM memories_fts WHERE rowid = ?", (rowid,)).fetchone()
+    terms = conn.execute("SELECT terms FROM memories_terms WHERE rowid = ?", (rowid,)).fetchone()
     conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
     conn.execute("DELETE FROM memories_terms WHERE rowid = ?", (rowid,))
-    if row is None:
-        return lambda postings: None
-    return lambda postings: postings.drop(rowid, row[0] or "")
+
+    def change(postings: Postings) -> None:
+        if words is not None:
+            postings.words.drop(rowid, words[0] or "")
+        if terms is not None:
+            postings.terms.drop(rowid, terms[0] or "")
+
+    return change
 
 
 class SqliteFulltext(SqliteConnection):
     """lexical, containing, term_matches, doc_count, doc_frequencies and neighbours of SearchLegs."""
 
     def lexical(self, phrases: list[str], vis: Visibility, limit: int) -> list[LexicalRow]:
-        """Current visible memories matching any FTS5 phrase, by BM25 (higher = better)."""
-        rows = self._fts("memories_fts", "m.content", phrases, vis, limit)
-        return [LexicalRow(id=r[0], content=r[2], bm25=float(r[1])) for r in rows]
+        """Current visible memories whose words hold any phrase (lexical.fts_phrases), by FTS5's
+        bm25() over memories_fts (higher = better), at most `limit`, best first (_ranked)."""
+        ranked = self._ranked("words", phrases, vis, limit)
+        if not ranked:
+            return []
+        marks = ",".join("?" * len(ranked))
+        content = dict(
+            self._read(f"SELECT id, content FROM memories WHERE id IN ({marks})", [r[0] for r in ranked])
+        )
+        return [
+            LexicalRow(id=mid, content=content[mid], bm25=score) for mid, score, _ in ranked if mid in content
+        ]
 
     def containing(self, phrases: list[str], ids: list[str], vis: Visibility) -> dict[str, str]:
-        """Of the listed memories, those vis allows whose words (memories_fts) hold any phrase, id ->
-        content: FTS5 walks the phrases' postings, nothing is ranked."""
-        if not phrases or not ids:
+        """Of the listed memories, those vis allows (current) whose words hold any phrase, id ->
+        content: the phrases' rows from the postings, nothing ranked."""
+        split = [tokens for p in phrases if (tokens := fts_tokens(p))]
+        if not split or not ids:
             return {}
-        where, params = where_visible(vis)
-        rows = self._read(
-            "SELECT m.id, m.content FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND m.id IN ({','.join('?' * len(ids))}) AND {where}",
-            [_fts_query(phrases), *ids, *params],
-        )
-        return {mid: content for mid, content in rows}
+        texts = self._phrase_texts("words", split)
+        with self._state:
+            words = self._fts_postings().words
+            rows = {r for tokens in split for r in _matching(words, tokens, texts)[0].tolist()}
+            holding = {words.id_of(r) for r in rows}
+        found = self._visible([i for i in dict.fromkeys(ids) if i in holding], vis)
+        if not found:
+            return {}
+        marks = ",".join("?" * len(found))
+        return dict(self._read(f"SELECT id, content FROM memories WHERE id IN ({marks})", list(found)))
 
     def term_matches(
         self, terms: list[str], vis: Visibility, limit: int
     ) -> dict[str, tuple[float, frozenset[str]]]:
         """Current visible memories sharing any search term (terms.query_terms), id -> (BM25, the
         terms of `terms` it holds): FTS5's bm25() of memories_terms negated (higher = better, > 0),
-        computed from the postings in RAM (bm25.TermPostings: the same scores and order as FTS5,
-        ties by rowid); at most `limit`, best first. The best rows are checked for visibility
-        VISIBLE_BATCH (or 2 x limit) at a time until `limit` are found, nothing below them: by the
-        vector index's compilation of the rule and its status column (as semantic), in SQL
-        (where_visible, where_current) for a row the index lacks or a look back (vis.as_of)."""
-        split = [(term, tokens) for term in terms if (tokens := fts_tokens(term))]
+        at most `limit`, best first (_ranked)."""
+        return {
+            mid: (score, frozenset(held)) for mid, score, held in self._ranked("terms", terms, vis, limit)
+        }
+
+    def _ranked(
+        self, column: str, phrases: list[str], vis: Visibility, limit: int
+    ) -> list[tuple[str, float, list[str]]]:
+        """(id, BM25, the phrases it holds) of the current visible memories holding any phrase
+        in `column`'s postings (TABLES), best first, at most `limit`: FTS5's bm25() computed from
+        the postings (bm25.TermPostings: the same scores and order as FTS5, ties by rowid). The
+        best rows are checked for visibility VISIBLE_BATCH (or 2 x limit) at a time until `limit`
+        are found, nothing below them (_visible)."""
+        split = [(p, tokens) for p in phrases if (tokens := fts_tokens(p))]
         if not split or limit <= 0:
-            return {}
-        texts = self._phrase_texts([tokens for _, tokens in split])
+            return []
+        texts = self._phrase_texts(column, [tokens for _, tokens in split])
         with self._state:
-            postings = self._term_postings()
+            postings: TermPostings = getattr(self._fts_postings(), column)
             ranking = postings.bm25([_matching(postings, tokens, texts) for _, tokens in split])
-        out: dict[str, tuple[float, frozenset[str]]] = {}
+        out: list[tuple[str, float, list[str]]] = []
         start, size = 0, max(VISIBLE_BATCH, 2 * limit)
         while start < ranking.rows.size:
             with self._state:
-                postings = self._term_postings()
+                postings = getattr(self._fts_postings(), column)
                 ids = [postings.id_of(r) for r in ranking.rows[start : start + size].tolist()]
             seen = self._visible([i for i in ids if i is not None], vis)
             for k, mid in enumerate(ids, start):
-                if mid in seen:
-                    out[mid] = (float(ranking.scores[k]), frozenset(split[i][0] for i in ranking.phrases(k)))
+                if mid is not None and mid in seen:
+                    out.append((mid, float(ranking.scores[k]), [split[i][0] for i in ranking.phrases(k)]))
                     if len(out) == limit:
                         return out
             start, size = start + len(ids), 2 * size
@@ -129,36 +164,22 @@ class SqliteFulltext(SqliteConnection):
             )}  # fmt: skip
         return visible
 
-    def _phrase_texts(self, phrases: list[list[str]]) -> dict[int, list[str]]:
+    def _phrase_texts(self, column: str, phrases: list[list[str]]) -> dict[int, list[str]]:
         """The tokens of the rows that hold every token of a phrase of several (a term FTS5 splits,
         e.g. "hx-4471"): where it occurs as a run is read from the row (rowid -> tokens)."""
         several = [p for p in phrases if len(p) > 1]
         if not several:
             return {}
         with self._state:
-            postings = self._term_postings()
+            postings: TermPostings = getattr(self._fts_postings(), column)
             rows = sorted({r for p in several for r in postings.rows_with(p).tolist()})
         if not rows:
             return {}
+        table, text = TABLES[column]
         found = self._read(
-            f"SELECT rowid, terms FROM memories_terms WHERE rowid IN ({','.join('?' * len(rows))})", rows
+            f"SELECT rowid, {text} FROM {table} WHERE rowid IN ({','.join('?' * len(rows))})", rows
         )
-        return {int(rowid): fts_tokens(text or "") for rowid, text in found}
-
-    def _fts(self, table: str, column: str, phrases: list[str], vis: Visibility, limit: int) -> list[Any]:
-        """(id, BM25 negated, column) of the current visible memories matching any phrase in the
-        FTS5 table, best first (ties in scan, rowid, order: test_term_postings pins it), at most
-        limit. FTS5 scores every match; the anchors' rare words and identifiers have few."""
-        if not phrases:
-            return []
-        where, params = where_visible(vis)
-        current, at = where_current(vis)
-        return self._read(
-            f"SELECT m.id, -bm25({table}) AS score, {column} FROM {table} "
-            f"JOIN memories m ON m.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? AND {current} AND {where} ORDER BY score DESC LIMIT ?",
-            [_fts_query(phrases), *at, *params, limit],
-        )
+        return {int(rowid): fts_tokens(value or "") for rowid, value in found}
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """Conversation context: for each given memory with a source_ref, the current, visible,
@@ -192,34 +213,18 @@ class SqliteFulltext(SqliteConnection):
         return {term: self.doc_frequency(term, cap) for term in dict.fromkeys(terms)}
 
     def doc_frequency(self, term: str, cap: int) -> int:
-        """How many memories contain the FTS phrase `term`, counted up to `cap` (cheap when rare).
-
-        Cached until the next content change: a query asks for ~5 words, mostly the same ones."""
+        """How many memories' words hold the phrase `term` (any status), counted up to `cap`: from
+        the postings."""
+        tokens = fts_tokens(term)
+        if not tokens:
+            return 0
+        texts = self._phrase_texts("words", [tokens])
         with self._state:
-            cached = self._df_cache.get((term, cap))
-            version = self._content_version
-        if cached is not None:
-            return cached
-        phrase = '"' + term.replace('"', '""') + '"'
-        rows = self._read(
-            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-            (phrase, cap),
-        )
-        df = int(rows[0][0])
-        with self._state:
-            if version == self._content_version:  # else counted on content that has changed since
-                if len(self._df_cache) >= DF_CACHE_MAX:
-                    self._df_cache.clear()
-                self._df_cache[(term, cap)] = df
-        return df
+            rows, _ = _matching(self._fts_postings().words, tokens, texts)
+        return min(int(rows.size), cap)
 
 
-def _fts_query(phrases: list[str]) -> str:
-    """An FTS5 query matching any of the phrases."""
-    return " OR ".join('"' + p.replace('"', '""') + '"' for p in phrases)
-
-
-def _matching(postings: TermPostings, phrase: list[str], texts: dict[int, list[str]]) -> tuple[Any, Any]:
+def _matching(postings: TermPostings, phrase: list[str], texts: dict[int, list[str]]) -> tuple[Rows, Floats]:
     """(rowids, occurrences) of the rows holding `phrase`: a token's postings, or for a phrase of
     several tokens the rows `texts` holds it in as a run (rows changed since they were read: as read)."""
     if len(phrase) == 1:

@@ -1,6 +1,6 @@
 """The in-RAM indexes of the SQLite store: the vector index — loading it from the file at open,
 and keeping its rows (vector, scope, owner, area, status, language) in step with every memory
-write — and the postings of the memories' terms (load_terms; fulltext.py keeps them in step).
+write — and the postings of both FTS5 tables (load_postings; fulltext.py keeps them in step).
 
 The indexes themselves are store/vectors.py (VectorIndex) and store/bm25.py (TermPostings); this
 module decides the vector index's mode and fills both.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import sqlite3
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -77,15 +78,25 @@ def load_index(conn: sqlite3.Connection, identity: EmbeddingIdentity) -> VectorI
     return index
 
 
-def load_terms(conn: sqlite3.Connection) -> TermPostings:
-    """The postings of memories_terms (every memory's terms, whatever its status or identity)."""
-    postings = TermPostings()
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """Both FTS5 tables of the store held in RAM (bm25.TermPostings), by the memory's rowid."""
+
+    words: TermPostings  # memories_fts: the words (language.spaced content), for anchors
+    terms: TermPostings  # memories_terms: the stemmed terms (terms.document_terms), for full text
+
+
+def load_postings(conn: sqlite3.Connection) -> Postings:
+    """The postings of both FTS5 tables (every memory, whatever its status or identity)."""
+    postings = Postings(TermPostings(), TermPostings())
     rows = conn.execute(
-        "SELECT t.rowid, t.terms, m.id FROM memories_terms t JOIN memories m ON m.rowid = t.rowid"
+        "SELECT m.rowid, m.id, f.content, t.terms FROM memories m "
+        "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_terms t ON t.rowid = m.rowid"
     )
     for chunk in chunks(rows):
-        for rowid, terms, memory_id in chunk:
-            postings.put(int(rowid), terms or "", memory_id)
+        for rowid, memory_id, words, terms in chunk:
+            postings.words.put(int(rowid), words or "", memory_id)
+            postings.terms.put(int(rowid), terms or "", memory_id)
     return postings
 
 

@@ -44,7 +44,7 @@ class SqliteRecords(SqliteConnection):
                 (*memory_values(memory), to_blob(vector), *self._identity_values()),
             )
             assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
-            self._after_commit(terms=fts_put(conn, cur.lastrowid, memory))
+            self._after_commit(text=fts_put(conn, cur.lastrowid, memory))
             retired = [(i, Status.SUPERSEDED) for i in supersedes]
 
             def indexed(index: VectorIndex) -> None:
@@ -73,8 +73,8 @@ class SqliteRecords(SqliteConnection):
             values += [to_blob(vector), *self._identity_values()]
         conn.execute(f"UPDATE memories SET {sets} WHERE id = ?", (*values, memory.id))
         if (row[1], row[2]) != (memory.content, memory.language):
-            self._after_commit(terms=fts_drop(conn, row[0]))
-            self._after_commit(terms=fts_put(conn, row[0], memory))
+            self._after_commit(text=fts_drop(conn, row[0]))
+            self._after_commit(text=fts_put(conn, row[0], memory))
         return True
 
     def retire(self, changes: Sequence[tuple[str, Status]], by: Memory, at: datetime) -> None:
@@ -136,7 +136,7 @@ class SqliteRecords(SqliteConnection):
     def record_verdict(self, first_id: str, second_id: str, relation: str, at: datetime) -> None:
         """Keep the verdict on one pair (stored with the smaller id first); committed."""
         low, high = sorted((first_id, second_id))
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO pair_verdicts (first_id, second_id, relation, judged_at) "
                 "VALUES (?, ?, ?, ?)",
@@ -151,7 +151,7 @@ class SqliteRecords(SqliteConnection):
         """Delete `inferred` memories never recalled (access_count 0, batched counts flushed
         first) created before `created_before`: row, FTS row and vector, no tombstone; committed.
         Returns their ids; dry_run: only finds them."""
-        with self._tx(memories=not dry_run) as conn:
+        with self._tx() as conn:
             rows = conn.execute(
                 "SELECT rowid, id FROM memories WHERE provenance = ? AND access_count = 0 AND created_at < ?",
                 (Provenance.INFERRED.value, ts(created_before)),
@@ -159,7 +159,7 @@ class SqliteRecords(SqliteConnection):
             if dry_run:
                 return [mid for _, mid in rows]
             for rowid, _ in rows:
-                self._after_commit(terms=fts_drop(conn, rowid))
+                self._after_commit(text=fts_drop(conn, rowid))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             pruned = [mid for _, mid in rows]
 

@@ -60,7 +60,7 @@ class SqliteTombstones(SqliteConnection):
                     (tomb.id, tomb.scope.value, tomb.owner_id, tomb.area_id, blob, provider, model, dim,
                      ts(at), digests or None),
                 )  # fmt: skip
-                self._after_commit(terms=fts_drop(conn, rowid))
+                self._after_commit(text=fts_drop(conn, rowid))
                 conn.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
                 done.append((memory, tomb))
             if done:

@@ -1,5 +1,5 @@
 """Verbatim conversation turns in SQLite (TranscriptStore): independent of memories and
-forgetting, purged by age. Their writes leave the document-frequency cache valid."""
+forgetting, purged by age."""
 
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ class SqliteTranscripts(SqliteConnection):
         StoreUnavailable (nothing of the batch written)."""
         if not turns:
             return
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             conn.executemany(INSERT_TURN, [turn_values(t) for t in turns])
 
     def append_turn(self, said: TranscriptTurn) -> TranscriptTurn | None:
         """Append `said` after its conversation's last turn, numbering it in the same write
         transaction (concurrent callers never collide); committed. None, and nothing written,
         when it is a user turn repeating the last turn (one utterance seen through two doors)."""
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             last = conn.execute(
                 "SELECT turn, role, text FROM transcript_turns WHERE conversation_id = ? "
                 "ORDER BY turn DESC LIMIT 1",
@@ -50,6 +50,6 @@ class SqliteTranscripts(SqliteConnection):
 
     def purge_turns(self, older_than: datetime) -> int:
         """Delete turns created before `older_than` (secure_delete zeroes them); returns how many."""
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             cur = conn.execute("DELETE FROM transcript_turns WHERE created_at < ?", (ts(older_than),))
             return int(cur.rowcount)

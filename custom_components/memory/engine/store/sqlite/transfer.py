@@ -43,7 +43,7 @@ class SqliteTransfer(SqliteConnection):
         for another table, StoreUnavailable when the store is closed or a read fails."""
         columns = transfer_columns(table)
         key = EXPORT_ORDER[table]
-        with self._tx(memories=False):
+        with self._tx():
             pass  # flushes pending touches
         select = f"SELECT {', '.join(columns)} FROM {table}"
         order = f"ORDER BY {', '.join(key)} LIMIT ?"
@@ -74,7 +74,7 @@ class SqliteTransfer(SqliteConnection):
         insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
         values = [tuple(row[c] for c in columns) for row in rows]
         if table != "memories":
-            with self._tx(memories=False) as conn:
+            with self._tx() as conn:
                 conn.executemany(insert, values)
             return
         active = self._identity_values()
@@ -85,7 +85,7 @@ class SqliteTransfer(SqliteConnection):
                 if cur.lastrowid is None:  # an INSERT into a rowid table always sets it
                     raise StoreUnavailable("memory store import lost a row id")
                 memory = memory_of(tuple(row[c] for c in MEMORY_COLUMNS))
-                self._after_commit(terms=fts_put(conn, cur.lastrowid, memory))
+                self._after_commit(text=fts_put(conn, cur.lastrowid, memory))
                 blob = row["embedding"]
                 if isinstance(blob, bytes) and tuple(row[c] for c in EMBEDDING_IDENTITY) == active:
                     indexed.append((memory, from_blob(blob)))

@@ -17,7 +17,7 @@ class SqliteVoiceprints(SqliteConnection):
         """Insert or replace person_id's voiceprint (a replacement keeps the first created_at);
         committed. Returns the row as stored."""
         vector = np.ascontiguousarray(print_.vector, dtype="<f4").reshape(-1)
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             conn.execute(
                 "INSERT INTO voiceprints (person_id, vector, clips, embedding, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(person_id) DO UPDATE SET vector = excluded.vector, "
@@ -34,5 +34,5 @@ class SqliteVoiceprints(SqliteConnection):
 
     def delete_voiceprint(self, person_id: str) -> bool:
         """Delete person_id's voiceprint (secure_delete zeroes the page); True when there was one."""
-        with self._tx(memories=False) as conn:
+        with self._tx() as conn:
             return conn.execute("DELETE FROM voiceprints WHERE person_id = ?", (person_id,)).rowcount > 0
