@@ -7,8 +7,8 @@ recall "as of" a moment searches the memories current then: RecallOptions.as_of)
    plus at most one below it that stands out after hubness calibration (calibrated_best);
 2. lexical legs: (a) exact anchors (identifiers, numbers, rare words; lexical.py), a row
    counting only if it really contains one on our own tokens — an identifier or number admits
-   it (searched for through FTS5 in every visible memory), a rare word only lifts it (looked for
-   in the memories the other legs found only); (b) full text: BM25 over the
+   it (searched for in every visible memory: store.lexical), a rare word only lifts it (looked
+   for in the memories the other legs found only: store.containing); (b) full text: BM25 over the
    stemmed content words (terms.py), a row entering by it alone when its BM25 is at least
    TERMS_ADMIT_SHARE of the best and TERMS_ADMIT_MIN;
    (c) translations: a memory in another language that says what one of the best full-text
