@@ -133,13 +133,13 @@ def test_append_turn_numbers_in_order_and_records_one_utterance_once(
 def test_recording_a_turn_keeps_the_recall_word_counts(
     sqlite_engine: MemoryEngine, julian_kitchen: Speaker
 ) -> None:
-    """Transcript writes touch no memory, so the document-frequency cache of recall survives them."""
+    """Transcript writes touch no memory: the words recall counts stay as they were (a turn is no
+    memory's text)."""
     engine = sqlite_engine
     engine.remember(
         MemoryDraft("Ticket HX-4471 is waiting for a part.", speaker=julian_kitchen, scope=Scope.SHARED)
     )
-    engine.recall("Which part are we waiting for?", julian_kitchen)
-    cached = dict(engine.store._df_cache)
-    assert cached
-    engine.append_turn(_turn("c3", 0, "status of HX-4471"))
-    assert engine.store._df_cache == cached
+    before = (engine.store.doc_count(), engine.store.doc_frequencies(["part", "status", "hx"], 10))
+    assert before == (1, {"part": 1, "status": 0, "hx": 1})
+    engine.append_turn(_turn("c3", 0, "status of HX-4471 part"))
+    assert (engine.store.doc_count(), engine.store.doc_frequencies(["part", "status", "hx"], 10)) == before
