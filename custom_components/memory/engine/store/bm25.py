@@ -125,6 +125,13 @@ class TermPostings:
         """The memory id of an indexed row, None for none."""
         return self._ids[rowid] if 0 <= rowid < self._ids.size else None
 
+    def ids_of(self, rows: Rows) -> list[str | None]:
+        """id_of for many rows at once (one gather)."""
+        inside = rows[(rows >= 0) & (rows < self._ids.size)]
+        if inside.size == rows.size:
+            return self._ids[rows].tolist()  # type: ignore[no-any-return]
+        return [self.id_of(int(r)) for r in rows.tolist()]
+
     def rows_with(self, tokens: Iterable[str]) -> Rows:
         """The rowids holding every one of `tokens` (ascending)."""
         found: Rows | None = None

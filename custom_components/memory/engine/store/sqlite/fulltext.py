@@ -93,8 +93,7 @@ class SqliteFulltext(SqliteConnection):
         texts = self._phrase_texts("words", split)
         with self._state:
             words = self._fts_postings().words
-            rows = {r for tokens in split for r in _matching(words, tokens, texts)[0].tolist()}
-            holding = {words.id_of(r) for r in rows}
+            holding = {i for tokens in split for i in words.ids_of(_matching(words, tokens, texts)[0])}
         found = self._visible([i for i in dict.fromkeys(ids) if i in holding], vis)
         if not found:
             return {}
@@ -131,7 +130,7 @@ class SqliteFulltext(SqliteConnection):
         while start < ranking.rows.size:
             with self._state:
                 postings = getattr(self._fts_postings(), column)
-                ids = [postings.id_of(r) for r in ranking.rows[start : start + size].tolist()]
+                ids = postings.ids_of(ranking.rows[start : start + size])
             seen = self._visible([i for i in ids if i is not None], vis)
             for k, mid in enumerate(ids, start):
                 if mid is not None and mid in seen:
