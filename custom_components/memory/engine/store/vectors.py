@@ -14,6 +14,7 @@ Two modes, chosen once when the store opens (store/sqlite/index.py, load_index):
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -151,6 +152,7 @@ class VectorIndex:
                 self._grow()
             row = self.size
             self.size += 1
+            memory_id = sys.intern(memory_id)  # one string for it here and in the text postings
             self.ids.append(memory_id)
             self.row_of[memory_id] = row
         if vector is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import sqlite3
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,9 +95,11 @@ def load_postings(conn: sqlite3.Connection) -> Postings:
         "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_terms t ON t.rowid = m.rowid"
     )
     for chunk in chunks(rows):
-        for rowid, memory_id, words, terms in chunk:
+        for rowid, read_id, words, terms in chunk:
+            memory_id = sys.intern(read_id)  # the same string as the vector index's id
             postings.words.put(int(rowid), words or "", memory_id)
             postings.terms.put(int(rowid), terms or "", memory_id)
+    _release_free_heap()
     return postings
 
 
