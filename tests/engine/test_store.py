@@ -24,7 +24,7 @@ from custom_components.memory.engine.store.sqlite import SqliteStore
 from custom_components.memory.engine.terms import query_terms
 
 from .conftest import ANNA, HALL, JULIAN, KITCHEN, add_verbatim
-from .test_term_postings import fts5_ranked
+from .test_term_postings import BUCKETS, fts5_ranked
 
 ADMIN = Speaker.administrator()
 REPO = Path(__file__).resolve().parents[2]
@@ -287,15 +287,8 @@ def test_term_ranking_equals_fts5_where_ties_straddle_the_limit(sqlite_engine: M
     bm25() sorted in SQL, also where equal scores straddle the limit with rows of buckets the
     speaker cannot see in between (more writes: test_term_postings.py)."""
     engine = sqlite_engine
-    buckets: list[dict[str, object]] = [
-        {"scope": Scope.SHARED},
-        {"scope": Scope.ROOM, "area_id": KITCHEN},
-        {"scope": Scope.ROOM, "area_id": HALL},
-        {"scope": Scope.PRIVATE, "owner_id": JULIAN},
-        {"scope": Scope.PRIVATE, "owner_id": ANNA},
-    ]
     for thing in ("ladder", "bike", "tent"):
-        for bucket in buckets:  # one text in five buckets: straight to the store (the writer would confirm)
+        for bucket in BUCKETS:  # one text in five buckets: straight to the store (the writer would confirm)
             add_verbatim(engine, f"The {thing} is in the garage.", **bucket)  # type: ignore[arg-type]
     engine.remember(
         MemoryDraft("Oil the garage door: the garage door sticks.", speaker=Speaker(), scope=Scope.SHARED)
