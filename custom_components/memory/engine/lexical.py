@@ -182,11 +182,11 @@ def rare_cap(doc_count: int) -> int:
     return max(1, int(doc_count * RARE_DF_FRACTION))
 
 
-def query_anchors(query: str, store: DocFrequency, found: list[Anchor | str] | None = None) -> list[Anchor]:
+def query_anchors(query: str, store: DocFrequency) -> list[Anchor]:
     """The query's anchors: identifiers and numbers always, words only when rare in the store
-    (anchor_candidates, or `found` when worked out already; their document frequencies are
-    counted up to rare_cap + 1, in one round trip for all)."""
-    found = anchor_candidates(query) if found is None else found
+    (anchor_candidates; their document frequencies are counted up to rare_cap + 1, in one round
+    trip for all)."""
+    found = anchor_candidates(query)
     words = [w for w in found if isinstance(w, str)]
     cap = rare_cap(store.doc_count()) if words else 0
     df = store.doc_frequencies(words, cap + 1) if words else {}
