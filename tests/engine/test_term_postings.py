@@ -24,6 +24,7 @@ from custom_components.memory.engine.models import (
     Speaker,
     Status,
 )
+from custom_components.memory.engine.store import bm25
 from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.bm25 import HELD_BLOCK, TermPostings, fts_tokens, idf
 from custom_components.memory.engine.store.sqlite import SqliteStore
@@ -112,7 +113,13 @@ def _assert_equal_to_fts5(store: SqliteStore) -> int:
     return compared
 
 
-def test_term_matches_equal_fts5_through_every_write(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rebuild_min", [4096, 8])
+def test_term_matches_equal_fts5_through_every_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rebuild_min: int
+) -> None:
+    """4096: the writes stay beside the flat arrays until the reopen builds them; 8: the flat
+    arrays are rebuilt every few writes, so rows are put, dropped and marked dead in both."""
+    monkeypatch.setattr(bm25, "REBUILD_MIN", rebuild_min)
     rng = random.Random(5)
     store = SqliteStore(tmp_path / "m.db")
     store.open(IDENTITY)
@@ -224,6 +231,38 @@ def test_postings_formula_pieces() -> None:
     assert (postings.id_of(3), postings.id_of(7), postings.id_of(10**6)) == (None, "b", None)
     ranking = postings.bm25([postings.postings("hx")])
     assert ranking.rows.tolist() == [7] and ranking.scores[0] > 0
+
+
+@pytest.mark.parametrize("rebuild_min", [4096, 2])
+def test_built_postings_equal_put_ones(monkeypatch: pytest.MonkeyPatch, rebuild_min: int) -> None:
+    """Postings built at open (flat arrays) hold what the same rows put one by one hold, and stay
+    equal through drops and puts on either side (2: rebuilt every few changes)."""
+    monkeypatch.setattr(bm25, "REBUILD_MIN", rebuild_min)
+    rng = random.Random(3)
+    texts = {rowid: _text(rng) for rowid in range(1, 60)}
+    built = TermPostings.build((rowid, text, f"m{rowid}") for rowid, text in texts.items())
+    put = TermPostings()
+    for rowid, text in texts.items():
+        put.put(rowid, text, f"m{rowid}")
+    for step in range(80):
+        rowid = rng.randint(1, 70)
+        for postings in (built, put):
+            if rowid in texts:
+                postings.drop(rowid, texts[rowid])
+            if step % 3:
+                postings.put(rowid, texts.get(rowid, "") + " " + _text(random.Random(step)), f"m{rowid}")
+        if step % 3:
+            texts[rowid] = texts.get(rowid, "") + " " + _text(random.Random(step))
+        else:
+            texts.pop(rowid, None)
+        tokens = {rowid: fts_tokens(text) for rowid, text in texts.items()}
+        for token in ["a12", "nope", "hx", "4471", *WORDS[:14]]:
+            want = sorted((r, float(held.count(token))) for r, held in tokens.items() if token in held)
+            for postings in (built, put):
+                assert sorted(zip(*(a.tolist() for a in postings.postings(token)), strict=True)) == want
+        totals = (len(texts), sum(map(len, tokens.values())))
+        assert (built.row_count, built.token_count) == (put.row_count, put.token_count) == totals
+        assert [built.id_of(r) for r in range(72)] == [put.id_of(r) for r in range(72)]
 
 
 def test_held_phrases_beyond_one_block() -> None:

@@ -9,10 +9,11 @@ where the postings of a common word cost a few vector operations instead of a ro
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,10 +27,12 @@ BM25_MIN_IDF = 1e-6  # FTS5: an idf ≤ 0 (a phrase in over half the rows) count
 # separates; lower-cased, diacritics kept (store/migrations.py FTS_TOKENIZER).
 _FTS_TOKEN = re.compile(r"[^\W_]+")
 
+REBUILD_MIN = 4096  # postings changed before TermPostings rebuilds its flat arrays (at least)
 HELD_BLOCK = 52  # phrases whose presence one float64 sum of distinct powers of two holds exactly
 
 type Rows = npt.NDArray[np.int64]
 type Floats = npt.NDArray[np.float64]
+type Ints = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,51 +78,86 @@ class TermPostings:
     """Postings of one FTS5 column kept in RAM: for each token the rows (rowids) holding it and how
     often, each row's token count, and the column's totals — what bm25() reads from FTS5's index.
 
+    Compact: the postings built at open (`build`) sit in three flat arrays sorted by token, then
+    row (each token's rows one run: ~5 bytes a posting, ~3M postings at 100k memories); rows
+    written since sit in small per-token arrays beside them, and a dropped row's postings in the
+    flat arrays are only marked dead (`_live`) — until those changes reach a quarter of the flat
+    arrays (at least REBUILD_MIN postings), which are then rebuilt with them.
+
     Not thread-safe: the store holds its state lock around every call (sqlite/connection.py), and
     no numpy view of a postings array outlives a call (an array exporting its buffer cannot grow).
     """
 
     def __init__(self) -> None:
-        # per token: the rowids holding it (each once) and its occurrences there, as uint32 (4 bytes
-        # a posting: ~800k postings at 100k memories)
-        self._rows: dict[str, array[int]] = {}
-        self._counts: dict[str, array[int]] = {}
+        # the flat arrays: token t's postings are _rows/_counts[_start[_slot[t]] : _start[_slot[t] + 1]]
+        self._tokens: list[str] = []
+        self._slot: dict[str, int] = {}
+        self._start: npt.NDArray[np.int64] = np.zeros(1, dtype=np.int64)
+        self._rows: npt.NDArray[np.uint32] = np.zeros(0, dtype=np.uint32)
+        self._counts: npt.NDArray[np.unsignedinteger] = np.zeros(0, dtype=np.uint8)
+        self._live: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)  # by rowid: its flat postings count
+        self._dead = 0  # flat postings of rows dropped since the build
+        # rows put since the build: per token, their rowids and occurrences (uint32)
+        self._added_rows: dict[str, array[int]] = {}
+        self._added_counts: dict[str, array[int]] = {}
+        self._added = 0
         # by rowid: the row's token count and its memory's id (None: no row)
         self._length: npt.NDArray[np.uint32] = np.zeros(0, dtype=np.uint32)
         self._ids: npt.NDArray[np.object_] = np.full(0, None, dtype=object)
         self.row_count = 0
         self.token_count = 0
 
+    @classmethod
+    def build(cls, rows: Iterable[tuple[int, str, str]]) -> TermPostings:
+        """The postings of (rowid, text, memory id) rows (each rowid once), in the flat arrays."""
+        postings = cls()
+        vocab: defaultdict[str, int] = defaultdict(itertools.count().__next__)  # new tokens numbered
+        slots, rowids, lengths = array("I"), array("I"), array("I")  # slots: one per token occurrence
+        for rowid, text, memory_id in rows:
+            tokens = fts_tokens(text)
+            postings._note(rowid, len(tokens), memory_id)
+            slots.extend(map(vocab.__getitem__, tokens))
+            rowids.append(rowid)
+            lengths.append(len(tokens))
+        keys = np.frombuffer(slots, dtype=np.uint32).astype(np.uint64) << np.uint64(32)
+        keys |= np.repeat(np.frombuffer(rowids, dtype=np.uint32), np.frombuffer(lengths, dtype=np.uint32))
+        del slots
+        keys, counts = np.unique(keys, return_counts=True)  # by token, then row: each pair once
+        slots_of = (keys >> np.uint64(32)).astype(np.int64)
+        postings._install(list(vocab), slots_of, (keys & np.uint64(0xFFFFFFFF)).astype(np.int64), counts)
+        return postings
+
     def put(self, rowid: int, text: str, memory_id: str) -> None:
         """Index a row's text (a row already indexed: drop it first)."""
         tokens = fts_tokens(text)
-        if rowid >= self._length.size:
-            size = max(rowid + 1, int(self._length.size * 1.5) + 1024)
-            length, ids = np.zeros(size, dtype=np.uint32), np.full(size, None, dtype=object)
-            length[: self._length.size], ids[: self._ids.size] = self._length, self._ids
-            self._length, self._ids = length, ids
-        self._length[rowid] = len(tokens)
-        self._ids[rowid] = memory_id
-        self.row_count += 1
-        self.token_count += len(tokens)
+        self._note(rowid, len(tokens), memory_id)
         for token, count in Counter(tokens).items():
-            self._rows.setdefault(token, array("I")).append(rowid)
-            self._counts.setdefault(token, array("I")).append(count)
+            self._added_rows.setdefault(token, array("I")).append(rowid)
+            self._added_counts.setdefault(token, array("I")).append(count)
+            self._added += 1
+        self._settle()
 
     def drop(self, rowid: int, text: str) -> None:
-        """Remove a row indexed with `text` (what put() was given for it)."""
+        """Remove a row indexed with `text` (what put() or build() was given for it)."""
         tokens = fts_tokens(text)
         self.row_count -= 1
         self.token_count -= len(tokens)
         self._length[rowid] = 0
         self._ids[rowid] = None
-        for token in set(tokens):
-            rows = self._rows[token]
-            at = rows.index(rowid)
-            del rows[at]
-            del self._counts[token][at]
-            if not rows:
-                del self._rows[token], self._counts[token]
+        distinct = set(tokens)
+        if rowid < self._live.size and self._live[rowid]:  # in the flat arrays: mark it dead
+            self._live[rowid] = False
+            self._dead += len(distinct)
+        else:
+            for token in distinct:
+                rows = self._added_rows[token]
+                at = rows.index(rowid)
+                del rows[at]
+                del self._added_counts[token][at]
+                self._added -= 1
+                if not rows:
+                    del self._added_rows[token], self._added_counts[token]
+        self._settle()
 
     def id_of(self, rowid: int) -> str | None:
         """The memory id of an indexed row, None for none."""
@@ -136,16 +174,71 @@ class TermPostings:
         """The rowids holding every one of `tokens` (ascending)."""
         found: Rows | None = None
         for token in tokens:
-            rows = np.array(self._rows.get(token, ()), dtype=np.int64)
+            rows = self.postings(token)[0]
             found = rows if found is None else np.intersect1d(found, rows, assume_unique=True)
         return np.zeros(0, dtype=np.int64) if found is None else np.sort(found)
 
     def postings(self, token: str) -> tuple[Rows, Floats]:
-        """(rowids, occurrences) of one token, copies (in insertion order)."""
-        rows = self._rows.get(token)
-        if rows is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        return np.array(rows, dtype=np.int64), np.array(self._counts[token], dtype=np.float64)
+        """(rowids, occurrences) of one token: the flat arrays' (ascending), then rows put since
+        (in the order put); copies."""
+        rows, counts = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        if (slot := self._slot.get(token)) is not None:
+            at = slice(self._start[slot], self._start[slot + 1])
+            flat, occurrences = self._rows[at], self._counts[at]
+            if self._dead:
+                live = self._live[flat]
+                flat, occurrences = flat[live], occurrences[live]
+            rows, counts = flat.astype(np.int64), occurrences.astype(np.float64)
+        if (added := self._added_rows.get(token)) is not None:
+            rows = np.concatenate([rows, np.array(added, dtype=np.int64)])
+            counts = np.concatenate([counts, np.array(self._added_counts[token], dtype=np.float64)])
+        return rows, counts
+
+    def _note(self, rowid: int, length: int, memory_id: str) -> None:
+        """Record a row's token count and memory id (growing the by-rowid arrays as needed)."""
+        if rowid >= self._length.size:
+            size = max(rowid + 1, int(self._length.size * 1.5) + 1024)
+            grown, ids = np.zeros(size, dtype=np.uint32), np.full(size, None, dtype=object)
+            grown[: self._length.size], ids[: self._ids.size] = self._length, self._ids
+            self._length, self._ids = grown, ids
+        self._length[rowid] = length
+        self._ids[rowid] = memory_id
+        self.row_count += 1
+        self.token_count += length
+
+    def _settle(self) -> None:
+        """Rebuild the flat arrays once the changes since their build reach a quarter of them."""
+        if self._added + self._dead > max(REBUILD_MIN, self._rows.size // 4):
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        """The flat arrays from their live postings and the rows put since."""
+        live = self._live[self._rows] if self._dead else np.ones(self._rows.size, dtype=bool)
+        slots = [np.repeat(np.arange(len(self._tokens), dtype=np.int64), np.diff(self._start))[live]]
+        rows, counts = [self._rows[live].astype(np.int64)], [self._counts[live].astype(np.int64)]
+        vocab = dict(self._slot)
+        for token, added in self._added_rows.items():
+            slots.append(np.full(len(added), vocab.setdefault(token, len(vocab)), dtype=np.int64))
+            rows.append(np.array(added, dtype=np.int64))
+            counts.append(np.array(self._added_counts[token], dtype=np.int64))
+        self._added_rows, self._added_counts, self._added = {}, {}, 0
+        slot, row, occurrences = np.concatenate(slots), np.concatenate(rows), np.concatenate(counts)
+        order = np.lexsort((row, slot))
+        self._install(list(vocab), slot[order], row[order], occurrences[order])
+
+    def _install(self, tokens: list[str], slots: Ints, rows: Ints, counts: Ints) -> None:
+        """Make (token slot, rowid, occurrences) postings — sorted by slot, then row, each pair
+        once, slots indexing `tokens` — the flat arrays, dropping tokens without postings."""
+        per_token = np.bincount(slots, minlength=len(tokens))
+        used = per_token > 0
+        self._tokens = [token for token, keep in zip(tokens, used.tolist(), strict=True) if keep]
+        self._slot = {token: at for at, token in enumerate(self._tokens)}
+        self._start = np.concatenate([[0], np.cumsum(per_token[used])]).astype(np.int64)
+        self._rows = rows.astype(np.uint32)
+        self._counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
+        self._live = np.zeros(int(rows.max(initial=-1)) + 1, dtype=bool)
+        self._live[rows] = True
+        self._dead = 0
 
     def bm25(self, phrases: list[tuple[Rows, Floats]]) -> Ranking:
         """FTS5's bm25() (positive: higher = better) of every row matching any phrase, given each

@@ -89,16 +89,17 @@ class Postings:
 
 def load_postings(conn: sqlite3.Connection) -> Postings:
     """The postings of both FTS5 tables (every memory, whatever its status or identity)."""
-    postings = Postings(TermPostings(), TermPostings())
-    rows = conn.execute(
-        "SELECT m.rowid, m.id, f.content, t.terms FROM memories m "
-        "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_terms t ON t.rowid = m.rowid"
-    )
-    for chunk in chunks(rows):
-        for rowid, read_id, words, terms in chunk:
-            memory_id = sys.intern(read_id)  # the same string as the vector index's id
-            postings.words.put(int(rowid), words or "", memory_id)
-            postings.terms.put(int(rowid), terms or "", memory_id)
+
+    def rows(table: str, column: str) -> Iterator[tuple[int, str, str]]:
+        cur = conn.execute(
+            f"SELECT m.rowid, m.id, f.{column} FROM memories m JOIN {table} f ON f.rowid = m.rowid"
+        )
+        for chunk in chunks(cur):
+            for rowid, read_id, text in chunk:
+                yield int(rowid), text or "", sys.intern(read_id)
+
+    postings = Postings(TermPostings.build(rows("memories_fts", "content")),
+                        TermPostings.build(rows("memories_terms", "terms")))  # fmt: skip
     _release_free_heap()
     return postings
 
