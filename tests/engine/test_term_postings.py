@@ -223,14 +223,16 @@ def test_postings_formula_pieces() -> None:
     postings.put(3, "hx 4471 hx", "a")
     postings.put(7, "4471 hx 4471", "b")
     assert postings.rows_with(["hx", "4471"]).tolist() == [3, 7]
-    ranking = postings.bm25([postings.postings("4471"), postings.postings("nope"), postings.postings("hx")])
-    assert ranking.rows.tolist() == [3, 7] and ranking.scores[0] == ranking.scores[1]  # a tie: by rowid
+    ranking = postings.bm25(
+        [postings.postings("4471"), postings.postings("nope"), postings.postings("hx")], 1
+    )
+    assert ranking.rows(0, 9).tolist() == [3, 7] and ranking.score(0) == ranking.score(1)  # a tie: by rowid
     assert ranking.phrases(0) == [0, 2] and ranking.phrases(1) == [0, 2]
     postings.drop(3, "hx 4471 hx")
     assert postings.postings("hx")[0].tolist() == [7] and postings.row_count == 1
     assert (postings.id_of(3), postings.id_of(7), postings.id_of(10**6)) == (None, "b", None)
-    ranking = postings.bm25([postings.postings("hx")])
-    assert ranking.rows.tolist() == [7] and ranking.scores[0] > 0
+    ranking = postings.bm25([postings.postings("hx")], 10)
+    assert ranking.rows(0, 9).tolist() == [7] and ranking.score(0) > 0
 
 
 @pytest.mark.parametrize("rebuild_min", [4096, 2])
@@ -271,7 +273,32 @@ def test_held_phrases_beyond_one_block() -> None:
     words = [f"w{i}" for i in range(3 * HELD_BLOCK)]
     postings.put(1, " ".join(words[::3]), "a")  # every third word
     postings.put(2, " ".join(words), "b")
-    ranking = postings.bm25([postings.postings(w) for w in words])
-    place = dict(zip(ranking.rows.tolist(), range(2), strict=True))
+    ranking = postings.bm25([postings.postings(w) for w in words], 10)
+    place = dict(zip(ranking.rows(0, 2).tolist(), range(2), strict=True))
     assert ranking.phrases(place[2]) == list(range(len(words)))
     assert ranking.phrases(place[1]) == list(range(0, len(words), 3))
+
+
+def test_ranking_sorted_as_read() -> None:
+    """The best `first` rows sorted at once and the rest when a read goes past them give the
+    order a full sort gives — by score, ties (also across the first sorted place) by rowid."""
+    rng = random.Random(11)
+    postings = TermPostings()
+    for rowid in rng.sample(range(1, 5000), 400):  # few distinct texts: many tied scores
+        postings.put(rowid, " ".join(rng.choice(WORDS[:6]) for _ in range(rng.randint(1, 4))), f"m{rowid}")
+    phrases = [postings.postings(w) for w in WORDS[:6]]
+    full = postings.bm25(phrases, 10**6)
+    everything = full.rows(0, full.size).tolist()
+    scores = [full.score(k) for k in range(full.size)]
+    assert len(everything) == full.size > 300
+    assert all(
+        (-scores[k], everything[k]) < (-scores[k + 1], everything[k + 1]) for k in range(full.size - 1)
+    )
+    for first in (1, 7, 64):
+        ranking = postings.bm25(phrases, first)
+        parts = [ranking.rows(start, start + first).tolist() for start in range(0, ranking.size, first)]
+        assert [row for part in parts for row in part] == everything
+        assert [ranking.score(k) for k in range(ranking.size)] == scores
+        assert [ranking.phrases(k) for k in range(ranking.size)] == [
+            full.phrases(k) for k in range(full.size)
+        ]

@@ -15,7 +15,6 @@ import re
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -35,24 +34,51 @@ type Floats = npt.NDArray[np.float64]
 type Ints = npt.NDArray[np.int64]
 
 
-@dataclass(frozen=True, slots=True)
 class Ranking:
-    """Rows by FTS5's bm25(), best first: rowids, their scores, and which phrases each holds."""
+    """Rows by FTS5's bm25() (positive: higher = better), best first, ties by rowid (FTS5's scan
+    order): their rowids, scores and the phrases each holds. Sorted as read: the rows that reach
+    the first `first` places at once, the rest (read only when visibility turns the best away)
+    the first time a read goes past them — sorting every match was a third of the ranking."""
 
-    rows: Rows
-    scores: Floats
-    held: list[npt.NDArray[np.int64]]  # per block of HELD_BLOCK phrases, per row: bit i = phrase i
+    def __init__(self, rows: Rows, scores: Floats, held: list[Ints], first: int) -> None:
+        # one entry per matching row, unsorted; held: per block of HELD_BLOCK phrases, bit i = phrase i
+        self._rows, self._scores, self._held = rows, scores, held
+        self.size = rows.size
+        self._rest: Ints | None = None
+        if rows.size > 2 * first > 0:
+            bar = -np.partition(-scores, first - 1)[first - 1]  # the first-th best score
+            head = np.flatnonzero(scores >= bar)  # ties with it included
+            self._order: Ints = head[np.lexsort((rows[head], -scores[head]))]
+            self._rest = np.flatnonzero(scores < bar)
+        else:
+            self._order = np.lexsort((rows, -scores))
+
+    def rows(self, start: int, stop: int) -> Rows:
+        """The rowids in places start..stop-1 (fewer at the end)."""
+        return self._rows[self._placed(stop)[start:stop]]
+
+    def score(self, k: int) -> float:
+        """The k-th row's score."""
+        return float(self._scores[self._placed(k + 1)[k]])
 
     def phrases(self, k: int) -> list[int]:
         """The indexes of the phrases the k-th row holds, ascending."""
+        at = self._placed(k + 1)[k]
         out = []
-        for block, held in enumerate(self.held):
-            bits = int(held[k])
+        for block, held in enumerate(self._held):
+            bits = int(held[at])
             while bits:  # lowest set bit first
                 low = bits & -bits
                 out.append(block * HELD_BLOCK + low.bit_length() - 1)
                 bits ^= low
         return out
+
+    def _placed(self, stop: int) -> Ints:
+        """The order (entries, best first), sorted through place stop - 1 at least."""
+        if stop > self._order.size and (rest := self._rest) is not None:
+            below = rest[np.lexsort((self._rows[rest], -self._scores[rest]))]
+            self._order, self._rest = np.concatenate([self._order, below]), None
+        return self._order
 
 
 def fts_tokens(text: str) -> list[str]:
@@ -240,12 +266,13 @@ class TermPostings:
         self._live[rows] = True
         self._dead = 0
 
-    def bm25(self, phrases: list[tuple[Rows, Floats]]) -> Ranking:
+    def bm25(self, phrases: list[tuple[Rows, Floats]], first: int) -> Ranking:
         """FTS5's bm25() (positive: higher = better) of every row matching any phrase, given each
         phrase's matching (rowids, occurrences) in query order: best first, ties by rowid (FTS5's
-        scan order). Sums in query order, as FTS5 does, so the scores are FTS5's to the last bit."""
+        scan order), the best `first` sorted at once (Ranking). Sums in query order, as FTS5
+        does, so the scores are FTS5's to the last bit."""
         if not any(rows.size for rows, _ in phrases) or self.row_count <= 0:
-            return Ranking(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64), [])
+            return Ranking(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64), [], first)
         avgdl = float(self.token_count) / float(self.row_count)
         every = np.concatenate([rows for rows, _ in phrases])
         shares = []
@@ -254,12 +281,12 @@ class TermPostings:
             norm = tf + BM25_K1 * (1 - BM25_B + BM25_B * self._length[rows] / avgdl)
             shares.append(weight * ((tf * (BM25_K1 + 1.0)) / norm))
         found, slot = np.unique(every, return_inverse=True)
-        scores = np.bincount(slot, weights=np.concatenate(shares), minlength=found.size)  # in query order
-        order = np.lexsort((found, -scores))
+        summed = np.bincount(slot, weights=np.concatenate(shares), minlength=found.size)  # in query order
+        scores = np.asarray(summed, dtype=np.float64)  # already float64: typed, not copied
         which = np.concatenate([np.full(rows.size, i, dtype=np.int64) for i, (rows, _) in enumerate(phrases)])
         held = []
         for start in range(0, len(phrases), HELD_BLOCK):  # each (row, phrase) once: the sum is an OR
             inside = (which >= start) & (which < start + HELD_BLOCK)
             bits = np.where(inside, np.ldexp(1.0, np.clip(which - start, 0, HELD_BLOCK - 1)), 0.0)
-            held.append(np.bincount(slot, weights=bits, minlength=found.size).astype(np.int64)[order])
-        return Ranking(found[order], scores[order], held)
+            held.append(np.bincount(slot, weights=bits, minlength=found.size).astype(np.int64))
+        return Ranking(found, scores, held, first)

@@ -122,19 +122,19 @@ class SqliteFulltext(SqliteConnection):
         if not split or limit <= 0:
             return []
         texts = self._phrase_texts(column, [tokens for _, tokens in split])
+        start, size = 0, max(VISIBLE_BATCH, 2 * limit)
         with self._state:
             postings: TermPostings = getattr(self._fts_postings(), column)
-            ranking = postings.bm25([_matching(postings, tokens, texts) for _, tokens in split])
+            ranking = postings.bm25([_matching(postings, tokens, texts) for _, tokens in split], size)
         out: list[tuple[str, float, list[str]]] = []
-        start, size = 0, max(VISIBLE_BATCH, 2 * limit)
-        while start < ranking.rows.size:
+        while start < ranking.size:
             with self._state:
                 postings = getattr(self._fts_postings(), column)
-                ids = postings.ids_of(ranking.rows[start : start + size])
+                ids = postings.ids_of(ranking.rows(start, start + size))
             seen = self._visible([i for i in ids if i is not None], vis)
             for k, mid in enumerate(ids, start):
                 if mid is not None and mid in seen:
-                    out.append((mid, float(ranking.scores[k]), [split[i][0] for i in ranking.phrases(k)]))
+                    out.append((mid, ranking.score(k), [split[i][0] for i in ranking.phrases(k)]))
                     if len(out) == limit:
                         return out
             start, size = start + len(ids), 2 * size
