@@ -84,7 +84,16 @@ async def _check_when_idle(conn: AsyncConnection) -> None:
         await AsyncConnectionPool.check_connection(conn)
 
 
-INDEX_ONLY = "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)"
+# The vector search's plan (transaction-local): the HNSW index, planned for the query's own values.
+INDEX_ONLY = (
+    "SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true), "
+    "set_config('plan_cache_mode', 'force_custom_plan', true)"
+)
+# Transaction-local, for exact statements only (full text, document frequencies, neighbours: no
+# plan changes their answer): a prepared statement (psycopg prepares one on its fifth run on a
+# connection) keeps one generic plan instead of being planned for each query's values, which
+# cost more than running them. INDEX_ONLY returns to custom plans for the vector search.
+GENERIC_PLANS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)"
 
 
 def redact(text: str, secret: str | None) -> str:

@@ -19,7 +19,7 @@ from ...lexical import rare_cap
 from ...models import Memory
 from ..base import LexicalRow, RecallBatch, RecallRequest, Visibility
 from ..sql import current_sql, visibility_sql
-from .connection import INDEX_ONLY
+from .connection import GENERIC_PLANS, INDEX_ONLY
 from .fulltext import DOC_COUNT_SQL, PostgresFulltext
 from .rows import as_array, memory_at, mine, with_rows
 from .vector_search import PostgresVectorSearch
@@ -68,19 +68,18 @@ class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
         cap = rare_cap(docs) + 1
         counted, frequencies = self._df_sql(request.words, cap) if request.words else ({}, None)
         lexical = self._bm25_sql("content", request.phrases, vis, request.phrases_limit, shown="m.content")
-        statements = {
+        exact = {  # no plan changes their answers: GENERIC_PLANS
             "terms": terms and with_rows(*terms, order="x.score DESC, x.seq"),
             "frequencies": frequencies,
             "lexical": lexical and with_rows(*lexical, identity=identity, order="x.score DESC, x.seq"),
-            "owned": owned,
             "docs": (DOC_COUNT_SQL, []) if recount else None,
         }
 
         async def work(conn: AsyncConnection) -> dict[str, list[Any]]:
             async with conn.pipeline(), conn.transaction():
-                cursors = {
-                    name: await conn.execute(*st, binary=True) for name, st in statements.items() if st
-                }
+                cursors = {"owned": await conn.execute(*owned, binary=True)} if owned else {}
+                await conn.execute(GENERIC_PLANS)
+                cursors |= {name: await conn.execute(*st, binary=True) for name, st in exact.items() if st}
                 await conn.execute(INDEX_ONLY)  # the vector search's plan: last, it holds to the end
                 cursors["top"] = await conn.execute(*top, binary=True)
                 return {name: await cursor.fetchall() for name, cursor in cursors.items()}
@@ -135,10 +134,17 @@ class PostgresRecallBatch(PostgresVectorSearch, PostgresFulltext):
         WHERE s.id = ANY(%s)"""
         sql, args = with_rows(inner, [ids, *at, *params, window, window, ids],
                               identity=self._identity_values(), order="x.seed, x.place")  # fmt: skip
+
+        async def work(conn: AsyncConnection) -> list[Any]:
+            async with conn.pipeline(), conn.transaction():
+                await conn.execute(GENERIC_PLANS)  # exact: no plan changes the answer
+                cursor = await conn.execute(sql, args, binary=True)
+                return await cursor.fetchall()
+
         near: dict[str, list[tuple[str, int]]] = {}
         memories: dict[str, Any] = {}
         vectors: dict[str, Any] = {}
-        for row in self._read(sql, args, binary=True):
+        for row in self._run(work):
             near.setdefault(row[0], []).append((row[1], int(row[2])))
             memories[row[1]] = row
             if row[-1] is not None:
