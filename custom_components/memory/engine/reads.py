@@ -189,12 +189,24 @@ class RecallReads:
         return got if got is not None else self._store.term_matches(terms, vis, limit)
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
-        """store.neighbours; a BatchedReads store reads the neighbours' rows and vectors with them."""
+        """store.neighbours; a BatchedReads store reads the neighbours' rows and vectors with them.
+        Nothing is asked when every seed was read under `vis` already and none is in a
+        conversation (a source_ref): a hidden or unconversed memory has no neighbours."""
+        if self._unconversed(ids, vis):
+            return {}
         if not isinstance(self._store, BatchedReads):
             return self._store.neighbours(ids, vis, window)
         near, memories, vectors = self._store.neighbour_rows(ids, vis, window)
         self._keep(vis, memories, vectors)
         return near
+
+    def _unconversed(self, ids: list[str], vis: Visibility) -> bool:
+        """Every one of `ids` was read under `vis` and is hidden, unknown or has no source_ref."""
+        key = self._view(vis)
+        return all(
+            self._held(key, i) and ((memory := self._memory(key, i)) is None or memory.source_ref is None)
+            for i in ids
+        )
 
     def doc_count(self) -> int:
         """store.doc_count; after a prefetch the count its frequencies were counted against."""
