@@ -103,6 +103,25 @@ def with_rows(
     return sql + (f" ORDER BY {order}" if order else ""), [*(identity or ()), *params]
 
 
+def row_select(alias: str = "m") -> str:
+    """The memories row's columns (ROW_COLUMNS) of `alias` as `r_<column>`: a select list for an
+    inner statement that with_access completes."""
+    return ", ".join(f"{alias}.{c} AS r_{c}" for c in ROW_COLUMNS)
+
+
+def with_access(inner: str, params: list[Any], lead: Sequence[str]) -> tuple[str, list[Any]]:
+    """with_rows' rows (*lead, *memory's columns) for an `inner` statement over `memories` that
+    selects its `lead` columns (the first named `id`) and row_select's itself: its memory's
+    columns are not read again by id, only the access counts are joined."""
+    counts = {"access_count": "coalesce(a.access_count, 0)", "last_accessed_at": "a.last_accessed_at"}
+    memory = ", ".join(counts.get(c, f"x.r_{c}") for c in MEMORY_COLUMNS)
+    sql = (
+        f"SELECT {', '.join(f'x.{c}' for c in lead)}, {memory} FROM ({inner}) x "
+        "LEFT JOIN memory_access a ON a.household = current_setting('memory.household') AND a.id = x.id"
+    )
+    return sql, params
+
+
 def memory_at(row: Sequence[Any], start: int) -> Memory:
     """The memory whose columns (MEMORY_COLUMNS) start at `start` in a with_rows row."""
     return to_memory(row[start : start + len(MEMORY_COLUMNS)])

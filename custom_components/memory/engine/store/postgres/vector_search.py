@@ -18,8 +18,9 @@ from ...models import Scope, Status
 from ..base import Bucket, Visibility
 from ..sql import current_sql, visibility_sql
 from .connection import INDEX_ONLY, PostgresConnection
-from .rows import as_array, as_vector, mine, with_rows
+from .rows import as_array, as_vector, mine, row_select, with_access
 
+SEMANTIC_LEAD = ("id", "distance", "language", "embedding")  # a leg's own columns, before its memory's
 CANDIDATES_TTL = 10.0  # s: semantic's rows serve the rest of that recall (vectors, languages)
 
 
@@ -57,14 +58,17 @@ class PostgresVectorSearch(PostgresConnection):
     ) -> tuple[tuple[str, list[Any]] | None, tuple[str, list[Any]]]:
         """semantic's statements (the owned leg's, None without one; the top leg's, to run after
         INDEX_ONLY), each row (id, distance, language, vector); rows: and its memory's columns
-        (with_rows)."""
+        (with_rows' layout; read by the leg itself, with_access)."""
         provider, model, dim = self._identity_values()
         where, params = visibility_sql(vis, mark="%s")
         current, at = current_sql(vis, mark="%s")
         q = as_vector(vector)
         distance = f"m.embedding::vector({dim}) <=> %s"
+        columns = f"m.id, {distance} AS distance, m.language, m.embedding" + (
+            f", {row_select()}" if rows else ""
+        )
         leg = (
-            f"SELECT m.id, {distance} AS distance, m.language, m.embedding FROM memories m "
+            f"SELECT {columns} FROM memories m "
             f"WHERE m.emb_dimension = {dim} AND {mine('m')} AND m.emb_provider = %s AND m.emb_model = %s "
             f"AND {current} AND {where} {{}}ORDER BY {distance} LIMIT %s"
         )
@@ -75,7 +79,7 @@ class PostgresVectorSearch(PostgresConnection):
                      [*args, Scope.PRIVATE.value, vis.owner_id, q, owned_k])  # fmt: skip
         top = (leg.format(""), [*args, q, k])
         if rows:
-            return (with_rows(*owned) if owned else None), with_rows(*top)
+            return (with_access(*owned, SEMANTIC_LEAD) if owned else None), with_access(*top, SEMANTIC_LEAD)
         return owned, top
 
     def _semantic_answer(
