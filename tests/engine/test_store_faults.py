@@ -262,3 +262,74 @@ def test_another_programs_database_is_refused_and_left_alone(
     assert "not a memory store" in str(refused.value)
     engine.close()
     assert path.read_bytes() == before
+
+
+def test_import_waits_for_the_disk_once_and_other_writers_at_each_commit(
+    sqlite_engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import (store.bulk_writes) commits its drafts with synchronous=NORMAL and fsyncs the WAL
+    once before it returns; a remember from another thread meanwhile commits with FULL; after the
+    import the write connection is FULL again."""
+    store = sqlite_engine.store
+    conn = store._db()  # type: ignore[attr-defined]
+    events: list[tuple[str, str]] = []  # (thread name, statement or "sync")
+    conn.set_trace_callback(lambda sql: events.append((threading.current_thread().name, sql)))
+    real_sync = connection._sync
+    monkeypatch.setattr(
+        connection, "_sync", lambda path: (events.append(("sync", str(path))), real_sync(path))
+    )
+    other_started, other_done = threading.Event(), threading.Event()
+    places = [("drill", "shed"), ("kettle", "attic"), ("lamp", "hall")] * 4
+    said = [f"Imported note {n}: the {thing} is in the {place}." for n, (thing, place) in enumerate(places)]
+    drafts = [MemoryDraft(text, speaker=ADMIN, scope=Scope.SHARED) for text in said]
+
+    def other() -> None:
+        other_started.wait(60)
+        _remember(sqlite_engine, "The pump is in the garden shed.")
+        other_done.set()
+
+    def progress(done: int, total: int) -> None:  # between import batches: the other writer runs
+        other_started.set()
+        assert other_done.wait(60), "the other writer hung"
+
+    monkeypatch.setattr("custom_components.memory.engine.parts.transfer.IMPORT_BATCH", 4)
+    worker = threading.Thread(target=other, name="other")
+    worker.start()
+    report = sqlite_engine.import_memories(drafts, progress=progress)
+    worker.join(60)
+    conn.set_trace_callback(None)
+    assert report.created == len(drafts)
+
+    setting, seen = "FULL", []  # each thread's commits with the setting they ran under
+    for who, sql in events:
+        if sql.startswith("PRAGMA synchronous="):
+            setting = sql.split("=", 1)[1]
+        elif sql == "COMMIT":
+            seen.append((who, setting))
+    assert {s for who, s in seen if who == "other"} == {"FULL"}
+    assert {s for who, s in seen if who != "other"} == {"NORMAL"}
+    assert len([s for s in seen if s[0] != "other"]) >= len(drafts)
+    syncs = [i for i, (who, _) in enumerate(events) if who == "sync"]
+    last_commit = max(i for i, (who, sql) in enumerate(events) if sql == "COMMIT" and who != "other")
+    assert len(syncs) == 1 and syncs[0] > last_commit and events[syncs[0]][1].endswith("-wal")
+    _remember(sqlite_engine, "The ladder is in the garage.")
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again
+
+
+def test_import_not_acknowledged_when_the_disk_cannot_be_synced(
+    sqlite_engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The WAL's fsync at the end of an import fails: the import raises StoreUnavailable (its
+    report is never returned), and the next writes go on durably."""
+
+    def refuse(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(connection.os, "fsync", refuse)
+    with pytest.raises(StoreUnavailable):
+        sqlite_engine.import_memories(
+            [MemoryDraft("The hose is in the shed.", speaker=ADMIN, scope=Scope.SHARED)]
+        )
+    monkeypatch.undo()
+    assert _remember(sqlite_engine, "The rake is in the shed.")
+    assert sqlite_engine.store._db().execute("PRAGMA synchronous").fetchone()[0] == 2  # type: ignore[attr-defined]

@@ -27,6 +27,7 @@ LIFECYCLE = {
     "schema_version",
     "pause_writes",
     "resume_writes",
+    "bulk_writes",
     "stale",
     "set_vector",
     "counts",

@@ -75,7 +75,8 @@ class Transfer(Part):
         Each draft is embedded once, IMPORT_BATCH at a time (the encoder is ~2x faster per text
         in a batch), the next batch on a worker thread while this one is written (the encoder's
         numpy work runs beside the store's); progress(done, total) is called after each batch
-        (drafts handled so far)."""
+        (drafts handled so far). The drafts' writes are durable when it returns
+        (store.bulk_writes), each committed on its own."""
         if isinstance(drafts, str | bytes) or not isinstance(drafts, Sequence):
             raise InvalidInput("drafts", "wrong_type")
         self._require_open()
@@ -83,7 +84,8 @@ class Transfer(Part):
         rejected: list[tuple[int, str]] = []
         refusals: dict[int, InvalidInput] = {}
         replaced = self._replaced_wordings()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-import") as encoder:
+        # one wait for the disk at the end instead of one per draft: the report acknowledges them
+        with self.store.bulk_writes(), ThreadPoolExecutor(1, thread_name_prefix="memory-import") as encoder:
             upcoming = encoder.submit(self._embedded, drafts, 0)
             for start in range(0, len(drafts), IMPORT_BATCH):
                 batch = upcoming.result()

@@ -27,6 +27,7 @@ Backends: store/sqlite/ (SqliteStore, the embedded default); PostgreSQL joins be
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -591,6 +592,13 @@ class MemoryStore(
         """After the backup: let held-back and new writes go on; idempotent. True when the pause
         held throughout (or there is nothing to pause); False when it had ended by itself
         (write_gate.PAUSE_MAX) or was not on: writes may have gone on during the copy."""
+        ...
+
+    def bulk_writes(self) -> AbstractContextManager[None]:
+        """A block of many writes from this thread (an import) acknowledged together when it
+        ends: the store may commit them without waiting for the disk and wait once at the end,
+        so they are durable when the block returns. Other threads' writes are unaffected.
+        Raises StoreUnavailable at the end when that wait fails (the writes stay committed)."""
         ...
 
     def stale(self, limit: int) -> list[tuple[str, str]]:

@@ -328,6 +328,10 @@ class PostgresConnection:
         """Nothing to do (pause_writes): True."""
         return True
 
+    def bulk_writes(self) -> contextlib.nullcontext[None]:
+        """Each write is durable at its commit (the server's synchronous_commit): nothing to defer."""
+        return contextlib.nullcontext()
+
     def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
         """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable
         (what="write": a refused write, writing=True)."""

@@ -14,7 +14,9 @@ Concurrency (HA calls the store from many executor threads at once):
   count) runs in one read transaction (`_snapshot`).
 - The state lock guards the indexes and the counters only, for microseconds to a matrix product.
 
-Durability (DESIGN §7.9): WAL + synchronous=FULL, so an acknowledged write survives a crash. The
+Durability (DESIGN §7.9): WAL + synchronous=FULL, so an acknowledged write survives a crash
+(a bulk write, `bulk_writes`, commits without waiting for the disk and waits once at its end,
+before it is acknowledged). The
 file's identity (device, inode; and its WAL's) is checked before and after every write
 transaction: a file deleted or replaced under the running store refuses every write
 (StoreFileChanged) instead of acknowledging writes to a file nobody reads again. A file that
@@ -77,6 +79,23 @@ def _wal(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
+def _sync(path: Path) -> None:
+    """fsync a file (what SQLite does to the WAL at a synchronous=FULL commit); none: nothing to
+    sync (a WAL checkpointed away was synced into the database file). Raises StoreUnavailable."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise StoreUnavailable(f"memory store: cannot sync {path.name}: {err}", writing=True) from err
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        raise StoreUnavailable(f"memory store: cannot sync {path.name}: {err}", writing=True) from err
+    finally:
+        os.close(fd)
+
+
 class SqliteConnection:
     """The shared state and transaction rules of SqliteStore (see the module docstring)."""
 
@@ -99,6 +118,8 @@ class SqliteConnection:
             tuple[IndexChange, int, PostingsChange]
         ] = []  # queued by the transaction in progress
         self._checkpoint_owed = False  # a forget's checkpoint failed: retried after the next write
+        self._bulk = threading.local()  # depth: this thread's bulk_writes blocks
+        self._deferred = False  # the write connection commits with synchronous=NORMAL
         # why the last write could not be written to the file (StoreUnwritable), None once one commits
         self.write_fault: str | None = None
 
@@ -272,6 +293,9 @@ class SqliteConnection:
         with self._gate:
             conn = self._db()
             self._check_file()
+            if (deferred := getattr(self._bulk, "depth", 0) > 0) != self._deferred:
+                conn.execute(f"PRAGMA synchronous={'NORMAL' if deferred else 'FULL'}")
+                self._deferred = deferred
             self._changes = []
             touched: dict[str, tuple[int, str]] = {}
             try:
@@ -322,6 +346,23 @@ class SqliteConnection:
             self._postings = load_postings(conn)
         except sqlite3.Error as err:
             raise StoreUnavailable(f"memory store index rebuild failed: {err}") from err
+
+    @contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """This thread's write transactions inside the block commit without waiting for the disk
+        (synchronous=NORMAL: an application crash keeps them, a power cut may not); leaving the
+        block waits for it once (the WAL fsynced), so they are durable when it returns. Other
+        threads' writes meanwhile stay durable at their commit. Raises StoreUnavailable when
+        the WAL cannot be synced (the writes stay committed)."""
+        depth = getattr(self._bulk, "depth", 0)
+        self._bulk.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._bulk.depth = depth
+            if depth == 0:
+                with self._gate:
+                    _sync(_wal(self.path))
 
     def _checkpoint(self) -> bool:
         """Move the WAL into the file and truncate it (after a forget: no copy of the forgotten
