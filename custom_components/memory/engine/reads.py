@@ -40,7 +40,11 @@ class RecallReads:
     def __init__(self, store: RecallStore) -> None:
         self._store = store
         self._memories: dict[tuple[int, str], Memory | None] = {}  # (id(vis), memory id) -> read
-        self._vectors: dict[str, Vectors | None] = {}  # memory id -> float32[dimension], None: none
+        # the vectors read, as rows of one matrix (float32[n, dimension]), built from the blocks
+        # read so far when asked for (stacking each step's 250 vectors again was ~1 ms a recall)
+        self._row: dict[str, int | None] = {}  # memory id -> its row, None: it has no vector
+        self._blocks: list[Vectors] = []
+        self._matrix: Vectors | None = None
         # rows a batch brought (id(vis), memories, their vectors), decoded when first asked for
         self._batches: list[tuple[int, Mapping[str, Memory], Mapping[str, Vectors]]] = []
         self._views: list[Visibility] = []  # keeps every vis alive while its id() keys the memo
@@ -110,14 +114,11 @@ class RecallReads:
             self._memories[(key, mid)] = rows[mid]
         return self._memories[(key, mid)]
 
-    def _vector(self, mid: str) -> tuple[bool, Vectors | None]:
-        """(read already, its vector: None for none)."""
-        if mid in self._vectors:
-            return True, self._vectors[mid]
+    def _batch_vector(self, mid: str) -> tuple[bool, Vectors | None]:
+        """(a batch read it, its vector there: None for none)."""
         for _, rows, vectors in self._batches:
             if mid in rows:
-                self._vectors[mid] = vectors.get(mid)
-                return True, self._vectors[mid]
+                return True, vectors.get(mid)
         return False, None
 
     def get_many(self, ids: list[str], vis: Visibility) -> dict[str, Memory]:
@@ -131,15 +132,38 @@ class RecallReads:
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:
         """store.vectors, each id read once (order kept, ids without a vector left out)."""
-        missing = [i for i in dict.fromkeys(ids) if not self._vector(i)[0]]
+        missing, brought, from_batches = [], [], []
+        for i in dict.fromkeys(ids):
+            if i in self._row:
+                continue
+            held, vector = self._batch_vector(i)
+            if not held:
+                missing.append(i)
+            elif vector is None:
+                self._row[i] = None
+            else:
+                brought.append(i)
+                from_batches.append(vector)
+        if brought:
+            self._add(brought, np.stack(from_batches))
         if missing:
             found, matrix = self._store.vectors(missing)
-            read = dict(zip(found, matrix, strict=True))
-            self._vectors.update((i, read.get(i)) for i in missing)
-        kept = [(i, v) for i in ids if (v := self._vectors[i]) is not None]
-        if not kept:
+            self._row.update(dict.fromkeys(missing))
+            self._add(found, matrix)
+        rows = [(i, r) for i in ids if (r := self._row[i]) is not None]
+        if not rows:
             return [], np.zeros((0, 0), dtype=np.float32)
-        return [i for i, _ in kept], np.stack([v for _, v in kept])
+        if self._matrix is None or self._matrix.shape[0] < sum(len(b) for b in self._blocks):
+            self._matrix = np.concatenate(self._blocks)
+        return [i for i, _ in rows], self._matrix[[r for _, r in rows]]
+
+    def _add(self, ids: list[str], matrix: Vectors) -> None:
+        """Vectors read (matrix row k: ids[k]) as the next rows."""
+        if not ids:
+            return
+        start = sum(len(b) for b in self._blocks)
+        self._row.update((i, start + k) for k, i in enumerate(ids))
+        self._blocks.append(matrix)
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """store.similarities from the vectors read once."""
