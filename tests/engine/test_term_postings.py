@@ -226,13 +226,14 @@ def test_postings_formula_pieces() -> None:
     ranking = postings.bm25(
         [postings.postings("4471"), postings.postings("nope"), postings.postings("hx")], 1
     )
-    assert ranking.rows(0, 9).tolist() == [3, 7] and ranking.score(0) == ranking.score(1)  # a tie: by rowid
-    assert ranking.phrases(0) == [0, 2] and ranking.phrases(1) == [0, 2]
+    (first, held_first), (second, held_second) = ranking.details([0, 1])
+    assert ranking.rows(0, 9).tolist() == [3, 7] and first == second  # a tie: by rowid
+    assert held_first == held_second == [0, 2]
     postings.drop(3, "hx 4471 hx")
     assert postings.postings("hx")[0].tolist() == [7] and postings.row_count == 1
     assert (postings.id_of(3), postings.id_of(7), postings.id_of(10**6)) == (None, "b", None)
     ranking = postings.bm25([postings.postings("hx")], 10)
-    assert ranking.rows(0, 9).tolist() == [7] and ranking.score(0) > 0
+    assert ranking.rows(0, 9).tolist() == [7] and ranking.details([0])[0][0] > 0
 
 
 @pytest.mark.parametrize("rebuild_min", [4096, 2])
@@ -275,8 +276,8 @@ def test_held_phrases_beyond_one_block() -> None:
     postings.put(2, " ".join(words), "b")
     ranking = postings.bm25([postings.postings(w) for w in words], 10)
     place = dict(zip(ranking.rows(0, 2).tolist(), range(2), strict=True))
-    assert ranking.phrases(place[2]) == list(range(len(words)))
-    assert ranking.phrases(place[1]) == list(range(0, len(words), 3))
+    assert ranking.details([place[2]])[0][1] == list(range(len(words)))
+    assert ranking.details([place[1]])[0][1] == list(range(0, len(words), 3))
 
 
 def test_ranking_sorted_as_read() -> None:
@@ -289,7 +290,8 @@ def test_ranking_sorted_as_read() -> None:
     phrases = [postings.postings(w) for w in WORDS[:6]]
     full = postings.bm25(phrases, 10**6)
     everything = full.rows(0, full.size).tolist()
-    scores = [full.score(k) for k in range(full.size)]
+    details = full.details(list(range(full.size)))
+    scores = [score for score, _ in details]
     assert len(everything) == full.size > 300
     assert all(
         (-scores[k], everything[k]) < (-scores[k + 1], everything[k + 1]) for k in range(full.size - 1)
@@ -298,7 +300,4 @@ def test_ranking_sorted_as_read() -> None:
         ranking = postings.bm25(phrases, first)
         parts = [ranking.rows(start, start + first).tolist() for start in range(0, ranking.size, first)]
         assert [row for part in parts for row in part] == everything
-        assert [ranking.score(k) for k in range(ranking.size)] == scores
-        assert [ranking.phrases(k) for k in range(ranking.size)] == [
-            full.phrases(k) for k in range(full.size)
-        ]
+        assert [ranking.details([k])[0] for k in range(ranking.size)] == details  # one place at a time

@@ -57,20 +57,20 @@ class Ranking:
         """The rowids in places start..stop-1 (fewer at the end)."""
         return self._rows[self._placed(stop)[start:stop]]
 
-    def score(self, k: int) -> float:
-        """The k-th row's score."""
-        return float(self._scores[self._placed(k + 1)[k]])
-
-    def phrases(self, k: int) -> list[int]:
-        """The indexes of the phrases the k-th row holds, ascending."""
-        at = self._placed(k + 1)[k]
+    def details(self, places: list[int]) -> list[tuple[float, list[int]]]:
+        """(score, the indexes of the phrases it holds, ascending) of the rows in `places`."""
+        at = self._placed(max(places, default=-1) + 1)[places]
+        blocks = [held[at].tolist() for held in self._held]
         out = []
-        for block, held in enumerate(self._held):
-            bits = int(held[at])
-            while bits:  # lowest set bit first
-                low = bits & -bits
-                out.append(block * HELD_BLOCK + low.bit_length() - 1)
-                bits ^= low
+        for k, score in enumerate(self._scores[at].tolist()):
+            phrases = []
+            for block, held in enumerate(blocks):
+                bits = held[k]
+                while bits:  # lowest set bit first
+                    low = bits & -bits
+                    phrases.append(block * HELD_BLOCK + low.bit_length() - 1)
+                    bits ^= low
+            out.append((score, phrases))
         return out
 
     def _placed(self, stop: int) -> Ints:

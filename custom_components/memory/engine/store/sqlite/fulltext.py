@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from ...language import spaced
 from ...models import Memory, Status
@@ -94,7 +95,8 @@ class SqliteFulltext(SqliteConnection):
         with self._state:
             words = self._fts_postings().words
             holding = {i for tokens in split for i in words.ids_of(_matching(words, tokens, texts)[0])}
-        found = self._visible([i for i in dict.fromkeys(ids) if i in holding], vis)
+        wanted = [i for i in dict.fromkeys(ids) if i in holding]
+        found = [wanted[k] for k in np.flatnonzero(self._visible(wanted, vis)).tolist()]
         if not found:
             return {}
         marks = ",".join("?" * len(found))
@@ -131,37 +133,40 @@ class SqliteFulltext(SqliteConnection):
             with self._state:
                 postings = getattr(self._fts_postings(), column)
                 ids = postings.ids_of(ranking.rows(start, start + size))
-            seen = self._visible([i for i in ids if i is not None], vis)
-            for k, mid in enumerate(ids, start):
-                if mid is not None and mid in seen:
-                    out.append((mid, ranking.score(k), [split[i][0] for i in ranking.phrases(k)]))
-                    if len(out) == limit:
-                        return out
+            seen = np.flatnonzero(self._visible(ids, vis))[: limit - len(out)].tolist()
+            for k, (score, held) in zip(seen, ranking.details([start + k for k in seen]), strict=True):
+                out.append((str(ids[k]), score, [split[i][0] for i in held]))
+            if len(out) == limit:
+                return out
             start, size = start + len(ids), 2 * size
         return out
 
-    def _visible(self, ids: list[str], vis: Visibility) -> set[str]:
-        """Which of `ids` vis allows and are current: by the vector index's rule and status for the
-        rows it holds (as semantic), in SQL for the others and for every row when looking back."""
-        unsure = ids
-        visible: set[str] = set()
+    def _visible(self, ids: Sequence[str | None], vis: Visibility) -> npt.NDArray[np.bool_]:
+        """Which of `ids` (None: no memory) vis allows and are current, as a mask: by the vector
+        index's rule and status for the rows it holds (as semantic), in SQL for the others and
+        for every row when looking back."""
+        ok = np.zeros(len(ids), dtype=np.bool_)
+        unsure = range(len(ids))
         if vis.as_of is None:
             with self._state:
                 index = self._idx()
-                held = [(i, r) for i in ids if (r := index.row_of.get(i)) is not None]
-                rows = np.array([r for _, r in held], dtype=np.intp)
-                ok = index.granted(vis.grants(), rows) & (index.status[rows] == STATUS_CODES[Status.ACTIVE])
-                unsure = [i for i in ids if i not in index.row_of]
-            visible = {i for (i, _), yes in zip(held, ok.tolist(), strict=True) if yes}
-        if unsure:
+                row_of = index.row_of
+                rows = np.fromiter((-1 if i is None else row_of.get(i, -1) for i in ids), np.intp, len(ids))
+                held = rows >= 0
+                at = rows[held]
+                ok[held] = index.granted(vis.grants(), at) & (index.status[at] == STATUS_CODES[Status.ACTIVE])
+            unsure = np.flatnonzero(~held).tolist()
+        asked = {mid: k for k in unsure if (mid := ids[k]) is not None}
+        if asked:
             where, params = where_visible(vis)
-            current, at = where_current(vis)
-            visible |= {mid for (mid,) in self._read(
-                f"SELECT m.id FROM memories m WHERE m.id IN ({','.join('?' * len(unsure))}) "
+            current, at_time = where_current(vis)
+            for (mid,) in self._read(
+                f"SELECT m.id FROM memories m WHERE m.id IN ({','.join('?' * len(asked))}) "
                 f"AND {current} AND {where}",
-                [*unsure, *at, *params],
-            )}  # fmt: skip
-        return visible
+                [*asked, *at_time, *params],
+            ):
+                ok[asked[mid]] = True
+        return ok
 
     def _phrase_texts(self, column: str, phrases: list[list[str]]) -> dict[int, list[str]]:
         """The tokens of the rows that hold every token of a phrase of several (a term FTS5 splits,
