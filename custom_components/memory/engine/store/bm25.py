@@ -116,7 +116,6 @@ class TermPostings:
 
     def __init__(self) -> None:
         # the flat arrays: token t's postings are _rows/_counts[_start[_slot[t]] : _start[_slot[t] + 1]]
-        self._tokens: list[str] = []
         self._slot: dict[str, int] = {}
         self._start: npt.NDArray[np.int64] = np.zeros(1, dtype=np.int64)
         self._rows: npt.NDArray[np.uint32] = np.zeros(0, dtype=np.uint32)
@@ -240,7 +239,7 @@ class TermPostings:
     def _rebuild(self) -> None:
         """The flat arrays from their live postings and the rows put since."""
         live = self._live[self._rows] if self._dead else np.ones(self._rows.size, dtype=bool)
-        slots = [np.repeat(np.arange(len(self._tokens), dtype=np.int64), np.diff(self._start))[live]]
+        slots = [np.repeat(np.arange(len(self._slot), dtype=np.int64), np.diff(self._start))[live]]
         rows, counts = [self._rows[live].astype(np.int64)], [self._counts[live].astype(np.int64)]
         vocab = dict(self._slot)
         for token, added in self._added_rows.items():
@@ -257,8 +256,8 @@ class TermPostings:
         once, slots indexing `tokens` — the flat arrays, dropping tokens without postings."""
         per_token = np.bincount(slots, minlength=len(tokens))
         used = per_token > 0
-        self._tokens = [token for token, keep in zip(tokens, used.tolist(), strict=True) if keep]
-        self._slot = {token: at for at, token in enumerate(self._tokens)}
+        kept = [token for token, keep in zip(tokens, used.tolist(), strict=True) if keep]
+        self._slot = {token: at for at, token in enumerate(kept)}
         self._start = np.concatenate([[0], np.cumsum(per_token[used])]).astype(np.int64)
         self._rows = rows.astype(np.uint32)
         self._counts = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
