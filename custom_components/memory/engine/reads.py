@@ -214,8 +214,8 @@ class RecallReads:
 
     def neighbours(self, ids: list[str], vis: Visibility, window: int) -> dict[str, list[tuple[str, int]]]:
         """store.neighbours; a BatchedReads store reads the neighbours' rows and vectors with them.
-        Nothing is asked when every seed was read under `vis` already and none is in a
-        conversation (a source_ref): a hidden or unconversed memory has no neighbours."""
+        Nothing is asked when every seed was read under `vis` already, found, and is in no
+        conversation (no source_ref): such a memory has no neighbours."""
         if self._unconversed(ids, vis):
             return {}
         if not isinstance(self._store, BatchedReads):
@@ -225,10 +225,10 @@ class RecallReads:
         return near
 
     def _unconversed(self, ids: list[str], vis: Visibility) -> bool:
-        """Every one of `ids` was read under `vis` and is hidden, unknown or has no source_ref."""
+        """Every one of `ids` was read under `vis`, found, and has no source_ref."""
         key = self._view(vis)
         return all(
-            self._held(key, i) and ((memory := self._memory(key, i)) is None or memory.source_ref is None)
+            self._held(key, i) and (memory := self._memory(key, i)) is not None and memory.source_ref is None
             for i in ids
         )
 
