@@ -6,16 +6,18 @@ ranking); and RecallReads reads each memory and vector once on SQLite."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from custom_components.memory.engine.api import MemoryDraft, RecallOptions
+from custom_components.memory.engine.api import MemoryDraft, RecallOptions, StoreUnavailable, WriteAction
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.engine import MemoryEngine
-from custom_components.memory.engine.models import Scope, Speaker
+from custom_components.memory.engine.models import Scope, Speaker, Status
+from custom_components.memory.engine.store.base import Visibility
 from custom_components.memory.engine.store.postgres import PostgresStore
 from custom_components.memory.engine.store.sqlite import SqliteStore
 
@@ -53,9 +55,11 @@ QUESTIONS = [
 
 @contextlib.contextmanager
 def counted_round_trips() -> Iterator[Callable[[], int]]:
-    """Round trips psycopg makes while inside: each statement outside a pipeline, each pipeline."""
+    """Round trips psycopg makes while inside: each statement outside a pipeline, each pipeline,
+    and a transaction's BEGIN and COMMIT outside a pipeline (two)."""
     sent = [0]
     execute, pipeline = psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline
+    transaction = psycopg.AsyncConnection.transaction
 
     async def counted_execute(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         if self._conn._pipeline is None:
@@ -67,11 +71,18 @@ def counted_round_trips() -> Iterator[Callable[[], int]]:
             sent[0] += 1
         return pipeline(self)
 
+    def counted_transaction(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self._pipeline is None:
+            sent[0] += 2
+        return transaction(self, *args, **kwargs)
+
     psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline = counted_execute, counted_pipeline  # type: ignore[method-assign]
+    psycopg.AsyncConnection.transaction = counted_transaction  # type: ignore[method-assign]
     try:
         yield lambda: sent[0]
     finally:
         psycopg.AsyncCursor.execute, psycopg.AsyncConnection.pipeline = execute, pipeline  # type: ignore[method-assign]
+        psycopg.AsyncConnection.transaction = transaction  # type: ignore[method-assign]
 
 
 def _filled(engine: MemoryEngine) -> MemoryEngine:
@@ -154,3 +165,47 @@ def test_each_memory_and_vector_is_read_once_per_recall(
         assert lite.recall(question, JULIAN_IN_KITCHEN, RecallOptions(language=language))
         for name, ids in asked.items():
             assert len(ids) == len(set(ids)), (question, name)  # none read twice
+
+
+def test_postgres_remember_reads_twice_and_writes_with_its_commit(
+    engines: tuple[MemoryEngine, MemoryEngine],
+) -> None:
+    """A new memory on PostgreSQL: one statement reads its neighbours in every bucket the teller
+    sees with their rows, one the tombstones it may lift, and BEGIN, INSERT and COMMIT go in one
+    pipeline — three round trips (were four statements, BEGIN and COMMIT)."""
+    _, pg = engines
+    pg.remember(MemoryDraft("Warm: the hall light is new.", speaker=JULIAN_IN_KITCHEN, scope=Scope.SHARED))
+    draft = MemoryDraft("The bike pump hangs in the cellar.", speaker=JULIAN_IN_KITCHEN, scope=Scope.SHARED)
+    with counted_round_trips() as sent:
+        result = pg.remember(draft)
+        trips = sent()
+    assert result.action is WriteAction.CREATED
+    assert pg.store.get(result.memory.id, Visibility.of(JULIAN_IN_KITCHEN)) == result.memory
+    assert trips == 3
+    with counted_round_trips() as sent:  # told again: merged into the memory the neighbours read
+        again = pg.remember(draft)
+        trips = sent()
+    assert (again.action, again.memory.id) == (WriteAction.MERGED, result.memory.id)
+    assert trips <= 2 + 4  # the reads, and an update's transaction (reads the row it rewrites)
+
+
+def test_a_failed_pipelined_write_commits_nothing(engines: tuple[MemoryEngine, MemoryEngine]) -> None:
+    """The pipelined add fails as a whole: a memory whose id is taken is refused
+    (StoreUnavailable, writing) and the memory it was to supersede stays current."""
+    _, pg = engines
+    old = pg.remember(MemoryDraft("The boiler is serviced in May.", speaker=JULIAN_IN_KITCHEN,
+                                  scope=Scope.SHARED)).memory  # fmt: skip
+    taken = pg.remember(
+        MemoryDraft("The gate squeaks.", speaker=JULIAN_IN_KITCHEN, scope=Scope.SHARED)
+    ).memory
+    vector = pg.embedder.embed(["The boiler is serviced in June."])[0]
+    clash = dataclasses.replace(old, id=taken.id, content="The boiler is serviced in June.")
+    with pytest.raises(StoreUnavailable) as refused:
+        pg.store.add(clash, vector, supersedes=[old.id])
+    assert refused.value.writing
+    admin = Visibility.of(Speaker.administrator())
+    assert pg.store.get(old.id, admin).status is Status.ACTIVE  # type: ignore[union-attr]
+    assert pg.store.get(taken.id, admin) == taken
+    later = MemoryDraft("The boiler is serviced in June.", speaker=JULIAN_IN_KITCHEN, scope=Scope.SHARED)
+    for _ in range(4):  # every pooled connection is usable again
+        assert pg.remember(later).memory.content == later.content

@@ -403,8 +403,8 @@ def test_nearest_in_buckets_answers_each_bucket_from_its_own_memories(
     engine: MemoryEngine, store_backend: str
 ) -> None:
     """One call for several buckets (the writer's neighbours): each list holds only that bucket's
-    current memories, closest first, at most k; an empty bucket gives an empty list; a retired
-    memory is in none."""
+    current memories, whole, closest first, at most k; an empty bucket gives an empty list; a
+    retired memory is in none."""
     from custom_components.memory.engine.store.base import Bucket  # noqa: PLC0415
 
     julian, anna = Speaker(person_id=JULIAN, area_id=KITCHEN), Speaker(person_id=ANNA)
@@ -436,7 +436,7 @@ def test_nearest_in_buckets_answers_each_bucket_from_its_own_memories(
     ]
     probe = engine.embedder.embed(["Where is the bike pump?"])[0]
     found = engine.store.nearest_in_buckets(probe, buckets, 2)
-    ids = [[mid for mid, _ in rows] for rows in found]
+    ids = [[memory.id for memory, _ in rows] for rows in found]
     assert ids[0] == [told["shared"][0].id, told["shared"][2].id]  # the pump first; the ladder forgotten
     assert (ids[1], ids[2], ids[3], ids[4]) == (
         [told["mine"][0].id],
@@ -445,6 +445,9 @@ def test_nearest_in_buckets_answers_each_bucket_from_its_own_memories(
         [],
     )
     assert all(a >= b for rows in found for (_, a), (_, b) in itertools.pairwise(rows))
+    pump, cosine = found[0][0]
+    assert pump == engine.store.get_many([pump.id], Visibility.of(Speaker.administrator()))[pump.id]
+    assert cosine == pytest.approx(float(engine.store.vectors([pump.id])[1][0] @ probe), abs=1e-5)
     assert engine.store.nearest_in_buckets(probe, [], 2) == []
 
 

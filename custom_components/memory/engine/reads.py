@@ -180,7 +180,7 @@ class RecallReads:
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> list[list[tuple[Memory, float]]]:
         return self._store.nearest_in_buckets(vector, buckets, k)
 
     def languages(self, ids: list[str]) -> dict[str, str]:

@@ -275,12 +275,8 @@ def nearest_memories(
     store: MemoryStore, vector: Vectors, buckets: Sequence[Bucket]
 ) -> list[list[tuple[Memory, float]]]:
     """For each bucket (in order), its memories among its DEDUP_NEIGHBOURS nearest to `vector`,
-    closest first, each with its cosine; two reads for all of them (nearest_in_buckets, then
-    get_many of the ids found, which are in these buckets already)."""
-    nearest = store.nearest_in_buckets(vector, buckets, DEDUP_NEIGHBOURS)
-    ids = list(dict.fromkeys(mid for found in nearest for mid, _ in found))
-    rows = store.get_many(ids, Visibility.of(Speaker.administrator())) if ids else {}
-    return [[(rows[mid], cosine) for mid, cosine in found if mid in rows] for found in nearest]
+    closest first, each with its cosine: one read for all of them (one round trip to a server)."""
+    return store.nearest_in_buckets(vector, buckets, DEDUP_NEIGHBOURS)
 
 
 def conflicts_of(

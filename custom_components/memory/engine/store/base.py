@@ -376,10 +376,10 @@ class SearchLegs(Protocol):
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> list[list[tuple[Memory, float]]]:
         """For each bucket (in order), the top k ACTIVE memories of exactly that bucket by cosine,
-        best first, as [(id, similarity)] (dedup, the writer's neighbours); one pass over the
-        vectors, one round trip to a server."""
+        best first, as [(memory, similarity)] (dedup, the writer's neighbours); one pass over the
+        vectors, one round trip to a server (the rows come with their distances)."""
         ...
 
     def vectors(self, ids: list[str]) -> tuple[list[str], Vectors]:

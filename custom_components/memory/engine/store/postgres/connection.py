@@ -399,13 +399,16 @@ class PostgresConnection:
         work: Callable[[AsyncConnection], Awaitable[T]],
         *,
         memories: bool = True,
+        pipelined: bool = False,
         timeout: float | None = None,
     ) -> T:
         """work(conn) in one transaction, committed on return, batched access counts first;
         StoreUnavailable after `timeout` s (default: the store's call timeout).
 
         memories=False for writes that change no memory's text (transcripts, access counts): the
-        document-frequency cache stays valid."""
+        document-frequency cache stays valid. pipelined: for work that reads no result (not even
+        a rowcount): BEGIN, its statements and COMMIT go to the server together, one round trip;
+        a failed statement fails the commit and the call."""
         with self._lock:
             if memories:
                 self._df_cache.clear()
@@ -414,7 +417,7 @@ class PostgresConnection:
             touches, self._pending_touch = self._pending_touch, {}
 
         async def run(conn: AsyncConnection) -> T:
-            async with conn.transaction():
+            async with conn.pipeline() if pipelined else contextlib.nullcontext(), conn.transaction():
                 if touches:
                     await conn.execute(
                         "INSERT INTO memory_access AS a (household, id, access_count, last_accessed_at) "

@@ -35,7 +35,7 @@ class PostgresRecords(PostgresConnection):
             await _retire(conn, [(i, Status.SUPERSEDED) for i in supersedes], memory.id, memory.created_at)
             await _insert_memory(conn, memory, [*memory_values(memory), as_vector(vector), *ident])
 
-        self._write(work)
+        self._write(work, pipelined=True)
 
     def update(self, memory: Memory, vector: Vectors | None) -> None:
         """Rewrite a memory's fields (and its vector/full-text columns when given/changed); committed."""

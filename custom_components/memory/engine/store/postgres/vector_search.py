@@ -14,11 +14,11 @@ import numpy as np
 from psycopg import AsyncConnection
 
 from ...embedding.base import Vectors
-from ...models import Scope, Status
+from ...models import Memory, Scope, Status
 from ..base import Bucket, Visibility
 from ..sql import current_sql, visibility_sql
 from .connection import INDEX_ONLY, PostgresConnection
-from .rows import as_array, as_vector, mine, row_select, with_access
+from .rows import as_array, as_vector, memory_at, mine, row_select, with_access, with_rows
 
 SEMANTIC_LEAD = ("id", "distance", "language", "embedding")  # a leg's own columns, before its memory's
 CANDIDATES_TTL = 10.0  # s: semantic's rows serve the rest of that recall (vectors, languages)
@@ -101,10 +101,11 @@ class PostgresVectorSearch(PostgresConnection):
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
-    ) -> list[list[tuple[str, float]]]:
+    ) -> list[list[tuple[Memory, float]]]:
         """For each bucket, its top-k current memories of exactly that scope/owner/area, best
-        first, by exact cosine: one statement (a UNION ALL of one ordered, limited query per
-        bucket). Each is planned freely: a small bucket is read by its index and compared
+        first, by exact cosine, with their rows: one statement (a UNION ALL of one ordered,
+        limited query per bucket; with_rows joins the few rows found, the sort carries ids
+        only). Each is planned freely: a small bucket is read by its index and compared
         exactly, a large one (the household's shared memories) walks the HNSW index with the
         bucket as filter (relaxed iterative scan); a near-duplicate, the one this looks for, is
         what HNSW finds first. The rows are re-sorted by their exact similarity."""
@@ -122,16 +123,16 @@ class PostgresVectorSearch(PostgresConnection):
                 ("IS NULL", []) if v is None else ("= %s", [v]) for v in (bucket.owner_id, bucket.area_id)
             )
             parts.append(
-                f"(SELECT {n} AS bucket, m.id, {distance} AS distance FROM memories m "
+                f"(SELECT m.id, {n} AS bucket, {distance} AS distance FROM memories m "
                 f"WHERE m.emb_dimension = {dim} AND {mine('m')} AND m.scope = %s AND m.owner_id {owner[0]} "
                 f"AND m.area_id {area[0]} AND m.status = %s AND m.emb_provider = %s AND m.emb_model = %s "
                 f"ORDER BY {distance} LIMIT %s)"
             )
             params += [q, bucket.scope.value, *owner[1], *area[1], Status.ACTIVE.value, provider, model, q, k]
-        found: list[list[tuple[str, float]]] = [[] for _ in buckets]
-        for n, mid, d in self._read(" UNION ALL ".join(parts), params):
-            found[n].append((mid, 1.0 - float(d)))
-        return [sorted(rows, key=lambda t: (-t[1], t[0])) for rows in found]
+        found: list[list[tuple[Memory, float]]] = [[] for _ in buckets]
+        for row in self._read(*with_rows(" UNION ALL ".join(parts), params)):
+            found[row[1]].append((memory_at(row, 3), 1.0 - float(row[2])))
+        return [sorted(rows, key=lambda t: (-t[1], t[0].id)) for rows in found]
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""

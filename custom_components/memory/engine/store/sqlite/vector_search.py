@@ -11,11 +11,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...embedding.base import Vectors
-from ...models import Scope, Status
+from ...models import Memory, Scope, Status
 from ..base import Bucket, Visibility
+from ..sql import SELECT_MEMORY
 from ..vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
 from .connection import SqliteConnection
-from .rows import where_current
+from .rows import WHERE_ACTIVE, memory_of, where_current
 
 COARSE_POOL = 300  # coarse rows re-ranked exactly for the semantic top-k (measured: index.py)
 COARSE_POOL_SMALL = 32  # for small k: the speaker's own memories, a dedup bucket's nearest
@@ -87,9 +88,10 @@ class SqliteVectorSearch(SqliteConnection):
 
     def nearest_in_buckets(
         self, vector: Vectors, buckets: Sequence[Bucket], k: int
-    ) -> list[list[tuple[str, float]]]:
-        """For each bucket, its top-k current memories by exact cosine, best first. The rows of
-        all the buckets are scored in one pass (buckets are a fraction: no full pass)."""
+    ) -> list[list[tuple[Memory, float]]]:
+        """For each bucket, its top-k current memories by exact cosine, best first, with their
+        rows. The rows of all the buckets are scored in one pass (buckets are a fraction: no full
+        pass); a memory retired after the index was read is left out."""
         with self._state:
             index = self._idx()
             masks = [self._bucket_mask(index, bucket) for bucket in buckets]
@@ -99,10 +101,19 @@ class SqliteVectorSearch(SqliteConnection):
             scores = np.zeros(index.size, dtype=np.float32)
             scores[rows] = index.scores_of(rows, vector)
             if index.exact:
-                return [index.top(scores, mask, k) for mask in masks]
-            pools = [index.top(scores, mask, max(k, COARSE_POOL_SMALL)) for mask in masks]
-        exact = self.similarities(list(dict.fromkeys(i for pool in pools for i, _ in pool)), vector)
-        return [_best(pool, exact, k) for pool in pools]
+                found = [index.top(scores, mask, k) for mask in masks]
+            else:
+                pools = [index.top(scores, mask, max(k, COARSE_POOL_SMALL)) for mask in masks]
+        if not index.exact:
+            exact = self.similarities(list(dict.fromkeys(i for pool in pools for i, _ in pool)), vector)
+            found = [_best(pool, exact, k) for pool in pools]
+        ids = list(dict.fromkeys(i for near in found for i, _ in near))
+        if not ids:
+            return [[] for _ in buckets]
+        marks = ", ".join("?" * len(ids))
+        stored = self._read(f"{SELECT_MEMORY} WHERE m.id IN ({marks}) AND {WHERE_ACTIVE}", ids)
+        read = {m.id: m for m in map(memory_of, stored)}
+        return [[(read[i], cosine) for i, cosine in near if i in read] for near in found]
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
         """Exact cosine of `vector` with each listed memory's vector (ids of another identity omitted)."""
