@@ -281,8 +281,8 @@ def test_held_phrases_beyond_one_block() -> None:
 
 
 def test_ranking_sorted_as_read() -> None:
-    """The best `first` rows sorted at once and the rest when a read goes past them give the
-    order a full sort gives — by score, ties (also across the first sorted place) by rowid."""
+    """The best `first` rows sorted at once and the next ones as far as a read goes past them give
+    the order a full sort gives — by score, ties (also across each sorted place) by rowid."""
     rng = random.Random(11)
     postings = TermPostings()
     for rowid in rng.sample(range(1, 5000), 400):  # few distinct texts: many tied scores
@@ -301,3 +301,9 @@ def test_ranking_sorted_as_read() -> None:
         parts = [ranking.rows(start, start + first).tolist() for start in range(0, ranking.size, first)]
         assert [row for part in parts for row in part] == everything
         assert [ranking.details([k])[0] for k in range(ranking.size)] == details  # one place at a time
+        doubling, start, size = postings.bm25(phrases, first), 0, first  # as term_matches reads
+        while start < full.size:
+            assert doubling.rows(start, start + size).tolist() == everything[start : start + size]
+            start, size = start + size, 2 * size
+    jump = postings.bm25(phrases, 5)
+    assert jump.details([250, 3]) == [details[250], details[3]]  # far ahead first, then back

@@ -37,8 +37,8 @@ type Ints = npt.NDArray[np.int64]
 class Ranking:
     """Rows by FTS5's bm25() (positive: higher = better), best first, ties by rowid (FTS5's scan
     order): their rowids, scores and the phrases each holds. Sorted as read: the rows that reach
-    the first `first` places at once, the rest (read only when visibility turns the best away)
-    the first time a read goes past them — sorting every match was a third of the ranking."""
+    the first `first` places at once, the next ones (read only when visibility turns the best
+    away) as far as a read goes past them — sorting every match was a third of the ranking."""
 
     def __init__(self, rows: Rows, scores: Floats, held: list[Ints], first: int) -> None:
         # one entry per matching row, unsorted; held: per block of HELD_BLOCK phrases, bit i = phrase i
@@ -74,10 +74,19 @@ class Ranking:
         return out
 
     def _placed(self, stop: int) -> Ints:
-        """The order (entries, best first), sorted through place stop - 1 at least."""
-        if stop > self._order.size and (rest := self._rest) is not None:
-            below = rest[np.lexsort((self._rows[rest], -self._scores[rest]))]
-            self._order, self._rest = np.concatenate([self._order, below]), None
+        """The order (entries, best first), sorted through place stop - 1 at least: of the rows
+        not placed yet, only those that reach place stop - 1 are sorted (a few more than asked
+        when scores tie), the rest stay for a later read."""
+        while stop > self._order.size and (rest := self._rest) is not None:
+            need, scores = stop - self._order.size, self._scores[rest]
+            if rest.size > 2 * need:
+                bar = -np.partition(-scores, need - 1)[need - 1]
+                reach = scores >= bar
+                below, self._rest = rest[reach], rest[~reach]
+            else:
+                below, self._rest = rest, None
+            below = below[np.lexsort((self._rows[below], -self._scores[below]))]
+            self._order = np.concatenate([self._order, below])
         return self._order
 
 
