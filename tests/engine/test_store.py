@@ -325,6 +325,37 @@ def test_bucket_scores_in_place_match_exact_products() -> None:
     assert index.scores_of(np.zeros(0, dtype=np.intp), query).shape == (0,)
 
 
+def test_exact_vectors_kept_are_the_latest_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compact index keeps the exact vectors read lately, at most EXACT_KEPT: reading one again
+    makes it the latest, the oldest go first; none of a read that began before a write."""
+    import numpy as np  # noqa: PLC0415
+
+    from custom_components.memory.engine.store import vectors  # noqa: PLC0415
+
+    monkeypatch.setattr(vectors, "EXACT_KEPT", 3)
+    index = vectors.VectorIndex(4)
+    for i in range(6):
+        index.upsert(f"m{i}", np.eye(4, dtype=np.float32)[i % 4], scope=Scope.SHARED, owner_id=None,
+                     area_id=None, status=Status.ACTIVE)  # fmt: skip
+    ids = [f"m{i}" for i in range(6)]
+
+    def read(*names: str) -> dict[str, np.ndarray]:
+        return {n: np.full(4, int(n[1:]), dtype=np.float32) for n in names}
+
+    writes = index.vector_writes
+    index.keep_exact(read("m0", "m1", "m2"), writes)
+    index.keep_exact(read("m0"), writes)  # read again: now the latest
+    index.keep_exact(read("m3", "m4"), writes)  # two over: m1 and m2 go
+    assert sorted(index.kept_exact(ids)) == ["m0", "m3", "m4"]
+    assert index.kept_exact(["m3"])["m3"].tolist() == [3.0] * 4
+    index.keep_exact(read("m5", "m1"), writes)
+    assert sorted(index.kept_exact(ids)) == ["m1", "m4", "m5"]
+    index.upsert("m2", np.ones(4, dtype=np.float32), scope=Scope.SHARED, owner_id=None, area_id=None,
+                 status=Status.ACTIVE)  # fmt: skip
+    index.keep_exact(read("m2"), writes)  # read before that write: not kept
+    assert "m2" not in index.kept_exact(ids)
+
+
 @pytest.mark.parametrize("language", ["en", "de", "it"])
 def test_compact_index_answers_like_the_exact_one(
     tmp_path: Path, encoder: BundledEmbedder, monkeypatch: pytest.MonkeyPatch, language: str

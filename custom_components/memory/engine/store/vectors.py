@@ -15,6 +15,7 @@ Two modes, chosen once when the store opens (store/sqlite/index.py, load_index):
 from __future__ import annotations
 
 import sys
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -85,7 +86,7 @@ class VectorIndex:
         self.owner: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.area: npt.NDArray[np.int32] = np.zeros(capacity, dtype=np.int32)
         self.language: npt.NDArray[np.int16] = np.zeros(capacity, dtype=np.int16)
-        self._exact: dict[str, Vectors] = {}  # compact mode: exact vectors read lately (EXACT_KEPT)
+        self._exact: OrderedDict[str, Vectors] = OrderedDict()  # compact mode: read lately (EXACT_KEPT)
         self.vector_writes = 0  # bumped by every vector written or row removed (see keep_exact)
 
     @staticmethod
@@ -201,12 +202,13 @@ class VectorIndex:
         row removed since the read began (`writes`: vector_writes then): what was read may be old."""
         if writes != self.vector_writes:
             return
+        kept = self._exact
         for mid, vector in read.items():
             if mid in self.row_of:
-                self._exact.pop(mid, None)
-                self._exact[mid] = vector
-        while len(self._exact) > EXACT_KEPT:
-            del self._exact[next(iter(self._exact))]
+                kept[mid] = vector
+                kept.move_to_end(mid)
+        while len(kept) > EXACT_KEPT:  # the oldest first; O(1) each (a dict's first key is not)
+            kept.popitem(last=False)
 
     def drop_exact(self) -> None:
         """Forget every exact vector keep_exact kept (the bench times searches cold with it)."""
