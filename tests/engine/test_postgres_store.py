@@ -482,6 +482,31 @@ def _record(mid: str, text: str, owner: str | None, vector: np.ndarray, dim: int
     }  # fmt: skip
 
 
+def _planner_rows(url: str) -> dict[str, float]:
+    """pg_class.reltuples (-1: never counted) of the tables a recall reads."""
+    with psycopg.connect(url) as conn:
+        return dict(conn.execute(
+            "SELECT relname::text, reltuples FROM pg_class "
+            "WHERE relname IN ('memories', 'memory_terms', 'memory_access')"
+        ).fetchall())  # fmt: skip
+
+
+def test_a_bulk_write_leaves_the_planner_counting_what_it_wrote(store: PostgresStore, pg_url: str) -> None:
+    """After an import (bulk_writes) the planner's statistics count the rows written — also the
+    empty access counts, which autovacuum never counts — so the first recalls are not planned
+    for an empty table; a small import on a counted table does not ANALYZE again."""
+    rng = np.random.default_rng(5)
+    assert _planner_rows(pg_url)["memory_access"] == -1
+    with store.bulk_writes():
+        for i in range(40):
+            store.add(memory(f"Box {i} holds the winter tyres and spare bulbs."), unit(rng, 16))
+    counted = _planner_rows(pg_url)
+    assert counted["memories"] == 40 and counted["memory_terms"] > 40 and counted["memory_access"] == 0
+    with store.bulk_writes():
+        store.add(memory("One more box in the attic."), unit(rng, 16))
+    assert _planner_rows(pg_url)["memories"] == 40  # 41 is not twice 40: not analyzed again
+
+
 # ---------------------------------------------------------------- the move's records
 
 

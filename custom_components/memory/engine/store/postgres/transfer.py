@@ -12,7 +12,7 @@ from psycopg import AsyncConnection
 
 from ...embedding.base import from_blob, to_blob
 from ..base import TRANSFER_TABLES, Record, transfer_columns
-from .connection import OPEN_TIMEOUT, PostgresConnection, nothing
+from .connection import OPEN_TIMEOUT, PostgresConnection, analyze_when_grown, nothing
 from .fulltext import TEXT_COLUMNS, fulltext_columns
 from .rows import ACCESS_COLUMNS, TIMES, WITH_ACCESS, as_array, mine, select_list, ts_text
 
@@ -96,7 +96,7 @@ class PostgresTransfer(PostgresConnection):
                         access,
                     )
             for grown in (table, "memory_terms") if table == "memories" else (table,):  # + its postings
-                await _analyze_when_grown(conn, grown)
+                await analyze_when_grown(conn, grown)
 
         self._write(work, memories=table == "memories", timeout=max(self._timeout, OPEN_TIMEOUT))
 
@@ -135,20 +135,6 @@ async def _without_vector_indexes(
     await conn.execute(f"SET LOCAL maintenance_work_mem = '{BULK_INDEX_MEMORY}'")
     for _, definition in indexes:
         await conn.execute(definition)
-
-
-async def _analyze_when_grown(conn: AsyncConnection, table: str) -> None:
-    """ANALYZE `table` when it holds more than twice the rows the planner last counted (never
-    counted: -1). Without it the first searches after a bulk import (a move) are planned on an
-    empty table's statistics until autovacuum comes by; doubling keeps a move in 1000-row batches
-    to a handful of ANALYZE runs."""
-    cur = await conn.execute(
-        f"SELECT c.reltuples, (SELECT count(*) FROM {table}) FROM pg_class c WHERE c.oid = %s::regclass",
-        (table,),
-    )
-    row = await cur.fetchone()
-    if row is not None and row[1] > max(2 * row[0], 0):
-        await conn.execute(f"ANALYZE {table}")
 
 
 def _exported(value: Any, *, vector: bool) -> str | int | float | bytes | None:
