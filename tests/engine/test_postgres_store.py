@@ -507,6 +507,24 @@ def test_a_bulk_write_leaves_the_planner_counting_what_it_wrote(store: PostgresS
     assert _planner_rows(pg_url)["memories"] == 40  # 41 is not twice 40: not analyzed again
 
 
+def test_a_failed_statistics_refresh_leaves_the_import_standing(
+    store: PostgresStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The ANALYZE after a bulk write fails (the server went away at the end): the block still
+    returns, its writes stay committed, and the failure is logged."""
+    from custom_components.memory.engine.store.postgres import connection  # noqa: PLC0415
+
+    async def refused(conn: object, table: str) -> None:
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(connection, "analyze_when_grown", refused)
+    written = memory("The spare fuses are in the hall cupboard.")
+    with store.bulk_writes():
+        store.add(written, unit(np.random.default_rng(6), 16))
+    assert store.get(written.id, ADMIN) == written
+    assert "statistics were not refreshed" in caplog.text
+
+
 # ---------------------------------------------------------------- the move's records
 
 

@@ -333,14 +333,18 @@ class PostgresConnection:
         """Each write is durable at its commit (the server's synchronous_commit): nothing to
         defer. When the block ends, the planner's statistics of the memories, their terms and
         access counts are refreshed if never counted or grown past twice (analyze_when_grown);
-        StoreUnavailable when that fails (the writes stay committed)."""
+        when that fails the writes stand and autovacuum refreshes them later (logged, not
+        raised: the import's report is still true)."""
         yield
 
         async def analyze(conn: AsyncConnection) -> None:
             for table in ("memories", "memory_terms", "memory_access"):  # recall joins all three
                 await analyze_when_grown(conn, table)
 
-        self._run(analyze, "write", timeout=max(self._timeout, OPEN_TIMEOUT))
+        try:
+            self._run(analyze, "write", timeout=max(self._timeout, OPEN_TIMEOUT))
+        except StoreUnavailable as err:
+            _LOGGER.warning("The memory store's statistics were not refreshed after an import: %s", err)
 
     def _call[T](self, coro: Coroutine[Any, Any, T], what: str, *, timeout: float | None = None) -> T:
         """Run `coro` on the store's loop; driver, pool and timeout errors -> StoreUnavailable
