@@ -20,8 +20,8 @@ from .rows import (
     WHERE_ACTIVE,
     memory_of,
     memory_values,
+    select_current,
     ts,
-    where_current,
     where_visible,
 )
 
@@ -189,13 +189,7 @@ class SqliteRecords(SqliteConnection):
         """Current memories (active; current at vis.as_of when set) among `ids` that `vis` allows, by id."""
         if not ids:
             return {}
-        where, params = where_visible(vis)
-        current, at = where_current(vis)
-        marks = ", ".join("?" * len(ids))
-        rows = self._read(
-            f"{SELECT_MEMORY} WHERE m.id IN ({marks}) AND {current} AND {where}", [*ids, *at, *params]
-        )
-        return {m.id: m for m in map(memory_of, rows)}
+        return {m.id: m for m in map(memory_of, self._read(*select_current(ids, vis)))}
 
     def list_current(
         self, vis: Visibility, *, limit: int, offset: int, status: Status = Status.ACTIVE

@@ -8,6 +8,7 @@ SQLite's planner (unary +) and moments as `ts` text: `where_visible`, `where_cur
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,7 +27,7 @@ from ...models import (
     Voiceprint,
 )
 from ..base import Visibility
-from ..sql import MEMORY_COLUMNS, current_sql, visibility_sql
+from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, current_sql, visibility_sql
 
 
 def ts(value: datetime | None) -> str | None:
@@ -53,6 +54,15 @@ def where_current(vis: Visibility) -> tuple[str, list[Any]]:
 
 # "current" now (status active), for the reads that take no Visibility (consolidation's input)
 WHERE_ACTIVE = where_current(Visibility(everything=True, area_id=None, owner_id=None))[0]
+
+
+def select_current(ids: Sequence[str], vis: Visibility) -> tuple[str, list[Any]]:
+    """The statement reading the current memories among `ids` that `vis` allows (SELECT_MEMORY
+    columns; get_many, and the writer's neighbours under the admin view)."""
+    where, params = where_visible(vis)
+    current, at = where_current(vis)
+    marks = ", ".join("?" * len(ids))
+    return f"{SELECT_MEMORY} WHERE m.id IN ({marks}) AND {current} AND {where}", [*ids, *at, *params]
 
 
 def memory_of(row: sqlite3.Row | tuple[Any, ...]) -> Memory:

@@ -13,13 +13,13 @@ import numpy as np
 from ...embedding.base import Vectors
 from ...models import Memory, Scope, Status
 from ..base import Bucket, Visibility
-from ..sql import SELECT_MEMORY
 from ..vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
 from .connection import SqliteConnection
-from .rows import WHERE_ACTIVE, memory_of, where_current
+from .rows import memory_of, select_current, where_current
 
 COARSE_POOL = 300  # coarse rows re-ranked exactly for the semantic top-k (measured: index.py)
 COARSE_POOL_SMALL = 32  # for small k: the speaker's own memories, a dedup bucket's nearest
+EVERYTHING = Visibility(everything=True, area_id=None, owner_id=None)  # a bucket's rows: any
 
 
 def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> list[tuple[str, float]]:
@@ -110,9 +110,7 @@ class SqliteVectorSearch(SqliteConnection):
         ids = list(dict.fromkeys(i for near in found for i, _ in near))
         if not ids:
             return [[] for _ in buckets]
-        marks = ", ".join("?" * len(ids))
-        stored = self._read(f"{SELECT_MEMORY} WHERE m.id IN ({marks}) AND {WHERE_ACTIVE}", ids)
-        read = {m.id: m for m in map(memory_of, stored)}
+        read = {m.id: m for m in map(memory_of, self._read(*select_current(ids, EVERYTHING)))}
         return [[(read[i], cosine) for i, cosine in near if i in read] for near in found]
 
     def similarities(self, ids: list[str], vector: Vectors) -> dict[str, float]:
