@@ -77,7 +77,7 @@ class Ranking:
         """The order (entries, best first), sorted through place stop - 1 at least: of the rows
         not placed yet, only those that reach place stop - 1 are sorted (a few more than asked
         when scores tie), the rest stay for a later read."""
-        while stop > self._order.size and (rest := self._rest) is not None:
+        if stop > self._order.size and (rest := self._rest) is not None:  # the partition reaches stop
             need, scores = stop - self._order.size, self._scores[rest]
             if rest.size > 2 * need:
                 bar = -np.partition(-scores, need - 1)[need - 1]
