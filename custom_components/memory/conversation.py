@@ -274,17 +274,17 @@ class MemoryConversationEntity(
         """Not a memory sentence: with an LLM, the wrapped agent answers with the turn's memories
         in its prompt (a close memory steps in when it did not understand); without one,
         `_async_answer_without_llm` decides who answers."""
-        hits = await async_recall_once(self.hass, self._data, turn)
         agent_id = self._wrapped_agent_id()
         if agent_id == conversation.HOME_ASSISTANT_AGENT:
-            return await self._async_answer_without_llm(user_input, turn, hits)
+            return await self._async_answer_without_llm(user_input, turn)
+        hits = await async_recall_once(self.hass, self._data, turn)
         result = await self._async_delegate(user_input, turn, agent_id, hits)
         if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
             return result
         return self._reply(turn, answer)
 
     async def _async_answer_without_llm(
-        self, user_input: conversation.ConversationInput, turn: Turn, hits: list[Hit]
+        self, user_input: conversation.ConversationInput, turn: Turn
     ) -> conversation.ConversationResult:
         """Home Assistant's own agent answers what it matches exactly (its sentence templates
         with every entity found, or an automation's sentence trigger: "What time is it?").
@@ -293,14 +293,17 @@ class MemoryConversationEntity(
         is the drill?"), a statement is offered to be remembered (or noted, with learning on),
         and only the rest (loosely phrased commands, fragments) goes to HA's agent. Text too long
         for its sentence templates (fits_home_assistant) is never handed to it: its matching cost
-        grows steeply with length and repeated names (bench/odd_input.py)."""
+        grows steeply with length and repeated names (bench/odd_input.py). What HA matches exactly
+        is decided before recall: its agent reads no memory block, so such a turn ("Turn on the
+        kitchen light") recalls nothing and counts no memory as used."""
         hass = self.hass
         agent_id = conversation.HOME_ASSISTANT_AGENT
         short = fits_home_assistant(turn.text)
         if short and await async_strict_intent(
             hass, turn.text, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
         ):
-            return await self._async_delegate(user_input, turn, agent_id, hits)
+            return await self._async_delegate(user_input, turn, agent_id, [])
+        hits = await async_recall_once(hass, self._data, turn)
         if is_question(turn.text, turn.language):
             if (answer := self._memory_answer(hits, turn, by_words=True)) is not None:
                 return self._reply(turn, answer)

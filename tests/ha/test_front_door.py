@@ -135,6 +135,33 @@ async def test_c25_what_time_is_it_still_tells_the_time(
     assert not is_from_memory(language, speech(result))
 
 
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+async def test_a_turn_home_assistant_answers_itself_recalls_nothing(
+    hass: HomeAssistant, memory_entry: Any, hall: Room, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    """Without an LLM, HA's agent answers what it matches exactly and reads no memory block: the
+    turn costs no recall (and counts no memory as used); a question it does not match recalls."""
+    engine = memory_entry.runtime_data.engine
+    await async_say(hass, memory_entry, CLOCK_NOTE[language], language=language, room=hall)
+    asked: list[str] = []
+    recall = engine.recall
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(text)
+        return recall(text, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "recall", counted)
+    timed = await async_say(hass, memory_entry, WHAT_TIME[language], language=language, room=hall)
+    assert timed.response.intent is not None
+    assert timed.response.intent.intent_type == "HassGetCurrentTime"
+    assert asked == []
+    _, question, marker = WHERE_IS[language][0]
+    await async_say(hass, memory_entry, WHERE_IS[language][0][0], language=language, room=hall)
+    answer = speech(await async_say(hass, memory_entry, question, language=language, room=hall))
+    assert marker in answer
+    assert asked == [question]
+
+
 async def test_c25_a_question_about_a_person_asks_the_memory(
     hass: HomeAssistant, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room
 ) -> None:
