@@ -110,7 +110,7 @@ async def test_turn_latency(
         ("match_sentence", "memory sentence matching (hassil)"),
         ("start_turn", "speaker resolution"),
         ("async_recall_once", "recall incl. executor hop"),
-        ("async_strict_intent", "HA's exact intent match (questions without an LLM)"),
+        ("async_strict_intent", "HA's exact intent match (without an LLM, before recall)"),
         ("turn_block", "memory block formatting"),
     ):
         monkeypatch.setattr(agent_mod, attr, _timed(steps, name, getattr(agent_mod, attr)))
