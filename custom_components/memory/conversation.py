@@ -207,8 +207,9 @@ class MemoryConversationEntity(
     async def _async_match(self, turn: Turn) -> SentenceMatch | None:
         """The memory sentence of this turn. Yes/no only counts while a question waits: a short
         reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
-        "No, forget that" to an offer to remember); any other sentence of the asker's drops the
-        question (someone else's, in the same conversation, leaves it to the asker)."""
+        "No, forget that" to an offer to remember); any other sentence of the asker's — a memory
+        sentence or not: a device command, a question — drops the question (someone else's, in
+        the same conversation, leaves it to the asker)."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
@@ -218,10 +219,11 @@ class MemoryConversationEntity(
             return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
         skip = () if pending is not None else (INTENT_CONFIRM,)
         match = match_sentence(intents, for_matching(turn.text), skip=skip)
-        if pending is None or match is None or match.intent_type == INTENT_CONFIRM:
+        if pending is None or (match is not None and match.intent_type == INTENT_CONFIRM):
             return match
         if (
-            pending.ask is Ask.REMEMBER
+            match is not None
+            and pending.ask is Ask.REMEMBER
             and match.intent_type == INTENT_FORGET
             and is_filler(match.slots.get(SLOT_QUERY), turn.language)
         ):

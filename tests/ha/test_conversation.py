@@ -239,6 +239,56 @@ async def test_c03_moving_on_cancels_the_question(hass: Any, memory_entry: Any, 
     assert len(await async_all_memories(hass, memory_entry)) == 1
 
 
+# Not memory sentences: HA's own answer, a question answered from memory, a fragment.
+MOVING_ON = {
+    "en": ("What time is it?", "Where is the spare key?", "Hm?"),
+    "de": ("Wie spät ist es?", "Wo ist der Ersatzschlüssel?", "Hä?"),
+    "es": ("¿Qué hora es?", "¿Dónde está la llave de repuesto?", "¿Eh?"),
+}
+WAITING = {  # (remember, forget, statement offered to be remembered, yes)
+    "en": ("Remember: the spare key is under the blue flowerpot.", "Forget where the spare key is.",
+           "I've started learning the cello, my lessons are on Thursdays.", "yes"),
+    "de": ("Merk dir: Der Ersatzschlüssel liegt unter dem blauen Blumentopf.",
+           "Vergiss, wo der Ersatzschlüssel ist.",
+           "Ich habe angefangen, Cello zu lernen, der Unterricht ist donnerstags.", "ja"),
+    "es": ("Recuerda: la llave de repuesto está debajo de la maceta azul.",
+           "Olvida dónde está la llave de repuesto.",
+           "He empezado a aprender violonchelo, las clases son los jueves.", "sí"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "between"), [(lang, said) for lang, all_said in MOVING_ON.items() for said in all_said]
+)
+async def test_c03_any_other_sentence_drops_a_waiting_question(
+    hass: Any, memory_entry: Any, hall: Room, language: str, between: str
+) -> None:
+    """Not only a memory sentence moves on: after a device command, HA's own answer or a question,
+    a later "yes" neither forgets (the forget question) nor stores (the offer to remember)."""
+    remember, forget, statement, yes = WAITING[language]
+    await async_say(hass, memory_entry, remember, language=language, room=hall)
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    assert asked.continue_conversation
+    moved = await async_say(
+        hass, memory_entry, between, language=language, room=hall, conversation_id=asked.conversation_id
+    )
+    assert not moved.continue_conversation
+    await async_say(
+        hass, memory_entry, yes, language=language, room=hall, conversation_id=asked.conversation_id
+    )
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+    offered = await async_say(hass, memory_entry, statement, language=language, room=hall)
+    assert speech(offered) == reply(language, "remember_offer")
+    await async_say(
+        hass, memory_entry, between, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    await async_say(
+        hass, memory_entry, yes, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+
+
 @pytest.mark.parametrize("language", list(PRIVATE))
 async def test_c05_private_stays_private(
     hass: Any,
