@@ -195,7 +195,7 @@ def render(locomo: dict[tuple[str, str], dict[str, Any]], xquad: dict[str, dict[
               "chosen on the first half of the articles; the second half is held out. `found`: the share of "
               "questions whose answer sentence is in the engine's slate at all, against the vector ranking cut "
               "to the same number of memories. Which languages get which lexical support, and how well a "
-              "question's language is detected: [recall-tuning.md](recall-tuning.md#every-language-the-encoder-knows).",
+              "question's language is detected: [recall-tuning.md](recall-tuning.md#every-language-the-encoder-knows-2026-12-02-issue-17).",
               ""]  # fmt: skip
     for encoder, data in sorted(xquad.items()):
         langs = data["languages"]

@@ -180,7 +180,7 @@ CLEANER_Q = "When does the window cleaner come?"
 
 # fmt: off
 CASES: tuple[Case, ...] = (
-    Case("C01", "remember in German, by voice", (
+    Case("C01", "remember in German (typed at the hall satellite)", (
         Say("guest", "hall", "de", KEY_DE, (ANSWERED, absent("Got it", "remember"))),  # a German reply
         Recall("Ersatzschlüssel Keller", (
             RowCheck(KEY_ANSWER, (("language", "de"), ("scope", "shared"), ("provenance", "confirmed"))),
