@@ -4,10 +4,12 @@ tunables, learning consent, transcript retention, and the voice section: the STT
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import platform
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import probatio as vol
@@ -208,6 +210,8 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
 
     def __init__(self) -> None:
         self._base: dict[str, Any] = {}  # the first step's answers (storage, encoder) before PostgreSQL's
+        self._moving: asyncio.Task[tuple[dict[str, str], dict[str, str]]] | None = None  # the move
+        self._move_errors: dict[str, str] = {}  # why the last move failed (shown on the move form)
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
@@ -281,13 +285,12 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
         )
 
     async def async_step_move(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Copy every memory to the other kind of store, verify, then switch (move.py)."""
-        from .move import async_move_store  # noqa: PLC0415 - move.py imports the engine factory
-
+        """Copy every memory to the other kind of store, verify, then switch (move.py): the
+        target asked for here, the move itself a progress step (async_step_moving)."""
         entry = self._get_reconfigure_entry()
         current = StoreSettings.of(entry.data)
         to_postgres = current.storage == STORAGE_SQLITE
-        errors: dict[str, str] = {}
+        errors, self._move_errors = self._move_errors, {}
         household = await async_default_household(self.hass)
         if user_input is not None:
             if to_postgres:  # the memories keep this entry's key: their tombstones were made with it
@@ -300,9 +303,7 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
                 if not target.db_path:
                     errors = {CONF_DB_PATH: "cannot_open_store"}
             if not errors:
-                errors, placeholders = await _async_move(self.hass, entry, target, async_move_store)
-                if not errors:
-                    return self.async_abort(reason="move_successful", description_placeholders=placeholders)
+                return self._async_start_move(entry, target)
         schema = (
             _postgres_schema(None, household, key_field=False)
             if to_postgres
@@ -314,6 +315,46 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
             errors=errors,
             description_placeholders={"source": current.describe()},
         )
+
+    @callback
+    def _async_start_move(self, entry: ConfigEntry, target: StoreSettings) -> ConfigFlowResult:
+        """Start the move as the flow's progress task; the form shows how far it is (rows handled
+        of all: transfer.move), updated from the executor thread through the event loop."""
+        from .move import async_move_store  # noqa: PLC0415 - move.py imports the engine factory
+
+        hass = self.hass
+
+        def progress(done: int, total: int) -> None:
+            hass.loop.call_soon_threadsafe(self.async_update_progress, done / total if total else 1.0)
+
+        self._moving = hass.async_create_task(
+            _async_move(hass, entry, target, partial(async_move_store, progress=progress)),
+            "memory store move",
+        )
+        return self._show_moving()
+
+    @callback
+    def _show_moving(self) -> ConfigFlowResult:
+        """The progress form of the running move."""
+        return self.async_show_progress(
+            step_id="moving", progress_action="moving", progress_task=self._moving
+        )
+
+    async def async_step_moving(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """The move runs (progress); when it has ended, on to its outcome."""
+        if self._moving is not None and not self._moving.done():
+            return self._show_moving()
+        return self.async_show_progress_done(next_step_id="moved")
+
+    async def async_step_moved(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """The move's outcome: done (the rows per table), or the move form again with why not."""
+        assert self._moving is not None
+        errors, placeholders = self._moving.result()
+        self._moving = None
+        if not errors:
+            return self.async_abort(reason="move_successful", description_placeholders=placeholders)
+        self._move_errors = errors
+        return await self.async_step_move()
 
     @staticmethod
     @callback

@@ -26,7 +26,7 @@ from homeassistant.core import HomeAssistant
 from .engine.factory import build_store
 from .engine.models import EmbeddingIdentity
 from .engine.store.base import MemoryStore
-from .engine.transfer import MoveReport, move
+from .engine.transfer import MoveReport, Progress, move
 from .runtime import MemoryConfigEntry
 from .storage import StoreSettings
 
@@ -39,9 +39,10 @@ class EntryNotLoaded(Exception):
 
 
 async def async_move_store(
-    hass: HomeAssistant, entry: MemoryConfigEntry, target: StoreSettings
+    hass: HomeAssistant, entry: MemoryConfigEntry, target: StoreSettings, progress: Progress | None = None
 ) -> MoveReport:
     """Move every memory of the entry's store into `target` (module docstring) and switch to it.
+    progress(done, total): rows handled so far (transfer.move), called from the executor thread.
 
     Raises EntryNotLoaded, transfer.TargetNotEmpty (nothing copied), StoreUnavailable or
     transfer.MoveMismatch (the source stays in use, intact). Returns the verified report.
@@ -54,7 +55,7 @@ async def async_move_store(
     await hass.config_entries.async_unload(entry.entry_id)
     try:
         report = await hass.async_add_executor_job(
-            _copy, source.store_kwargs(hass), target.store_kwargs(hass), identity
+            _copy, source.store_kwargs(hass), target.store_kwargs(hass), identity, progress
         )
     except BaseException as err:
         _LOGGER.warning(
@@ -69,7 +70,10 @@ async def async_move_store(
 
 
 def _copy(
-    source_kwargs: dict[str, object], target_kwargs: dict[str, object], identity: EmbeddingIdentity
+    source_kwargs: dict[str, object],
+    target_kwargs: dict[str, object],
+    identity: EmbeddingIdentity,
+    progress: Progress | None = None,
 ) -> MoveReport:
     """Open both stores, move, close both (blocking). A SQLite target file that did not exist
     before is removed when the move fails."""
@@ -81,7 +85,7 @@ def _copy(
     try:
         source.open(identity)
         target.open(identity)
-        return move(source, target)
+        return move(source, target, progress=progress)
     except BaseException:
         target.close()
         if created is not None:

@@ -211,3 +211,27 @@ def test_interrupted_move_to_postgres_leaves_the_source_intact(
     assert not target.store.is_empty()  # type: ignore[attr-defined]  # the partial copy: a retry is refused
     with pytest.raises(TargetNotEmpty):
         move(source.store, target.store)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("source_kind", "target_kind"), [("sqlite", "postgres"), ("postgres", "sqlite")])
+def test_move_reports_progress_in_rows_to_the_end(
+    make_store_engine: Callable[[str], MemoryEngine], source_kind: str, target_kind: str
+) -> None:
+    """progress(done, total) after every batch: done only grows, total is each row copied once and
+    read back twice, and a verified move ends at done == total."""
+    staged = make_store_engine("sqlite")
+    expected = populate(staged)
+    source = make_store_engine(source_kind)
+    if source_kind != "sqlite":
+        move(staged.store, source.store)  # type: ignore[arg-type]
+    else:
+        source = staged
+    assert {t: source.store.count_records(t) for t in TRANSFER_TABLES} == expected  # type: ignore[attr-defined]
+    seen: list[tuple[int, int]] = []
+    target = make_store_engine(target_kind).store
+    report = move(source.store, target, batch=2, progress=lambda d, t: seen.append((d, t)))  # type: ignore[arg-type]
+    rows = sum(d.rows for d in report.tables.values())
+    assert rows == sum(expected.values()) and rows > 2
+    assert {t for _, t in seen} == {3 * rows}
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and seen[-1] == (3 * rows, 3 * rows)
+    assert len(seen) >= 3 * (rows // 2)  # a call per batch of 2, in each of the three passes

@@ -18,7 +18,7 @@ from unittest.mock import patch
 import pytest
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE, FlowResultType
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
@@ -308,19 +308,19 @@ async def _contents(hass: HomeAssistant, query: str, **who: Any) -> list[str]:
 async def test_move_sqlite_to_postgres_and_back(
     household: HomeAssistant, pg_url: str, julian: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Through the reconfigure step to PostgreSQL, through the service back to a new SQLite file:
-    equal checksums both ways, and the memories, their visibility and the tombstone work after."""
+    """Through the reconfigure step to PostgreSQL (a progress step: how far it is, in rows, up to
+    done), through the service back to a new SQLite file: equal checksums both ways, and the
+    memories, their visibility and the tombstone work after. Moving into the now filled database
+    again is refused on the move form."""
     entry = await setup_memory(household)
     await _fill(household, julian)
-    result = await household.config_entries.flow.async_init(
-        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    progress: list[float] = []
+    household.bus.async_listen(
+        EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE, lambda event: progress.append(event.data["progress"])
     )
-    result = await household.config_entries.flow.async_configure(result["flow_id"], {"next_step_id": "move"})
-    assert result["step_id"] == "move" and TEST_DB in result["description_placeholders"]["source"]
-    result = await household.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_DB_URL: with_password(pg_url), CONF_HOUSEHOLD: "home"}
-    )
+    result = await _move_flow(household, entry, pg_url)
     assert result["type"] is FlowResultType.ABORT and result["reason"] == "move_successful", result
+    assert progress and progress == sorted(progress) and progress[-1] == 1.0
     assert "memories: 2, tombstones: 1" in result["description_placeholders"]["rows"]
     await household.async_block_till_done()
     assert entry.state is ConfigEntryState.LOADED and entry.data[CONF_STORAGE] == "postgresql"
@@ -339,6 +339,27 @@ async def test_move_sqlite_to_postgres_and_back(
     stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)
     assert stats.tombstones == 1 and stats.active == 2
     _no_secret(caplog, json.dumps(back))
+
+    again = await _move_flow(household, entry, pg_url)  # PostgreSQL still holds the copy
+    assert again["type"] is FlowResultType.FORM and again["step_id"] == "move", again
+    assert again["errors"] == {"base": "target_not_empty"}
+    assert entry.state is ConfigEntryState.LOADED and entry.data[CONF_DB_PATH] == "back.db"
+
+
+async def _move_flow(hass: HomeAssistant, entry: Any, pg_url: str) -> Any:
+    """The reconfigure flow's move to PostgreSQL at pg_url: the form, the progress while it runs,
+    then its outcome (an abort when done, the move form again when not)."""
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
+    )
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {"next_step_id": "move"})
+    assert result["step_id"] == "move" and "db" in result["description_placeholders"]["source"]
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_DB_URL: with_password(pg_url), CONF_HOUSEHOLD: "home"}
+    )
+    assert result["type"] is FlowResultType.SHOW_PROGRESS and result["progress_action"] == "moving", result
+    await hass.async_block_till_done()
+    return await hass.config_entries.flow.async_configure(result["flow_id"])
 
 
 async def test_move_service_to_postgres_and_checksums_match_both_ways(

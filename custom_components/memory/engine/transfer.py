@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .api import EngineError
 from .store.base import TRANSFER_TABLES, StoreTransfer
+
+Progress = Callable[[int, int], None]  # (rows handled, rows in all): copied, then read back twice
 
 # Rows per export/import batch: one transaction per batch on the target, a few MB of vectors at most
 # (1000 x 512 float32 = 2 MB), and few enough round trips to PostgreSQL.
@@ -81,14 +84,18 @@ def _canonical(value: Any) -> Any:
     return value
 
 
-def table_digest(store: StoreTransfer, table: str, batch: int = MOVE_BATCH) -> TableDigest:
+def table_digest(
+    store: StoreTransfer, table: str, batch: int = MOVE_BATCH, read: Callable[[int], None] | None = None
+) -> TableDigest:
     """Row count and sha256 of `table` in `store`: each record (its TRANSFER_TABLES columns,
     canonically encoded as sorted-key JSON) hashed, the per-record hashes sorted by the record's key
-    (TRANSFER_KEYS) and hashed together, so the export order of a backend does not matter. Raises
-    StoreUnavailable."""
+    (TRANSFER_KEYS) and hashed together, so the export order of a backend does not matter.
+    read(n): told after each batch of n rows. Raises StoreUnavailable."""
     columns, key_columns = TRANSFER_TABLES[table], TRANSFER_KEYS[table]
     keyed: list[tuple[str, bytes]] = []
     for rows in store.export_records(table, batch):
+        if read is not None:
+            read(len(rows))
         for record in rows:
             canon = {c: _canonical(record[c]) for c in columns}
             key = json.dumps([canon[c] for c in key_columns])
@@ -100,21 +107,37 @@ def table_digest(store: StoreTransfer, table: str, batch: int = MOVE_BATCH) -> T
     return TableDigest(rows=len(keyed), checksum=total.hexdigest())
 
 
-def move(source: StoreTransfer, target: StoreTransfer, *, batch: int = MOVE_BATCH) -> MoveReport:
+def move(
+    source: StoreTransfer, target: StoreTransfer, *, batch: int = MOVE_BATCH, progress: Progress | None = None
+) -> MoveReport:
     """Copy every TRANSFER_TABLES table of `source` into the empty `target` and verify it.
 
-    Both stores open. Raises TargetNotEmpty before copying anything when the target holds rows,
-    StoreUnavailable when either store fails (the source is only read: intact), MoveMismatch when
-    a table's count or checksum differs after the copy. Returns the verified MoveReport.
+    Both stores open. progress(done, total): told after each batch, in rows handled — each row
+    once copied and twice read back (source and target), so total = 3 x the source's rows and a
+    verified move's last call has done == total. Raises TargetNotEmpty before copying anything when the target
+    holds rows, StoreUnavailable when either store fails (the source is only read: intact),
+    MoveMismatch when a table's count or checksum differs after the copy. Returns the verified
+    MoveReport.
     """
     if not target.is_empty():
         raise TargetNotEmpty("the target store already holds memories; a move needs an empty one")
+    total = 3 * sum(source.count_records(table) for table in TRANSFER_TABLES)
+    done = 0
+
+    def handled(rows: int) -> None:
+        nonlocal done
+        done += rows
+        if progress is not None:
+            progress(min(done, total), total)
+
     for table in TRANSFER_TABLES:
         for rows in source.export_records(table, batch):
             target.import_records(table, rows)
+            handled(len(rows))
     report: dict[str, TableDigest] = {}
     for table in TRANSFER_TABLES:
-        expected, copied = table_digest(source, table, batch), table_digest(target, table, batch)
+        expected = table_digest(source, table, batch, handled)
+        copied = table_digest(target, table, batch, handled)
         if expected != copied:
             raise MoveMismatch(table, expected, copied)
         report[table] = expected

@@ -231,6 +231,10 @@ class StoreTransfer(Protocol):
         """True when no TRANSFER_TABLES table holds a row (of this store's household)."""
         ...
 
+    def count_records(self, table: str) -> int:
+        """How many rows export_records(table) yields (of this store's household)."""
+        ...
+
 
 class VoiceprintStore(Protocol):
     """Persistence of enrolled voices, one per person (a concern of its own: no memory, no

@@ -105,6 +105,12 @@ class PostgresTransfer(PostgresConnection):
         union = " UNION ALL ".join(f"(SELECT 1 FROM {t} WHERE {mine()} LIMIT 1)" for t in TRANSFER_TABLES)
         return not self._read(union)
 
+    def count_records(self, table: str) -> int:
+        """How many rows of this household export_records(table) yields. Raises InvalidInput for
+        another table."""
+        transfer_columns(table)  # validates the name before it goes into SQL
+        return int(self._read(f"SELECT count(*) FROM {table} WHERE {mine()}")[0][0])
+
 
 async def _no_memories(conn: AsyncConnection) -> bool:
     """True when `memories` holds no row of any household; then it stays locked (ACCESS

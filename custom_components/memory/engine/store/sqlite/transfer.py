@@ -99,3 +99,8 @@ class SqliteTransfer(SqliteConnection):
     def is_empty(self) -> bool:
         """True when no TRANSFER_TABLES table holds a row."""
         return not any(self._read(f"SELECT 1 FROM {table} LIMIT 1", ()) for table in TRANSFER_TABLES)
+
+    def count_records(self, table: str) -> int:
+        """How many rows export_records(table) yields. Raises InvalidInput for another table."""
+        transfer_columns(table)  # validates the name before it goes into SQL
+        return int(self._read(f"SELECT count(*) FROM {table}", ())[0][0])
