@@ -211,6 +211,7 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     def __init__(self) -> None:
         self._base: dict[str, Any] = {}  # the first step's answers (storage, encoder) before PostgreSQL's
         self._moving: asyncio.Task[tuple[dict[str, str], dict[str, str]]] | None = None  # the move
+        self._watching: asyncio.Task[None] | None = None  # the flow's progress task: waits for it
         self._move_errors: dict[str, str] = {}  # why the last move failed (shown on the move form)
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -318,8 +319,9 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
 
     @callback
     def _async_start_move(self, entry: ConfigEntry, target: StoreSettings) -> ConfigFlowResult:
-        """Start the move as the flow's progress task; the form shows how far it is (rows handled
-        of all: transfer.move), updated from the executor thread through the event loop."""
+        """Start the move; the form shows how far it is (rows handled of all: transfer.move),
+        updated from the executor thread through the event loop. The flow's progress task only
+        waits for the move: closing the dialog cancels it, never a move half-way."""
         from .move import async_move_store  # noqa: PLC0415 - move.py imports the engine factory
 
         hass = self.hass
@@ -331,13 +333,14 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
             _async_move(hass, entry, target, partial(async_move_store, progress=progress)),
             "memory store move",
         )
+        self._watching = hass.async_create_task(_until_done(self._moving), "memory store move progress")
         return self._show_moving()
 
     @callback
     def _show_moving(self) -> ConfigFlowResult:
         """The progress form of the running move."""
         return self.async_show_progress(
-            step_id="moving", progress_action="moving", progress_task=self._moving
+            step_id="moving", progress_action="moving", progress_task=self._watching
         )
 
     async def async_step_moving(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -360,6 +363,11 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> MemoryOptionsFlow:
         return MemoryOptionsFlow()
+
+
+async def _until_done(task: asyncio.Task[Any]) -> None:
+    """Wait for `task` without cancelling it when this wait is cancelled."""
+    await asyncio.shield(task)
 
 
 async def _async_move(

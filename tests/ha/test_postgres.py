@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -349,6 +350,13 @@ async def test_move_sqlite_to_postgres_and_back(
 async def _move_flow(hass: HomeAssistant, entry: Any, pg_url: str) -> Any:
     """The reconfigure flow's move to PostgreSQL at pg_url: the form, the progress while it runs,
     then its outcome (an abort when done, the move form again when not)."""
+    result = await _start_move_flow(hass, entry, pg_url)
+    await hass.async_block_till_done()
+    return await hass.config_entries.flow.async_configure(result["flow_id"])
+
+
+async def _start_move_flow(hass: HomeAssistant, entry: Any, pg_url: str) -> Any:
+    """The reconfigure flow up to its move's progress step (the move running)."""
     result = await hass.config_entries.flow.async_init(
         DOMAIN, context={"source": "reconfigure", "entry_id": entry.entry_id}
     )
@@ -358,8 +366,32 @@ async def _move_flow(hass: HomeAssistant, entry: Any, pg_url: str) -> Any:
         result["flow_id"], {CONF_DB_URL: with_password(pg_url), CONF_HOUSEHOLD: "home"}
     )
     assert result["type"] is FlowResultType.SHOW_PROGRESS and result["progress_action"] == "moving", result
-    await hass.async_block_till_done()
-    return await hass.config_entries.flow.async_configure(result["flow_id"])
+    return result
+
+
+async def test_closing_the_move_dialog_does_not_stop_the_move(
+    household: HomeAssistant, pg_url: str, julian: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing the dialog cancels the flow's progress task; the move itself goes on to its end
+    and switches the entry (a move stopped half-way would leave a partial copy behind)."""
+    from custom_components.memory import move as move_module  # noqa: PLC0415
+
+    entry = await setup_memory(household)
+    await _fill(household, julian)
+    gate = threading.Event()
+    real = move_module.move
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(60), "the test never let the move go on"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(move_module, "move", held)
+    started = await _start_move_flow(household, entry, pg_url)
+    household.config_entries.flow.async_abort(started["flow_id"])  # the dialog closed
+    gate.set()
+    await household.async_block_till_done()
+    assert entry.state is ConfigEntryState.LOADED and entry.data[CONF_STORAGE] == "postgresql"
+    assert await _contents(household, "Where is the spare key?") == ["The spare key is in the blue tin."]
 
 
 async def test_move_service_to_postgres_and_checksums_match_both_ways(
