@@ -114,10 +114,10 @@ def move(
 
     Both stores open. progress(done, total): told after each batch, in rows handled — each row
     once copied and twice read back (source and target), so total = 3 x the source's rows and a
-    verified move's last call has done == total. Raises TargetNotEmpty before copying anything when the target
-    holds rows, StoreUnavailable when either store fails (the source is only read: intact),
-    MoveMismatch when a table's count or checksum differs after the copy. Returns the verified
-    MoveReport.
+    verified move's last call has done == total. Raises TargetNotEmpty before copying anything
+    when the target holds rows, StoreUnavailable when either store fails (the source is only
+    read: intact), MoveMismatch when a table's count or checksum differs after the copy. Returns
+    the verified MoveReport.
     """
     if not target.is_empty():
         raise TargetNotEmpty("the target store already holds memories; a move needs an empty one")

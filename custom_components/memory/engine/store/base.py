@@ -126,6 +126,9 @@ class Visibility:
         )
 
 
+EVERYTHING = Visibility(everything=True, area_id=None, owner_id=None)  # the admin view, now: any row
+
+
 @dataclass(frozen=True, slots=True)
 class Bucket:
     """One exact (scope, owner, area) bucket: the unit of dedup and tombstone checks."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...embedding.base import Vectors
 from ...models import Kind, Memory, Provenance, Scope, Source, Status
-from ..base import Visibility
+from ..base import EVERYTHING
 from ..sql import MEMORY_COLUMNS, current_sql
 
 ENUMS: dict[str, type[Enum]] = {
@@ -29,7 +29,7 @@ def mine(alias: str = "") -> str:
     return f"{alias + '.' if alias else ''}household = current_setting('memory.household')"
 
 
-ACTIVE = current_sql(Visibility(everything=True, area_id=None, owner_id=None), mark="%s")[0]
+ACTIVE = current_sql(EVERYTHING, mark="%s")[0]
 
 
 # Recall's access counts live in memory_access (migration v5): counting one never writes a memories

@@ -26,7 +26,7 @@ from ...models import (
     TranscriptTurn,
     Voiceprint,
 )
-from ..base import Visibility
+from ..base import EVERYTHING, Visibility
 from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, current_sql, visibility_sql
 
 
@@ -53,7 +53,7 @@ def where_current(vis: Visibility) -> tuple[str, list[Any]]:
 
 
 # "current" now (status active), for the reads that take no Visibility (consolidation's input)
-WHERE_ACTIVE = where_current(Visibility(everything=True, area_id=None, owner_id=None))[0]
+WHERE_ACTIVE = where_current(EVERYTHING)[0]
 
 
 def select_current(ids: Sequence[str], vis: Visibility) -> tuple[str, list[Any]]:

@@ -12,14 +12,13 @@ import numpy as np
 
 from ...embedding.base import Vectors
 from ...models import Memory, Scope, Status
-from ..base import Bucket, Visibility
+from ..base import EVERYTHING, Bucket, Visibility
 from ..vectors import SCOPE_CODES, STATUS_CODES, Mask, VectorIndex
 from .connection import SqliteConnection
 from .rows import memory_of, select_current, where_current
 
 COARSE_POOL = 300  # coarse rows re-ranked exactly for the semantic top-k (measured: index.py)
 COARSE_POOL_SMALL = 32  # for small k: the speaker's own memories, a dedup bucket's nearest
-EVERYTHING = Visibility(everything=True, area_id=None, owner_id=None)  # a bucket's rows: any
 
 
 def _best(pool: list[tuple[str, float]], exact: dict[str, float], k: int) -> list[tuple[str, float]]:
