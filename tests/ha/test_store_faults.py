@@ -311,8 +311,11 @@ async def test_c33_a_stopped_postgresql_refuses_writes_at_once_and_recovers(
     await async_call(household, "remember", {"content": KEY})
     await household.async_add_executor_job(own_server.stop)
 
-    said = await async_say(household, entry, "Where is the spare key?")  # finds the server gone
+    said = await async_say(household, entry, "Where is the spare key?")
     assert speech(said) == "ok" and "blue tin" not in agent.extra_prompts[-1]
+    # recall answers [] without raising; the turn's transcript write (a task of its own, after
+    # the answer) is the call that finds the server gone: wait for it
+    await household.async_block_till_done()
     assert entry.runtime_data.health.down
     asked = count_pool_requests(monkeypatch)
     said = await async_say(household, entry, "Where is the spare key?")
