@@ -20,8 +20,8 @@ Steps, each timed --repeats times after one untimed run (p50 / max ms):
 - in Home Assistant's test harness (bench/odd_input_ha.py, run with pytest unless --no-ha): HA's
   default agent `async_recognize_intent` strict and non-strict for the plain utterances (its intent
   cache cleared before each call), a whole turn through the memory agent (`conversation.async_converse`)
-  for every utterance, and two probes of HA's own matching: non-strict recognition of an area name
-  said k times, and its fuzzy matcher above the cap (where the recursion error comes from).
+  for every utterance, and non-strict recognition of an area name said k times (the text that made
+  HA's fuzzy matcher, gone since May 2026, take minutes).
 --over: sizes above the cap for the hassil and engine steps (the engine refuses to store them).
 
 Hostile input (issue 26, `invalid`): each wrong-type or over-long case the issue saw on the product —
@@ -90,13 +90,10 @@ SAID_AS = {  # how the utterance wraps the text: (English, German); "…" is the
     "forget": ("Forget …", "Vergiss …"),
     "know": ("What do you know about …", "Was hast du dir über … gemerkt"),
 }
-# Shapes HA's default agent is not handed in full (non-strict recognition, a turn through the memory
-# agent): an area/entity name said many times makes its fuzzy matcher list 2^k readings — "the
-# kitchen light code" x 43 grew past 20 GB of memory in minutes. The area probe below measures that
-# growth on a few repetitions instead; strict recognition is still timed for them.
-HA_FUZZY_UNSAFE = ("household words",)
-AREA_WORD = "kitchen"  # an area (and light) name HA's agent has in its slot lists
-AREA_REPEATS = (8, 10, 12, 14)  # 16 takes seconds, 25 minutes and then a MemoryError (see docs)
+# An area (and light) name HA's agent has in its slot lists, said k times: HA's fuzzy matcher listed
+# 2^k readings of it (16: seconds, 25: minutes and a MemoryError; removed from HA in May 2026).
+AREA_WORD = "kitchen"
+AREA_REPEATS = (16, 25, 50, 124)  # 124 x "kitchen " is 991 characters, under the cap
 
 
 def fill(unit: str, size: int) -> str:
@@ -300,10 +297,8 @@ def measure_ha(size: int, repeats: int, invalid_repeats: int = 0, *, rows: bool 
                 for said_as in SAID_AS
             ],
             "repeats": repeats,
-            "fuzzy_unsafe": list(HA_FUZZY_UNSAFE),
             "area_word": AREA_WORD,
             "area_repeats": list(AREA_REPEATS),
-            "recursion_probe": [fill(UNITS["one-letter words"], n) for n in (1000, 1900, 2000, 4000)],
             "rows": rows,
             "invalid_repeats": invalid_repeats,
         }

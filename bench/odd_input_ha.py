@@ -2,9 +2,8 @@
 
 Run by odd_input.py as
   BENCH_ODD_WORK=work.json BENCH_ODD_OUT=out.json python -m pytest -p no:sugar bench/odd_input_ha.py
-work.json: {"utterances": [{"shape", "said_as", "text"}, ...], "repeats": int, "fuzzy_unsafe": [shape, ...],
-"area_word": str, "area_repeats": [int, ...], "recursion_probe": [text, ...], "rows": bool,
-"invalid_repeats": int}
+work.json: {"utterances": [{"shape", "said_as", "text"}, ...], "repeats": int, "area_word": str,
+"area_repeats": [int, ...], "rows": bool, "invalid_repeats": int}
 
 A real Home Assistant (pytest-homeassistant-custom-component's `hass`) with person, conversation,
 intent and assist_pipeline; Julian (a person with a user) speaks at a satellite in the Kitchen, where
@@ -14,11 +13,7 @@ cleared before every call (the same text again would be answered from it):
 - HA's default agent `async_recognize_intent(…, strict_intents_only=True / False)` for the plain
   utterances (the only ones the memory agent hands over);
 - one turn through the memory agent (`conversation.async_converse`) for every utterance;
-  the plain utterances of a `fuzzy_unsafe` shape get the strict recognition only (HA's fuzzy
-  matcher would not finish: see odd_input.HA_FUZZY_UNSAFE);
-- non-strict recognition of `area_word` said k times (k in `area_repeats`), once each;
-- HA's fuzzy matcher (the default agent's `_recognize_fuzzy`, in the executor like HA runs it) on
-  each `recursion_probe` text, once each: where it raises, the innermost frame.
+- non-strict recognition of `area_word` said k times (k in `area_repeats`), once each
 (all of these only when `rows`), and — when `invalid_repeats` — each hostile call of issue 26 through
 the doors that many times after an untimed one (p50 / p99 / max ms and what it answered: the
 translated error's key and field, HA's schema error, the tool's error, or the answer): the memory.*
@@ -114,34 +109,27 @@ async def test_odd_input(
             platform="bench", context=julian.context, language="en", assistant="conversation", device_id=None))  # fmt: skip
         out["invalid"] = await _hostile(hass, client, instance, turn, work["invalid_repeats"])
     if work["rows"]:
-        out.update(await _rows(hass, work, agent, said, turn, clear))
+        out.update(await _rows(work, agent, said, turn, clear))
     Path(os.environ["BENCH_ODD_OUT"]).write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")  # noqa: ASYNC240
 
 
-async def _rows(
-    hass: Any, work: dict[str, Any], agent: Any, said: Any, turn: Any, clear: Any
-) -> dict[str, Any]:
-    """The rows' HA steps, the area probe and the recursion probe (module docstring)."""
+async def _rows(work: dict[str, Any], agent: Any, said: Any, turn: Any, clear: Any) -> dict[str, Any]:
+    """The rows' HA steps and the area probe (module docstring)."""
     repeats = work["repeats"]
     rows = []
     for item in work["utterances"]:
         text = item["text"]
         steps: dict[str, Any] = {}
-        unsafe = item["said_as"] == "plain" and item["shape"] in work["fuzzy_unsafe"]
         if item["said_as"] == "plain":
             steps["HA strict"] = await _timed(
                 lambda text=text: agent.async_recognize_intent(said(text), strict_intents_only=True),
                 repeats,
                 clear,
             )
-        if unsafe:
-            steps["HA non-strict"] = steps["memory agent turn"] = {"skipped": "fuzzy matcher: 2^k readings"}
-        else:
-            if item["said_as"] == "plain":
-                steps["HA non-strict"] = await _timed(
-                    lambda text=text: agent.async_recognize_intent(said(text)), repeats, clear
-                )
-            steps["memory agent turn"] = await _timed(lambda text=text: turn(text), repeats, clear)
+            steps["HA non-strict"] = await _timed(
+                lambda text=text: agent.async_recognize_intent(said(text)), repeats, clear
+            )
+        steps["memory agent turn"] = await _timed(lambda text=text: turn(text), repeats, clear)
         rows.append({**{k: v for k, v in item.items() if k != "text"}, "chars": len(text), "steps": steps})
         print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
 
@@ -152,18 +140,7 @@ async def _rows(
         area.append({"k": k, "chars": len(text), **result})
         print(json.dumps(area[-1]), flush=True)
 
-    lang_intents = await agent.async_get_or_load_intents("en")
-    probe = []
-    for text in work["recursion_probe"]:
-        result = await _timed(
-            lambda text=text: hass.async_add_executor_job(agent._recognize_fuzzy, lang_intents, said(text)),
-            0,
-            clear,
-        )
-        probe.append({"chars": len(text), "words": len(text.split()), **result})
-        print(json.dumps(probe[-1]), flush=True)
-
-    return {"rows": rows, "area": area, "recursion_probe": probe}
+    return {"rows": rows, "area": area}
 
 
 async def _answered(call: Callable[[], Awaitable[Any]]) -> tuple[float, str]:

@@ -624,25 +624,18 @@ def odd_input_section(doc: dict[str, Any]) -> list[str]:
         lines.append("")
     if ha.get("area"):
         lines += ["Home Assistant's default agent, non-strict, on an area name said k times (\"kitchen "
-                  "kitchen …\"): its fuzzy matcher (hassil `FuzzyNgramMatcher._find_interpretations`) lists "
-                  "every reading of the words, two per word that names an area or entity, so the time "
-                  "doubles with every such word or two. Measured once by hand on this machine "
-                  "(2026-12-01): k = 16 2.9 s, k = 25 (200 characters) 166 s and then a MemoryError; the "
-                  "1000-character \"household words\" utterance grew past 20 GB within minutes, which is "
-                  "why its non-strict recognition and memory-agent turn are not run above. This is Home "
-                  "Assistant's own matching of the sentence the memory agent hands over, below the cap.",
+                  "kitchen …\"): the text that made its fuzzy matcher (hassil `FuzzyNgramMatcher`, removed "
+                  "from Home Assistant in May 2026, [core#170653](https://github.com/home-assistant/core/pull/170653)) "
+                  "list two readings per name, 2^k in all: on Home Assistant 2026.2 it took 2.9 s at k = 16, "
+                  "and minutes and then a MemoryError at k = 25 (measured 2026-12-01). It is why the memory "
+                  "agent once handed Home Assistant's agent nothing over 150 characters or with a word said "
+                  "more than three times; on the releases supported it matches any utterance up to the cap "
+                  "in milliseconds (the rows above), so every utterance is handed over whole.",
                   "",
                   "| k | characters | ms |", "|---|---|---|"]  # fmt: skip
         lines += [
             f"| {a['k']} | {a['chars']} | {_cell(a) if 'error' in a else a['p50']} |" for a in ha["area"]
         ]
-        lines.append("")
-    if ha.get("recursion_probe"):
-        lines += ["Home Assistant's fuzzy matcher (hassil `FuzzyNgramMatcher`, one recursion per word) on "
-                  "one-letter words:", "", "| characters | words | result |", "|---|---|---|"]  # fmt: skip
-        for p in ha["recursion_probe"]:
-            result = f"{p['error']} at {p['where']}" if "error" in p else f"{p['p50']} ms"
-            lines.append(f"| {p['chars']} | {p['words']} | {result} |")
         lines.append("")
     return lines + _hostile_lines(doc)
 

@@ -4,8 +4,9 @@ sentences it answers itself (which a memory answer must not take over).
 The engine's `is_device_command` knows imperative verbs in five languages. Home Assistant's
 default conversation agent knows the commands of every language it ships intents for, and
 which entities this home exposes: a user turn it matches *strictly* (exact sentence templates
-against exposed entities — no fuzzy matching, which also "recognises" plain statements such as
-"The bins go out on Tuesday") as an action intent is a command, not something to remember.
+against exposed entities — not its looser stages, which guess at unknown names and so also
+"recognise" plain statements such as "The bins go out on Tuesday") as an action intent is a
+command, not something to remember.
 Questions (the `HassGet…` intents: state, weather, time, date) are not actions.
 """
 
@@ -32,10 +33,10 @@ async def async_strict_intent(
     satellite_id: str | None = None,
 ) -> str | None:
     """The intent HA's default agent matches `text` (in `language`) to *exactly*: a sentence
-    template of its own against exposed entities with every entity found (no fuzzy matching, no
-    wildcard guess) -> the intent's name; a sentence trigger of an automation -> SENTENCE_TRIGGER;
-    None when it matches none. device_id/satellite_id: where it was said (HA resolves "the
-    lights" to that area, and caches the match for the same turn).
+    template of its own against exposed entities with every entity found (no guess at unknown
+    names or unexposed entities) -> the intent's name; a sentence trigger of an automation ->
+    SENTENCE_TRIGGER; None when it matches none. device_id/satellite_id: where it was said (HA
+    resolves "the lights" to that area, and caches the match for the same turn).
 
     Never raises: without a default agent, intents for the language, or on any error -> None."""
     agent = async_get_agent(hass)

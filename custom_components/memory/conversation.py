@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections import Counter
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Literal
@@ -90,16 +89,9 @@ def chat_session(
     return async_get_chat_session(hass, conversation_id)
 
 
-# What is handed to Home Assistant's own agent: its sentence templates are short commands and
-# questions, and its matching takes seconds on long text (bench/odd_input.py: ~1 s at 200
-# characters, over a minute at 990) and doubles its fuzzy readings with every repeat of an area
-# or entity name (16 repeats of "kitchen": 2.9 s; 25: minutes, then MemoryError).
-HA_AGENT_MAX_CHARS = 150
-HA_AGENT_MAX_REPEATS = 3  # the most times one word may occur ("the" in "the light in the hall")
-
 # Wrapped-agent errors that mean "I could not make sense of that", where a memory may answer
-# instead. UNKNOWN covers a sentence HA's fuzzy matcher mapped to an intent nobody handles
-# (e.g. "Where is the spare key …" → HassGetWeather without a weather integration).
+# instead. UNKNOWN covers a sentence HA matched to an intent nobody handles ("What's the weather
+# like?" → HassGetWeather without a weather integration).
 NOT_UNDERSTOOD = frozenset(
     {
         intent.IntentResponseErrorCode.NO_INTENT_MATCH,
@@ -280,28 +272,22 @@ class MemoryConversationEntity(
         if agent_id == conversation.HOME_ASSISTANT_AGENT:
             return await self._async_answer_without_llm(user_input, turn)
         hits = await async_recall_once(self.hass, self._data, turn)
-        result = await self._async_delegate(user_input, turn, agent_id, hits)
-        if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
-            return result
-        return self._reply(turn, answer)
+        return await self._async_agent_or_memory_answer(user_input, turn, agent_id, hits)
 
     async def _async_answer_without_llm(
         self, user_input: conversation.ConversationInput, turn: Turn
     ) -> conversation.ConversationResult:
         """Home Assistant's own agent answers what it matches exactly (its sentence templates
-        with every entity found, or an automation's sentence trigger: "What time is it?").
-        Otherwise its fuzzy matching is not trusted over the memory: a question is answered from
-        memory when a memory answers it (by meaning, or the top memory sharing its words: "Where
-        is the drill?"), a statement is offered to be remembered (or noted, with learning on),
-        and only the rest (loosely phrased commands, fragments) goes to HA's agent. Text too long
-        for its sentence templates (fits_home_assistant) is never handed to it: its matching cost
-        grows steeply with length and repeated names (bench/odd_input.py). What HA matches exactly
-        is decided before recall: its agent reads no memory block, so such a turn ("Turn on the
-        kitchen light") recalls nothing and counts no memory as used."""
+        with every entity found, or an automation's sentence trigger: "What time is it?", "Turn
+        on the kitchen light"); that is decided before recall, as its agent reads no memory
+        block: such a turn recalls nothing and counts no memory as used. Otherwise a question is
+        answered from memory when a memory answers it (by meaning, or the top memory sharing its
+        words: "Where is the drill?"), a statement is offered to be remembered (or noted, with
+        learning on), and the rest (loosely phrased commands, fragments, questions no memory
+        answers) goes to HA's agent."""
         hass = self.hass
         agent_id = conversation.HOME_ASSISTANT_AGENT
-        short = fits_home_assistant(turn.text)
-        if short and await async_strict_intent(
+        if await async_strict_intent(
             hass, turn.text, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
         ):
             return await self._async_delegate(user_input, turn, agent_id, [])
@@ -311,8 +297,13 @@ class MemoryConversationEntity(
                 return self._reply(turn, answer)
         elif is_statement(turn.text, turn.language):
             return self._offer_to_remember(turn)
-        if not short:
-            return self._reply(turn, reply(turn.language, "know_nothing"))
+        return await self._async_agent_or_memory_answer(user_input, turn, agent_id, hits)
+
+    async def _async_agent_or_memory_answer(
+        self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]
+    ) -> conversation.ConversationResult:
+        """The wrapped agent's answer (_async_delegate), or a memory at least answer_similarity
+        close when the agent did not understand the turn (NOT_UNDERSTOOD)."""
         result = await self._async_delegate(user_input, turn, agent_id, hits)
         if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
             return result
@@ -411,15 +402,6 @@ class MemoryConversationEntity(
         day = said_on(memory, language)
         key = "from_memory" + ("_by" if name else "") + ("_dated" if day else "")
         return reply(language, key, name=name, items=items, date=day)
-
-
-def fits_home_assistant(text: str) -> bool:
-    """True when `text` is short enough for Home Assistant's own agent to match in time: at most
-    HA_AGENT_MAX_CHARS characters and no word more than HA_AGENT_MAX_REPEATS times."""
-    if len(text) > HA_AGENT_MAX_CHARS:
-        return False
-    counts = Counter(text.casefold().split())
-    return not counts or max(counts.values()) <= HA_AGENT_MAX_REPEATS
 
 
 def _understood(result: conversation.ConversationResult) -> bool:

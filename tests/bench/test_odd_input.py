@@ -46,14 +46,10 @@ def _doc(**overrides: Any) -> dict[str, Any]:
         "ha": {
             "rows": [
                 {"shape": "one word", "said_as": "plain", "chars": 1000,
-                 "steps": {"HA strict": STEP, "HA non-strict": {"skipped": "fuzzy matcher: 2^k readings"},
+                 "steps": {"HA strict": STEP, "HA non-strict": {"p50": 3.0, "max": 4.0},
                            "memory agent turn": {"p50": 700.0, "max": 800.0}}},
             ],
-            "area": [{"k": 8, "chars": 63, "p50": 120.0, "max": 120.0}],
-            "recursion_probe": [
-                {"chars": 2000, "words": 1000, "error": "RecursionError",
-                 "where": "hassil/fuzzy.py:406 _find_interpretations", "ms": 9.9},
-            ],
+            "area": [{"k": 16, "chars": 127, "p50": 12.0, "max": 12.0}],
         },
     }  # fmt: skip
     return doc | overrides
@@ -65,18 +61,17 @@ def test_section_renders_every_step() -> None:
     assert "scripts/python bench/odd_input.py --repeats 3" in text
     assert (
         "| one word | plain | 1.5 / 2 | 1.5 / 2 | recall 1.5 / 2 | 1.5 / 2 | 1.5 / 2 | "
-        "not run (fuzzy matcher: 2^k readings) | 700 / 800 |" in text
+        "3 / 4 | 700 / 800 |" in text
     )
     assert "| one word | Remember: … | 1.5 / 2 | 1.5 / 2 | remember 50 / 60 | 1.5 / 2 |  |  |  |" in text
     assert "| one word | 2000 | 1.5 / 2 | 1.5 / 2 | 1.5 / 2 | 1.5 / 2 | 1.5 / 2 |  |" in text
     assert "engine 60 ms (one word, Remember: …)" in text  # the slowest run per step
     assert "memory agent turn 800 ms (one word, plain)" in text
-    assert "| 8 | 63 | 120.0 |" in text
-    assert "| 2000 | 1000 | RecursionError at hassil/fuzzy.py:406 _find_interpretations |" in text
+    assert "| 16 | 127 | 12.0 |" in text
 
 
 def test_section_without_home_assistant() -> None:
     text = "\n".join(report.odd_input_section(_doc(ha=None, over=[])))
     assert "| one word | plain | 1.5 / 2 | 1.5 / 2 | recall 1.5 / 2 | 1.5 / 2 |  |  |  |" in text
     assert "Above the cap" not in text
-    assert "fuzzy matcher (hassil" not in text
+    assert "an area name said k times" not in text

@@ -13,6 +13,7 @@ import pytest
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
+from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.memory.answers import REPLIES, reply
 from custom_components.memory.const import CONF_LEARNING, CONF_SENSITIVE_TO_UNKNOWN
@@ -45,7 +46,7 @@ async def _set_options(hass: HomeAssistant, entry: ConfigEntry, **options: Any) 
     await hass.config_entries.async_reload(entry.entry_id)
 
 
-# --- C25: "where is" asks the memory, not HA's fuzzy-matched time/weather intent ---------------
+# --- C25: "where is" asks the memory, not an intent HA's agent guesses -------------------------
 
 # language -> [(remember, question, marker of the answer)]
 WHERE_IS = {
@@ -542,7 +543,7 @@ async def test_a_failing_turn_still_gets_a_reply(
 # --- Everyday phrasings found by review (each in several languages) ----------------------------
 
 # (language, remember, question, marker): the memory's cosine alone is below answer similarity;
-# it shares the thing's word with the question, and HA's fuzzy matcher would answer otherwise.
+# it shares the thing's word with the question, and HA's agent would only guess at it.
 BY_WORDS = [
     ("en", "Remember: the drill is on the left shelf in the garage.", "Where is the drill?", "left shelf"),
     (
@@ -717,31 +718,42 @@ async def test_pleasantries_and_commands_are_not_offered(
 async def test_a_statement_home_assistant_would_mistake_is_offered(
     hass: HomeAssistant, memory_entry: Any, hall: Room
 ) -> None:
-    """HA's fuzzy matcher answers "Anna's birthday is on 12 May." with "No timers."."""
+    """HA's agent guesses "Anna's birthday is on 12 May." to be turning something on (unknown
+    names); it is a statement, offered to be remembered."""
     result = await async_say(hass, memory_entry, "Anna's birthday is on 12 May.", room=hall)
     assert speech(result) == reply("en", "remember_offer")
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        ("The spare fuse box key hangs behind the coats in the hall. " * 17)[:990],
-        "Where is the " + "very " * 180 + "spare key?",
-        "Turn on the " + "kitchen " * 16 + "light",
-    ],
-)
-async def test_c27_long_or_repetitive_text_is_not_handed_to_home_assistants_agent(
-    hass: HomeAssistant, memory_entry: Any, hall: Room, monkeypatch: pytest.MonkeyPatch, said: str
+# (language, said, carried out): long or repetitive commands; HA's agent matches these in
+# milliseconds (its fuzzy matcher is gone: bench/odd_input.py), so they are handed to it whole
+LONG_COMMANDS = [
+    ("en", "Turn on the kitchen light please please please please", True),
+    ("en", "Turn on the kitchen light " + "now " * 40, False),
+    ("en", "Turn on the light in the kitchen, the light in the kitchen, the light in the kitchen", False),
+    ("de", "Schalte bitte bitte bitte bitte das Küchenlicht ein", False),
+    ("es", "Enciende la luz de la cocina por favor por favor por favor por favor", False),
+]
+
+
+@pytest.mark.parametrize(("language", "said", "carried_out"), LONG_COMMANDS)
+async def test_c27_long_or_repetitive_commands_reach_home_assistants_agent(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    kitchen: Room,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    language: str,
+    said: str,
+    carried_out: bool,
 ) -> None:
-    """Plumbing: HA's own matching takes seconds to minutes on such text (bench/odd_input.py), so
-    the memory agent answers it itself."""
+    """Without an LLM a command the memory does not answer is Home Assistant's, however long or
+    repetitive: HA's agent gets it whole and answers it (carrying it out when it understands)."""
     from custom_components.memory import conversation as agent  # noqa: PLC0415
 
+    hass.states.async_set("light.kitchen_light", "off", {"friendly_name": "Kitchen light"})
+    switched = async_mock_service(hass, "light", "turn_on")
     handed: list[str] = []
     converse = agent.conversation.async_converse
-
-    async def strict(hass: HomeAssistant, text: str, *args: Any, **kwargs: Any) -> None:
-        handed.append(text)
 
     async def watched(hass: HomeAssistant, text: str, *args: Any, **kwargs: Any) -> Any:
         if kwargs.get("agent_id") == agent.conversation.HOME_ASSISTANT_AGENT:
@@ -749,10 +761,10 @@ async def test_c27_long_or_repetitive_text_is_not_handed_to_home_assistants_agen
         return await converse(hass, text, *args, **kwargs)
 
     monkeypatch.setattr(agent.conversation, "async_converse", watched)
-    monkeypatch.setattr(agent, "async_strict_intent", strict)
-    result = await async_say(hass, memory_entry, said, room=hall)
-    assert handed == []
-    assert speech(result) in {reply("en", key) for key in ("remember_offer", "know_nothing")}
+    result = await async_say(hass, memory_entry, said, language=language, room=kitchen)
+    assert handed == [said]
+    assert speech(result) not in {reply(language, key) for key in ("remember_offer", "know_nothing")}
+    assert len(switched) == int(carried_out)
 
 
 ROOM_NOTES = {
