@@ -70,7 +70,7 @@ from .turn import (
     utterance_problem,
     withheld,
 )
-from .utterances import for_matching, is_filler, is_question, is_statement, yes_or_no
+from .utterances import answer_then, for_matching, is_filler, is_question, is_statement, yes_or_no
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -169,13 +169,14 @@ class MemoryConversationEntity(
             try:
                 if (match := await self._async_match(turn)) is not None:
                     result = await self._async_handle_sentence(user_input, turn, match)
+                    if match.then is not None:
+                        result = await self._async_go_on(user_input, turn, match.then, result)
                 else:
                     result = await self._async_answer(user_input, turn)
             except Exception:  # a turn always gets a reply; the cause goes to the log
                 _LOGGER.exception("Memory agent failed on a turn")
                 result = self._reply(turn, reply(turn.language, "turn_failed"))
-            reply_text = result.response.speech.get("plain", {}).get("speech", "")
-            self._record(turn, Role.ASSISTANT, reply_text)
+            self._record(turn, Role.ASSISTANT, _speech(result))
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
             self.hass,
             self._entry,
@@ -199,16 +200,24 @@ class MemoryConversationEntity(
     async def _async_match(self, turn: Turn) -> SentenceMatch | None:
         """The memory sentence of this turn. Yes/no only counts while a question waits: a short
         reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
-        "No, forget that" to an offer to remember); any other sentence of the asker's — a memory
-        sentence or not: a device command, a question — drops the question (someone else's, in
-        the same conversation, leaves it to the asker)."""
+        "No, forget that" to an offer to remember), and so does one going on, after punctuation,
+        to what Home Assistant's agent matches exactly ("No, turn on the kitchen light": `then`);
+        any other sentence of the asker's — a memory sentence or not: a device command, a
+        question — drops the question (someone else's, in the same conversation, leaves it to
+        the asker)."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
         if intents is None:
             return None
-        if pending is not None and (answer := yes_or_no(turn.text, turn.language)) is not None:
-            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
+        if pending is not None and (opened := answer_then(turn.text, turn.language)) is not None:
+            answer, then = opened
+            if await async_strict_intent(
+                self.hass, then, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
+            ):
+                return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer}, then=then)
+        if pending is not None and (short := yes_or_no(turn.text, turn.language)) is not None:
+            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: short})
         skip = () if pending is not None else (INTENT_CONFIRM,)
         match = match_sentence(intents, for_matching(turn.text), skip=skip)
         if pending is None or (match is not None and match.intent_type == INTENT_CONFIRM):
@@ -261,6 +270,23 @@ class MemoryConversationEntity(
                 conversation.AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech)
             )
         return self._result(turn, response)
+
+    async def _async_go_on(
+        self,
+        user_input: conversation.ConversationInput,
+        turn: Turn,
+        then: str,
+        answered: conversation.ConversationResult,
+    ) -> conversation.ConversationResult:
+        """`then`, what the turn said after answering a question, answered as a turn of its own
+        (_async_answer); one reply speaks both answers ("Okay, I won't remember it. Turned on the
+        light.")."""
+        rest = replace(turn, text=then, hits=None)
+        with active(rest):
+            result = await self._async_answer(replace(user_input, text=then), rest)
+        said = [_speech(answered), _speech(result)]
+        result.response.async_set_speech(" ".join(s for s in said if s))
+        return result
 
     async def _async_answer(
         self, user_input: conversation.ConversationInput, turn: Turn
@@ -402,6 +428,11 @@ class MemoryConversationEntity(
         day = said_on(memory, language)
         key = "from_memory" + ("_by" if name else "") + ("_dated" if day else "")
         return reply(language, key, name=name, items=items, date=day)
+
+
+def _speech(result: conversation.ConversationResult) -> str:
+    """The plain speech of a result ("" when it has none)."""
+    return str(result.response.speech.get("plain", {}).get("speech", ""))
 
 
 def _understood(result: conversation.ConversationResult) -> bool:

@@ -132,6 +132,8 @@ _NO: dict[str, frozenset[str]] = {
     "es": frozenset({"no", "cancela", "déjalo", "dejalo", "guárdalo", "guardalo"}),
 }
 ANSWER_MAX_WORDS = 8  # a longer reply is a new request, not an answer to the question
+# An opening word set off by punctuation, then more: "No, turn on …", "Ja. Wie spät ist es?"
+_ANSWER_THEN = re.compile(r"\s*¡?(\w+(?:['-]\w+)*)(?:\s*[,.;:!\u2013\u2014]+|\s+-)\s*(\S.*)", re.DOTALL)
 
 
 def _words(text: str | None) -> list[str]:
@@ -173,17 +175,29 @@ def is_statement(text: str, language: str) -> bool:
     return len(words) >= STATEMENT_MIN_WORDS and not all(word in ignorable for word in words)
 
 
+def _opening_answer(words: list[str], language: str) -> str | None:
+    if words and words[0] in _table(_YES, language):
+        return "yes"
+    if words and words[0] in _table(_NO, language):
+        return "no"
+    return None
+
+
 def yes_or_no(text: str, language: str) -> str | None:
     """ "yes" or "no" when `text` answers a yes/no question by its first word ("Yes, forget it.",
     "Ja, bitte merken.", "No, tienilo."), in at most ANSWER_MAX_WORDS words; None otherwise."""
     words = _words(text)
-    if not words or len(words) > ANSWER_MAX_WORDS:
+    return _opening_answer(words, language) if len(words) <= ANSWER_MAX_WORDS else None
+
+
+def answer_then(text: str, language: str) -> tuple[str, str] | None:
+    """("yes" | "no", what follows) when `text` opens with a yes/no word set off by punctuation
+    and goes on ("No, turn on the kitchen light.", "Sì. Che ore sono?"); None otherwise. The
+    punctuation is what tells "No, turn off the light" from "Don't turn off the light"."""
+    match = _ANSWER_THEN.match(text.replace("\u2019", "'"))
+    if match is None or (answer := _opening_answer(_words(match[1]), language)) is None:
         return None
-    if words[0] in _table(_YES, language):
-        return "yes"
-    if words[0] in _table(_NO, language):
-        return "no"
-    return None
+    return answer, match[2].strip()
 
 
 # What an emoji sequence joins or ends with (format characters that are part of the emoji): the

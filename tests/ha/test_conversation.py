@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.memory.answers import reply
 from custom_components.memory.engine.api import MemoryDraft
@@ -287,6 +288,83 @@ async def test_c03_any_other_sentence_drops_a_waiting_question(
         hass, memory_entry, yes, language=language, room=hall, conversation_id=offered.conversation_id
     )
     assert len(await async_all_memories(hass, memory_entry)) == 1
+
+
+# An answer that goes on to something Home Assistant's agent matches exactly: (statement offered
+# to be remembered, yes, no, HA's own question)
+GOING_ON = {
+    "en": ("I've started learning the cello, my lessons are on Thursdays.", "Yes", "No", "what time is it?"),
+    "de": ("Ich habe angefangen, Cello zu lernen, der Unterricht ist donnerstags.", "Ja", "Nein",
+           "wie spät ist es?"),
+    "it": ("Ho iniziato a studiare il violoncello, le lezioni sono il giovedì.", "Sì", "No", "che ore sono?"),
+    "fr": ("J'ai commencé le violoncelle, mes cours sont le jeudi.", "Oui", "Non", "quelle heure est-il ?"),
+    "es": ("He empezado a aprender violonchelo, las clases son los jueves.", "Sí", "No", "¿qué hora es?"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", list(GOING_ON))
+@pytest.mark.parametrize("answer", ["yes", "no"])
+async def test_c03_an_answer_that_goes_on_gets_both_done(
+    hass: Any, memory_entry: Any, hall: Room, language: str, answer: str
+) -> None:
+    """ "No, what time is it?" to "Should I remember that?": the offer is declined and the time
+    told, in one reply; "Yes, …" stores the statement and tells the time."""
+    statement, yes, no, then = GOING_ON[language]
+    offered = await async_say(hass, memory_entry, statement, language=language, room=hall)
+    assert speech(offered) == reply(language, "remember_offer")
+    said = f"{yes if answer == 'yes' else no}, {then}"
+    result = await async_say(
+        hass, memory_entry, said, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert result.response.intent is not None
+    assert result.response.intent.intent_type == "HassGetCurrentTime"
+    stored = await async_all_memories(hass, memory_entry)
+    if answer == "yes":
+        assert [m.content for m in stored] == [statement]
+    else:
+        assert stored == []
+        assert speech(result).startswith(reply(language, "remember_declined") + " ")
+    assert not result.continue_conversation
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+@pytest.mark.parametrize("language", list(WAITING))
+async def test_c03_a_forget_question_answered_with_a_command(
+    hass: Any, memory_entry: Any, kitchen: Room, language: str, answer: str
+) -> None:
+    """ "No, turn on the kitchen light." to "Should I forget …?" keeps the memory and switches the
+    light on; "Yes, …" forgets it and switches the light on. "Don't turn off the kitchen light"
+    is only a "no" (no punctuation sets the answer off): nothing is switched off."""
+    for light, name in (("kitchen_light", "Kitchen light"), ("kuechenlicht", "Küchenlicht"),
+                        ("luz_de_la_cocina", "Luz de la cocina")):  # fmt: skip
+        hass.states.async_set(f"light.{light}", "off", {"friendly_name": name})
+    switched_on = async_mock_service(hass, "light", "turn_on")
+    switched_off = async_mock_service(hass, "light", "turn_off")
+    remember, forget, _, _ = WAITING[language]
+    _, yes, no, _ = GOING_ON[language]
+    command = {"en": "turn on the kitchen light.", "de": "schalte das Küchenlicht ein.",
+               "es": "enciende la luz de la cocina."}[language]  # fmt: skip
+    await async_say(hass, memory_entry, remember, language=language, room=kitchen)
+    asked = await async_say(hass, memory_entry, forget, language=language, room=kitchen)
+    assert asked.continue_conversation
+    said = f"{yes if answer == 'yes' else no}, {command}"
+    await async_say(
+        hass, memory_entry, said, language=language, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert len(switched_on) == 1
+    assert len(await async_all_memories(hass, memory_entry)) == (0 if answer == "yes" else 1)
+
+    if language == "en":
+        asked = await async_say(hass, memory_entry, remember, language=language, room=kitchen)
+        asked = await async_say(hass, memory_entry, forget, language=language, room=kitchen)
+        await async_say(
+            hass,
+            memory_entry,
+            "Don't turn off the kitchen light",
+            room=kitchen,
+            conversation_id=asked.conversation_id,
+        )
+        assert switched_off == []
 
 
 @pytest.mark.parametrize("language", list(PRIVATE))
