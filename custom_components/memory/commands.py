@@ -18,6 +18,8 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.agent_manager import async_get_agent
 from homeassistant.core import Context, HomeAssistant
 
+from .utterances import answer_then
+
 _LOGGER = logging.getLogger(__name__)
 
 QUESTION_INTENT_PREFIX = "HassGet"  # HassGetState, HassGetWeather, HassGetCurrentTime, …
@@ -69,7 +71,10 @@ async def async_strict_intent(
 async def async_is_device_command(hass: HomeAssistant, text: str, language: str) -> bool:
     """True when HA's default agent strictly matches `text` (in `language`) to an action intent
     (HassTurnOn, HassLightSet, HassSetPosition, HassMediaSearchAndPlay, timers, lists …):
-    async_strict_intent, not a question (HassGet…). Never raises (the engine's verb filter
-    still applies)."""
+    async_strict_intent, not a question (HassGet…); an opening answer word is no part of the
+    command ("No, turn on the kitchen light.": utterances.answer_then). Never raises (the
+    engine's verb filter still applies)."""
+    if (opened := answer_then(text, language)) is not None:
+        text = opened.rest
     name = await async_strict_intent(hass, text, language)
     return name is not None and not name.startswith(QUESTION_INTENT_PREFIX)

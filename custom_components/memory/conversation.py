@@ -48,7 +48,9 @@ from .extraction_job import async_note_turn
 from .intents import (
     INTENT_CONFIRM,
     INTENT_FORGET,
+    INTENT_REMEMBER,
     SLOT_ANSWER,
+    SLOT_CONTENT,
     SLOT_CONVERSATION_ID,
     SLOT_QUERY,
     SentenceMatch,
@@ -70,7 +72,16 @@ from .turn import (
     utterance_problem,
     withheld,
 )
-from .utterances import answer_then, for_matching, is_filler, is_question, is_statement, yes_or_no
+from .utterances import (
+    Opening,
+    answer_then,
+    for_matching,
+    is_filler,
+    is_question,
+    is_statement,
+    names_something,
+    yes_or_no,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -167,12 +178,7 @@ class MemoryConversationEntity(
         with active(turn):
             self._record(turn, Role.USER, turn.text)
             try:
-                if (match := await self._async_match(turn)) is not None:
-                    result = await self._async_handle_sentence(user_input, turn, match)
-                    if match.then is not None:
-                        result = await self._async_go_on(user_input, turn, match.then, result)
-                else:
-                    result = await self._async_answer(user_input, turn)
+                result = await self._async_turn(user_input, turn)
             except Exception:  # a turn always gets a reply; the cause goes to the log
                 _LOGGER.exception("Memory agent failed on a turn")
                 result = self._reply(turn, reply(turn.language, "turn_failed"))
@@ -197,27 +203,67 @@ class MemoryConversationEntity(
             language=turn.language,
         )
 
-    async def _async_match(self, turn: Turn) -> SentenceMatch | None:
+    async def _async_turn(
+        self, user_input: conversation.ConversationInput, turn: Turn
+    ) -> conversation.ConversationResult:
+        """The turn's answer: a memory sentence (_async_match), else _async_answer. An opening
+        answer word set off by punctuation and followed by a request of its own ("No, turn on the
+        kitchen light.", "Okay, what time is it?": answer_then, _async_is_request) is two turns in
+        one: a plain yes or no answers a waiting question (an acknowledgement drops it, as any
+        other sentence does), then the request is answered (_async_go_on)."""
+        opened = answer_then(turn.text, turn.language)
+        if opened is None or not await self._async_is_request(turn, opened.rest):
+            if (match := await self._async_match(turn, opened)) is not None:
+                return await self._async_handle_sentence(user_input, turn, match)
+            return await self._async_answer(user_input, turn)
+        data = self._data
+        answered = None
+        if (pending := data.pending.get(turn.conversation_id)) is not None:
+            if opened.plain:
+                confirm = SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: opened.answer})
+                answered = await self._async_handle_sentence(user_input, turn, confirm)
+            elif may_answer(turn, pending):  # an acknowledgement answers nothing: moved on
+                _drop_pending(data, turn.conversation_id)
+        return await self._async_go_on(user_input, turn, opened.rest, answered)
+
+    async def _async_is_request(self, turn: Turn, then: str) -> bool:
+        """True when `then`, said after an opening answer word, asks for something of its own:
+        a memory sentence that names something ("remember that the bins go out on Wednesday";
+        not "forget it, I don't need it": names_something), else what Home Assistant's agent
+        matches exactly ("turn on the kitchen light"), or anything when the whole is too long
+        for a bare answer (yes_or_no: over ANSWER_MAX_WORDS words). Else it only says more of
+        the answer ("No, keep it.")."""
+        intents = await async_get_sentences(self.hass, turn.language)
+        match = match_sentence(intents, for_matching(then), skip=(INTENT_CONFIRM,)) if intents else None
+        if match is not None:
+            named = match.slots.get(SLOT_QUERY, match.slots.get(SLOT_CONTENT))
+            return match.intent_type not in (INTENT_FORGET, INTENT_REMEMBER) or names_something(
+                named, turn.language
+            )
+        if yes_or_no(turn.text, turn.language) is None:
+            return True
+        hass = self.hass
+        found = await async_strict_intent(
+            hass, then, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
+        )
+        return found is not None
+
+    async def _async_match(self, turn: Turn, opened: Opening | None = None) -> SentenceMatch | None:
         """The memory sentence of this turn. Yes/no only counts while a question waits: a short
         reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
-        "No, forget that" to an offer to remember), and so does one going on, after punctuation,
-        to what Home Assistant's agent matches exactly ("No, turn on the kitchen light": `then`);
-        any other sentence of the asker's — a memory sentence or not: a device command, a
-        question — drops the question (someone else's, in the same conversation, leaves it to
-        the asker)."""
+        "No, forget that" to an offer to remember), and so does a longer one that only says
+        more of the answer (`opened`, no request: "Yes, please forget it, I don't need that key
+        anymore."); any other sentence of the asker's — a memory sentence or not: a device
+        command, a question — drops the question (someone else's, in the same conversation,
+        leaves it to the asker)."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
         if intents is None:
             return None
-        if pending is not None and (opened := answer_then(turn.text, turn.language)) is not None:
-            answer, then = opened
-            if await async_strict_intent(
-                self.hass, then, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
-            ):
-                return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer}, then=then)
-        if pending is not None and (short := yes_or_no(turn.text, turn.language)) is not None:
-            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: short})
+        answer = yes_or_no(turn.text, turn.language) or (opened.answer if opened else None)
+        if pending is not None and answer is not None:
+            return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
         skip = () if pending is not None else (INTENT_CONFIRM,)
         match = match_sentence(intents, for_matching(turn.text), skip=skip)
         if pending is None or (match is not None and match.intent_type == INTENT_CONFIRM):
@@ -276,16 +322,27 @@ class MemoryConversationEntity(
         user_input: conversation.ConversationInput,
         turn: Turn,
         then: str,
-        answered: conversation.ConversationResult,
+        answered: conversation.ConversationResult | None,
     ) -> conversation.ConversationResult:
-        """`then`, what the turn said after answering a question, answered as a turn of its own
-        (_async_answer); one reply speaks both answers ("Okay, I won't remember it. Turned on the
-        light.")."""
+        """`then`, the request said after an opening answer word, answered as a turn of its own
+        (a memory sentence, else _async_answer); one reply speaks the question's answer first
+        ("Okay, I won't remember it. Turned on the light."). What was answered stays said when
+        the request fails, and the conversation stays open while a question still waits
+        (someone else's, which this turn could not answer)."""
         rest = replace(turn, text=then, hits=None)
-        with active(rest):
-            result = await self._async_answer(replace(user_input, text=then), rest)
-        said = [_speech(answered), _speech(result)]
-        result.response.async_set_speech(" ".join(s for s in said if s))
+        try:
+            with active(rest):
+                result = await self._async_turn(replace(user_input, text=then), rest)
+        except Exception:  # the question's answer is done and must be told
+            if answered is None:
+                raise
+            _LOGGER.exception("Memory agent failed on a turn")
+            result = self._reply(rest, reply(turn.language, "turn_failed"))
+        if answered is not None:
+            said = [_speech(answered), _speech(result)]
+            result.response.async_set_speech(" ".join(s for s in said if s))
+        if turn.conversation_id in self._data.pending and not result.continue_conversation:
+            result = self._result(turn, result.response)
         return result
 
     async def _async_answer(

@@ -86,13 +86,10 @@ _WORD = re.compile(r"\w+(?:['\u2019]\w+)*")
 
 @dataclass(frozen=True, slots=True)
 class SentenceMatch:
-    """A recognised memory sentence: intent type and slot values (content verbatim); then: what
-    the utterance goes on to ask after a yes/no ("No, turn on the kitchen light"), answered as a
-    turn of its own once the question is (conversation.py), else None."""
+    """A recognised memory sentence: intent type and slot values (content verbatim)."""
 
     intent_type: str
     slots: dict[str, str]
-    then: str | None = None
 
 
 def _load_sentences(language: str) -> Intents | None:

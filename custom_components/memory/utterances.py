@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import NamedTuple
 
 from .answers import FALLBACK_LANGUAGE, base_language
 from .engine.extraction import is_device_command
@@ -116,24 +117,47 @@ _PLEASANTRIES: dict[str, frozenset[str]] = {
     ),
 }
 STATEMENT_MIN_WORDS = 3  # fewer words are an answer or a fragment, not a fact to remember
+# A plain yes or no: the only first words that answer a question when more follows ("No, turn on
+# the kitchen light."); an acknowledgement there ("Okay, turn on …") answers nothing.
+_PLAIN_YES: dict[str, frozenset[str]] = {
+    "en": frozenset({"yes", "yeah", "yep", "yup"}),
+    "de": frozenset({"ja", "jawohl", "jep"}),
+    "it": frozenset({"sì", "si"}),
+    "fr": frozenset({"oui", "ouais"}),
+    "es": frozenset({"sí", "si"}),
+}
+_PLAIN_NO: dict[str, frozenset[str]] = {
+    "en": frozenset({"no", "nope", "nah"}),
+    "de": frozenset({"nein", "nö", "nee"}),
+    "it": frozenset({"no"}),
+    "fr": frozenset({"non"}),
+    "es": frozenset({"no"}),
+}
 # First words of an answer to a yes/no question ("Yes, forget it.", "Nein, behalte es.").
 _YES: dict[str, frozenset[str]] = {
-    "en": frozenset({"yes", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "absolutely"}),
-    "de": frozenset({"ja", "jawohl", "jep", "genau", "klar", "gerne", "gern", "ok", "okay", "richtig"}),
-    "it": frozenset({"sì", "si", "certo", "ok", "okay", "esatto", "procedi", "perfetto", "certamente"}),
-    "fr": frozenset({"oui", "ouais", "d'accord", "ok", "okay", "exactement", "absolument", "volontiers"}),
-    "es": frozenset({"sí", "si", "claro", "vale", "ok", "okay", "adelante", "exacto", "perfecto"}),
+    "en": _PLAIN_YES["en"] | {"sure", "ok", "okay", "correct", "right", "absolutely"},
+    "de": _PLAIN_YES["de"] | {"genau", "klar", "gerne", "gern", "ok", "okay", "richtig"},
+    "it": _PLAIN_YES["it"] | {"certo", "ok", "okay", "esatto", "procedi", "perfetto", "certamente"},
+    "fr": _PLAIN_YES["fr"] | {"d'accord", "ok", "okay", "exactement", "absolument", "volontiers"},
+    "es": _PLAIN_YES["es"] | {"claro", "vale", "ok", "okay", "adelante", "exacto", "perfecto"},
 }
 _NO: dict[str, frozenset[str]] = {
-    "en": frozenset({"no", "nope", "nah", "cancel", "don't", "dont", "keep"}),
-    "de": frozenset({"nein", "nö", "nee", "abbrechen", "behalte", "behalt", "lass", "nicht"}),
-    "it": frozenset({"no", "annulla", "lascia", "tienilo", "tienila", "non"}),
-    "fr": frozenset({"non", "annule", "laisse", "garde", "garde-le", "ne"}),
-    "es": frozenset({"no", "cancela", "déjalo", "dejalo", "guárdalo", "guardalo"}),
+    "en": _PLAIN_NO["en"] | {"cancel", "don't", "dont", "keep"},
+    "de": _PLAIN_NO["de"] | {"abbrechen", "behalte", "behalt", "lass", "nicht"},
+    "it": _PLAIN_NO["it"] | {"annulla", "lascia", "tienilo", "tienila", "non"},
+    "fr": _PLAIN_NO["fr"] | {"annule", "laisse", "garde", "garde-le", "ne"},
+    "es": _PLAIN_NO["es"] | {"cancela", "déjalo", "dejalo", "guárdalo", "guardalo"},
 }
 ANSWER_MAX_WORDS = 8  # a longer reply is a new request, not an answer to the question
-# An opening word set off by punctuation, then more: "No, turn on …", "Ja. Wie spät ist es?"
-_ANSWER_THEN = re.compile(r"\s*¡?(\w+(?:['-]\w+)*)(?:\s*[,.;:!\u2013\u2014]+|\s+-)\s*(\S.*)", re.DOTALL)
+# An opening of at most three words set off by punctuation, then more: "No, turn on …", "Yes
+# please. Wie spät …", "«Non… allume …»"; a hyphen only with a space before it ("Garde-le").
+_OPENING = re.compile(
+    r"\s*([¡¿\"'«„“]*)\s*([^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)"
+    r"(?:\s*[,.;:!?…\u2013\u2014]+|\s+-)\s*(\S.*)",
+    re.DOTALL,
+)
+_CLAUSE_END = re.compile(r"[,.;:!?…]")
+OPENINGS_MAX = 3  # "No, no, no, turn on …": the same answer said again is still the opening
 
 
 def _words(text: str | None) -> list[str]:
@@ -148,6 +172,13 @@ def is_filler(content: str | None, language: str) -> bool:
     """True when `content` names nothing: no words, or only fillers ("that for me", "das bitte")."""
     fillers = _table(_FILLERS, language)
     return all(word in fillers for word in _words(content))
+
+
+def names_something(content: str | None, language: str) -> bool:
+    """True when a memory sentence's `content` names something before its first punctuation
+    mark: not "it" in "forget it, I don't need that key anymore", nor "das bitte" in "merk dir
+    das bitte, das ist wichtig" (is_filler)."""
+    return not is_filler(_CLAUSE_END.split(content or "", maxsplit=1)[0], language)
 
 
 def is_question(text: str, language: str) -> bool:
@@ -175,10 +206,11 @@ def is_statement(text: str, language: str) -> bool:
     return len(words) >= STATEMENT_MIN_WORDS and not all(word in ignorable for word in words)
 
 
-def _opening_answer(words: list[str], language: str) -> str | None:
-    if words and words[0] in _table(_YES, language):
+def _answer_word(word: str, language: str, *, plain: bool = False) -> str | None:
+    """ "yes" / "no" when `word` answers a question (only a plain yes or no when `plain`)."""
+    if word in _table(_PLAIN_YES if plain else _YES, language):
         return "yes"
-    if words and words[0] in _table(_NO, language):
+    if word in _table(_PLAIN_NO if plain else _NO, language):
         return "no"
     return None
 
@@ -187,17 +219,45 @@ def yes_or_no(text: str, language: str) -> str | None:
     """ "yes" or "no" when `text` answers a yes/no question by its first word ("Yes, forget it.",
     "Ja, bitte merken.", "No, tienilo."), in at most ANSWER_MAX_WORDS words; None otherwise."""
     words = _words(text)
-    return _opening_answer(words, language) if len(words) <= ANSWER_MAX_WORDS else None
-
-
-def answer_then(text: str, language: str) -> tuple[str, str] | None:
-    """("yes" | "no", what follows) when `text` opens with a yes/no word set off by punctuation
-    and goes on ("No, turn on the kitchen light.", "Sì. Che ore sono?"); None otherwise. The
-    punctuation is what tells "No, turn off the light" from "Don't turn off the light"."""
-    match = _ANSWER_THEN.match(text.replace("\u2019", "'"))
-    if match is None or (answer := _opening_answer(_words(match[1]), language)) is None:
+    if not words or len(words) > ANSWER_MAX_WORDS:
         return None
-    return answer, match[2].strip()
+    return _answer_word(words[0], language)
+
+
+class Opening(NamedTuple):
+    """How an utterance opens with an answer word (answer_then): answer "yes" / "no" (as
+    yes_or_no reads the word), plain: it is a plain yes or no (not "Okay", "Klar", "Keep"),
+    rest: what follows the opening."""
+
+    answer: str
+    plain: bool
+    rest: str
+
+
+def answer_then(text: str, language: str) -> Opening | None:
+    """The Opening when `text` opens with an answer word set off by punctuation and goes on
+    ("No, turn on the kitchen light.", "Ja bitte. Wie spät ist es?", "Okay, turn on …");
+    courtesy words may follow the word ("No thanks, …") and the opening may be said again
+    ("No, no, …", up to OPENINGS_MAX). None when `text` does not open so. The punctuation is
+    what tells "No, turn off the light" from "Don't turn off the light"."""
+    courtesy = _table(_FILLERS, language) | _table(_PLEASANTRIES, language)
+    rest, opening = text.replace("\u2019", "'"), None
+    for _ in range(OPENINGS_MAX):
+        if (match := _OPENING.match(rest)) is None:
+            break
+        first, *more = _words(match[2]) or [""]
+        if (answer := _answer_word(first, language)) is None or any(
+            w not in courtesy and _answer_word(w, language) is None for w in more
+        ):
+            break
+        rest = match[3].strip()
+        if match[1].strip("¡¿"):  # a quoted answer: its closing quote is no part of what follows
+            rest = rest.rstrip("\"'»”“").strip()
+        plain = _answer_word(first, language, plain=True) is not None
+        if opening is None or (plain and not opening.plain):  # "Okay, yes, …" answers yes
+            opening = Opening(answer, plain, rest)
+        opening = opening._replace(rest=rest)
+    return opening
 
 
 # What an emoji sequence joins or ends with (format characters that are part of the emoji): the

@@ -367,6 +367,175 @@ async def test_c03_a_forget_question_answered_with_a_command(
         assert switched_off == []
 
 
+COLOUR = {"supported_color_modes": ["hs"], "color_mode": "hs"}
+
+
+def _lights(hass: Any) -> tuple[list[Any], list[Any]]:
+    """The kitchen light in en/de/es, off; (turn_on calls, turn_off calls)."""
+    for light, name in (("kitchen_light", "Kitchen light"), ("kuechenlicht", "Küchenlicht"),
+                        ("luz_de_la_cocina", "Luz de la cocina")):  # fmt: skip
+        hass.states.async_set(f"light.{light}", "off", {"friendly_name": name, **COLOUR})
+    return async_mock_service(hass, "light", "turn_on"), async_mock_service(hass, "light", "turn_off")
+
+
+# (language, said to "Should I forget …?", forgotten): how an answer may open before a command
+OPENINGS = [
+    ("en", "No\u2026 turn on the kitchen light.", False),
+    ("en", "No? Turn on the kitchen light.", False),
+    ("en", '"Yes, turn on the kitchen light."', True),
+    ("en", "No thanks, turn on the kitchen light.", False),
+    ("en", "Yes please, turn on the kitchen light.", True),
+    ("en", "No, no, turn on the kitchen light.", False),
+    ("de", "Nein danke, schalte das Küchenlicht ein.", False),
+    ("de", "Ja bitte. Schalte das Küchenlicht ein.", True),
+    ("es", "No gracias, enciende la luz de la cocina.", False),
+    ("es", "¡Sí! Enciende la luz de la cocina.", True),
+]
+
+
+@pytest.mark.parametrize(("language", "said", "forgotten"), OPENINGS)
+async def test_c03_how_an_answer_opens_before_a_command(
+    hass: Any, memory_entry: Any, kitchen: Room, *, language: str, said: str, forgotten: bool
+) -> None:
+    switched_on, _ = _lights(hass)
+    remember, forget, _, _ = WAITING[language]
+    await async_say(hass, memory_entry, remember, language=language, room=kitchen)
+    asked = await async_say(hass, memory_entry, forget, language=language, room=kitchen)
+    await async_say(
+        hass, memory_entry, said, language=language, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert len(switched_on) == 1
+    assert len(await async_all_memories(hass, memory_entry)) == (0 if forgotten else 1)
+
+
+@pytest.mark.parametrize(
+    ("said", "switches"),
+    [
+        ("Okay, turn on the kitchen light.", True),
+        ("Okay, what time is it? I have to leave for the station soon.", False),
+    ],
+)
+async def test_c03_an_acknowledgement_before_a_request_forgets_nothing(
+    hass: Any, memory_entry: Any, kitchen: Room, said: str, switches: bool
+) -> None:
+    """ "Okay" is no plain yes: before a request (one HA matches exactly, or one too long for a
+    bare answer) it answers nothing, the question is dropped as by any other sentence, and the
+    request is answered; with no question waiting the same."""
+    switched_on, _ = _lights(hass)
+    remember, forget, _, yes = WAITING["en"]
+    await async_say(hass, memory_entry, remember, room=kitchen)
+    asked = await async_say(hass, memory_entry, forget, room=kitchen)
+    done = await async_say(hass, memory_entry, said, room=kitchen, conversation_id=asked.conversation_id)
+    assert len(switched_on) == int(switches) and not done.continue_conversation
+    await async_say(hass, memory_entry, yes, room=kitchen, conversation_id=asked.conversation_id)
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+    again = await async_say(hass, memory_entry, said, room=kitchen)  # nothing waits
+    assert len(switched_on) == 2 * int(switches)
+    assert speech(again) != reply("en", "remember_offer")
+
+
+async def test_c03_a_long_answer_that_goes_on_answers_the_question(
+    hass: Any, memory_entry: Any, kitchen: Room
+) -> None:
+    """Too long for a bare answer, it still opens with one: "Yes" forgets, the rest goes to HA."""
+    switched_on, _ = _lights(hass)
+    remember, forget, _, _ = WAITING["en"]
+    await async_say(hass, memory_entry, remember, room=kitchen)
+    asked = await async_say(hass, memory_entry, forget, room=kitchen)
+    said = "Yes, turn on the kitchen light and what time is it?"
+    await async_say(hass, memory_entry, said, room=kitchen, conversation_id=asked.conversation_id)
+    assert await async_all_memories(hass, memory_entry) == []
+    assert len(switched_on) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "forgotten"),
+    [("Yes, please forget it, I don't need that key anymore.", True),
+     ("No, forget it, I still need that key for the cellar.", False)],
+)  # fmt: skip
+async def test_c03_a_long_answer_that_only_says_more(
+    hass: Any, memory_entry: Any, hall: Room, said: str, forgotten: bool
+) -> None:
+    """Too long for a bare answer, but what follows only says more of it ("forget it, …" names
+    nothing): the opening answers the question, and no second question is asked."""
+    remember, forget, _, _ = WAITING["en"]
+    await async_say(hass, memory_entry, remember, room=hall)
+    asked = await async_say(hass, memory_entry, forget, room=hall)
+    result = await async_say(hass, memory_entry, said, room=hall, conversation_id=asked.conversation_id)
+    assert speech(result) == reply("en", "forgot" if forgotten else "forget_cancelled")
+    assert len(await async_all_memories(hass, memory_entry)) == (0 if forgotten else 1)
+    assert not result.continue_conversation
+
+
+# (language, statement offered to be remembered, "No." + a memory sentence, what it stores)
+NO_REMEMBER_THIS = {
+    "en": ("No. Remember that the bins go out on Wednesday.", "the bins go out on Wednesday"),
+    "de": ("Nein. Merk dir, dass der Müll am Mittwoch rausgeht.", "der Müll am Mittwoch rausgeht"),
+    "es": ("No. Recuerda que la basura sale los miércoles.", "la basura sale los miércoles"),
+}
+
+
+@pytest.mark.parametrize("language", list(NO_REMEMBER_THIS))
+async def test_c03_no_then_a_memory_sentence(hass: Any, memory_entry: Any, hall: Room, language: str) -> None:
+    """ "No. Remember that …" to "Should I remember that?": the offer is declined and the memory
+    sentence stores what it says (not the whole utterance, not the declined statement)."""
+    statement = GOING_ON[language][0]
+    said, stored = NO_REMEMBER_THIS[language]
+    offered = await async_say(hass, memory_entry, statement, language=language, room=hall)
+    assert speech(offered) == reply(language, "remember_offer")
+    result = await async_say(
+        hass, memory_entry, said, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert speech(result).startswith(reply(language, "remember_declined"))
+    (memory,) = await async_all_memories(hass, memory_entry)
+    assert stored in memory.content and "No" not in memory.content
+
+
+async def test_c03_someone_elses_answer_and_command(
+    hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room
+) -> None:
+    """Anna's "No, turn on the kitchen light." to Julian's question: the light goes on, the
+    question stays Julian's and the satellite keeps listening for it."""
+    switched_on, _ = _lights(hass)
+    await async_say(hass, memory_entry, "Remember that the ladder is behind the shed.", room=kitchen)
+    asked = await async_say(hass, memory_entry, "Forget about the ladder.", who=julian, room=kitchen)
+    said = "No, turn on the kitchen light."
+    other = await async_say(
+        hass, memory_entry, said, who=anna, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert len(switched_on) == 1 and other.continue_conversation
+    assert speech(other).startswith(reply("en", "forget_not_yours"))
+    done = await async_say(
+        hass, memory_entry, "yes", who=julian, room=kitchen, conversation_id=asked.conversation_id
+    )
+    assert speech(done) == reply("en", "forgot")
+
+
+async def test_c03_a_failing_command_after_yes_still_says_what_was_done(
+    hass: Any, memory_entry: Any, kitchen: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plumbing: HA's agent fails on the command after "Yes,": the memory is forgotten and the
+    reply says so before "something went wrong"."""
+    from custom_components.memory import conversation as agent  # noqa: PLC0415
+
+    _lights(hass)
+    remember, forget, _, _ = WAITING["en"]
+    await async_say(hass, memory_entry, remember, room=kitchen)
+    asked = await async_say(hass, memory_entry, forget, room=kitchen)
+    converse = agent.conversation.async_converse
+
+    async def broken(hass: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("agent_id") == agent.conversation.HOME_ASSISTANT_AGENT:
+            raise RuntimeError("agent failed")
+        return await converse(hass, text, *args, **kwargs)
+
+    monkeypatch.setattr(agent.conversation, "async_converse", broken)
+    said = "Yes, turn on the kitchen light."
+    result = await async_say(hass, memory_entry, said, room=kitchen, conversation_id=asked.conversation_id)
+    assert await async_all_memories(hass, memory_entry) == []
+    assert speech(result) == f"{reply('en', 'forgot')} {reply('en', 'turn_failed')}"
+
+
 @pytest.mark.parametrize("language", list(PRIVATE))
 async def test_c05_private_stays_private(
     hass: Any,

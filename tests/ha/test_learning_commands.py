@@ -22,6 +22,8 @@ TERSE_COMMANDS = [
     ("en", "Add milk to my shopping list"),
     ("de", "Küchenlicht ausschalten"),
     ("de", "Küchenlicht auf 30 Prozent"),
+    ("en", "No, turn on the kitchen light."),  # an answer to a question, then a command
+    ("de", "Ja, Küchenlicht ausschalten."),
 ]
 # Not commands: questions (HassGet…) and statements that merely name a device.
 NOT_COMMANDS = [

@@ -1,25 +1,33 @@
-"""utterances.answer_then: a yes/no answer that goes on to something else, set off by punctuation
-(conversation.py hands what follows to Home Assistant's agent when it matches it exactly)."""
+"""utterances.answer_then: an utterance that opens with an answer word set off by punctuation and
+goes on (conversation.py answers a waiting question with a plain yes or no, then what follows)."""
 
 from __future__ import annotations
 
 import pytest
 
-from custom_components.memory.utterances import answer_then, yes_or_no
+from custom_components.memory.utterances import Opening, answer_then, names_something, yes_or_no
 
 GOES_ON = [
-    ("en", "No, turn on the kitchen light.", ("no", "turn on the kitchen light.")),
-    ("en", "Yes. What time is it?", ("yes", "What time is it?")),
-    ("en", "Okay - turn it off", ("yes", "turn it off")),
-    ("en", "No\u2014what time is it", ("no", "what time is it")),
-    ("en", "Yes!!! Turn it on", ("yes", "Turn it on")),
-    ("de", "Nein, wie spät ist es?", ("no", "wie spät ist es?")),
-    ("de", "Ja: Licht an", ("yes", "Licht an")),
-    ("it", "Sì, che ore sono?", ("yes", "che ore sono?")),
-    ("fr", "Non, quelle heure est-il ?", ("no", "quelle heure est-il ?")),
-    ("fr", "Garde-le, merci", ("no", "merci")),
-    ("es", "No, ¿qué hora es?", ("no", "¿qué hora es?")),
-    ("es", "¡Sí, enciende la luz!", ("yes", "enciende la luz!")),
+    ("en", "No, turn on the kitchen light.", Opening("no", True, "turn on the kitchen light.")),
+    ("en", "Yes. What time is it?", Opening("yes", True, "What time is it?")),
+    ("en", "Yes - turn it off", Opening("yes", True, "turn it off")),
+    ("en", "No\u2014what time is it", Opening("no", True, "what time is it")),
+    ("en", "No\u2026 turn it on", Opening("no", True, "turn it on")),
+    ("en", "No? Turn it on", Opening("no", True, "Turn it on")),
+    ("en", '"No, turn on the kitchen light."', Opening("no", True, "turn on the kitchen light.")),
+    ("en", "No thanks, turn it on", Opening("no", True, "turn it on")),
+    ("en", "No, no, no, turn it on", Opening("no", True, "turn it on")),
+    ("en", "Okay, turn it on", Opening("yes", False, "turn it on")),
+    ("en", "Okay, yes, turn it on", Opening("yes", True, "turn it on")),
+    ("de", "Nein danke, wie spät ist es?", Opening("no", True, "wie spät ist es?")),
+    ("de", "Ja bitte: Licht an", Opening("yes", True, "Licht an")),
+    ("de", "Klar, Licht an", Opening("yes", False, "Licht an")),
+    ("it", "Sì, che ore sono?", Opening("yes", True, "che ore sono?")),
+    ("fr", "«Non, allume la lumière»", Opening("no", True, "allume la lumière")),
+    ("fr", "Oui, oui. Allume la lumière", Opening("yes", True, "Allume la lumière")),
+    ("es", "No gracias, ¿qué hora es?", Opening("no", True, "¿qué hora es?")),
+    ("es", "¡Sí, enciende la luz!", Opening("yes", True, "enciende la luz!")),
+    ("es", "Vale, enciende la luz", Opening("yes", False, "enciende la luz")),
 ]
 # Not set off: the opening word belongs to what follows, or nothing follows.
 ONLY_AN_ANSWER = [
@@ -33,9 +41,7 @@ ONLY_AN_ANSWER = [
 
 
 @pytest.mark.parametrize(("language", "said", "expected"), GOES_ON)
-def test_an_answer_set_off_by_punctuation_goes_on(
-    language: str, said: str, expected: tuple[str, str]
-) -> None:
+def test_an_answer_set_off_by_punctuation_goes_on(language: str, said: str, expected: Opening) -> None:
     assert answer_then(said, language) == expected
 
 
@@ -48,3 +54,20 @@ def test_an_answer_not_set_off_is_only_an_answer(language: str, said: str, answe
 def test_a_sentence_opening_with_another_word_is_no_answer() -> None:
     assert answer_then("Turn on the light, please.", "en") is None
     assert answer_then("Where, exactly, is the key?", "en") is None
+    assert answer_then("Oh no, turn it on", "en") is None
+
+
+@pytest.mark.parametrize(
+    ("language", "content", "names"),
+    [
+        ("en", "it, I don't need that key anymore.", False),
+        ("en", "that", False),
+        ("en", "the spare key, the blue one", True),
+        ("de", "das bitte, das ist wichtig", False),
+        ("de", "den Müll, der am Mittwoch rausgeht", True),
+    ],
+)
+def test_a_memory_sentence_names_something_before_its_first_stop(
+    language: str, content: str, names: bool
+) -> None:
+    assert names_something(content, language) is names
