@@ -7,7 +7,7 @@ for the worst shapes of text up to MAX_CONTENT_CHARS (1000 characters), and what
 
 Shapes, each filled to exactly the size: one word of that many letters, many one-letter words,
 identifiers ("HX-4471 " repeated), numbers ("4711 "), emoji, CJK, household words ("the kitchen
-light code "), commands ("turn on the kitchen light and "); each said plain and after the words
+light code "), commands ("turn on the kitchen light "); each said plain and after the words
 of a memory sentence ("Remember: …", "Forget …", "What do you know about …"; in German "Merk dir:
 …", "Vergiss …", "Was hast du dir über … gemerkt"), the whole utterance at most the size.
 
@@ -83,7 +83,7 @@ UNITS = {  # shape -> what it repeats
     "emoji": "😀",
     "CJK": "記憶",
     "household words": "the kitchen light code ",
-    "commands": "turn on the kitchen light and ",  # what HA's agent reads as commands, chained
+    "commands": "turn on the kitchen light ",  # a command said over and over: HA handles it slowest
 }
 SAID_AS = {  # how the utterance wraps the text: (English, German); "…" is the text
     "plain": ("…", "…"),

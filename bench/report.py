@@ -629,8 +629,11 @@ def odd_input_section(doc: dict[str, Any]) -> list[str]:
                   "list two readings per name, 2^k in all: on Home Assistant 2026.2 it took 2.9 s at k = 16, "
                   "and minutes and then a MemoryError at k = 25 (measured 2026-12-01). It is why the memory "
                   "agent once handed Home Assistant's agent nothing over 150 characters or with a word said "
-                  "more than three times; on the releases supported it matches any utterance up to the cap "
-                  "in milliseconds (the rows above), so every utterance is handed over whole.",
+                  "more than three times. On the releases supported its recognition takes at most tens of "
+                  "milliseconds up to the cap (HA strict / non-strict above), so every utterance is handed "
+                  "over whole; the slowest whole turn is a command said over and over (the commands row), "
+                  "nearly all of it Home Assistant's own handling of the sentence it half understood (its "
+                  "`gazetteer_matcher`: Home Assistant's agent alone takes as long).",
                   "",
                   "| k | characters | ms |", "|---|---|---|"]  # fmt: skip
         lines += [
