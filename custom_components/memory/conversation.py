@@ -73,7 +73,6 @@ from .turn import (
     withheld,
 )
 from .utterances import (
-    Opening,
     answer_then,
     for_matching,
     is_filler,
@@ -208,12 +207,15 @@ class MemoryConversationEntity(
     ) -> conversation.ConversationResult:
         """The turn's answer: a memory sentence (_async_match), else _async_answer. An opening
         answer word set off by punctuation and followed by a request of its own ("No, turn on the
-        kitchen light.", "Okay, what time is it?": answer_then, _async_is_request) is two turns in
+        kitchen light.", "Okay, what time is it?": answer_then, _async_goes_on) is two turns in
         one: a plain yes or no answers a waiting question (an acknowledgement drops it, as any
         other sentence does), then the request is answered (_async_go_on)."""
         opened = answer_then(turn.text, turn.language)
-        if opened is None or not await self._async_is_request(turn, opened.rest):
-            if (match := await self._async_match(turn, opened)) is not None:
+        goes_on = await self._async_goes_on(turn, opened.rest) if opened else None
+        if opened is None or not goes_on:
+            # a long "no" that only says more still declines ("No, forget it, I still need …")
+            declined = opened is not None and goes_on is False and opened.answer == "no"
+            if (match := await self._async_match(turn, declined=declined)) is not None:
                 return await self._async_handle_sentence(user_input, turn, match)
             return await self._async_answer(user_input, turn)
         data = self._data
@@ -226,13 +228,13 @@ class MemoryConversationEntity(
                 _drop_pending(data, turn.conversation_id)
         return await self._async_go_on(user_input, turn, opened.rest, answered)
 
-    async def _async_is_request(self, turn: Turn, then: str) -> bool:
-        """True when `then`, said after an opening answer word, asks for something of its own:
-        a memory sentence that names something ("remember that the bins go out on Wednesday";
-        not "forget it, I don't need it": names_something), else what Home Assistant's agent
-        matches exactly ("turn on the kitchen light"), or anything when the whole is too long
-        for a bare answer (yes_or_no: over ANSWER_MAX_WORDS words). Else it only says more of
-        the answer ("No, keep it.")."""
+    async def _async_goes_on(self, turn: Turn, then: str) -> bool | None:
+        """What `then`, said after an opening answer word, does. True: it asks for something of
+        its own — a memory sentence that names something ("remember that the bins go out on
+        Wednesday"; names_something), else what Home Assistant's agent matches exactly ("turn on
+        the kitchen light"). False: it only says more of the answer, a forget or remember that
+        names nothing ("forget it, I still need that key", "merk dir das bitte nicht"). None:
+        neither (how long it is decides nothing: "Yes? Sorry, what did you ask?" is no yes)."""
         intents = await async_get_sentences(self.hass, turn.language)
         match = match_sentence(intents, for_matching(then), skip=(INTENT_CONFIRM,)) if intents else None
         if match is not None:
@@ -240,28 +242,26 @@ class MemoryConversationEntity(
             return match.intent_type not in (INTENT_FORGET, INTENT_REMEMBER) or names_something(
                 named, turn.language
             )
-        if yes_or_no(turn.text, turn.language) is None:
-            return True
         hass = self.hass
         found = await async_strict_intent(
             hass, then, turn.language, device_id=turn.device_id, satellite_id=turn.satellite_id
         )
-        return found is not None
+        return True if found is not None else None
 
-    async def _async_match(self, turn: Turn, opened: Opening | None = None) -> SentenceMatch | None:
+    async def _async_match(self, turn: Turn, *, declined: bool = False) -> SentenceMatch | None:
         """The memory sentence of this turn. Yes/no only counts while a question waits: a short
         reply opening with yes or no answers it ("Yes, forget it.", "Nein, behalte es.",
-        "No, forget that" to an offer to remember), and so does a longer one that only says
-        more of the answer (`opened`, no request: "Yes, please forget it, I don't need that key
-        anymore."); any other sentence of the asker's — a memory sentence or not: a device
-        command, a question — drops the question (someone else's, in the same conversation,
-        leaves it to the asker)."""
+        "No, forget that" to an offer to remember), and so does a longer "no" that only says
+        more of it (`declined`: "No, forget it, I still need that key for the cellar."; a longer
+        "yes" never does); any other sentence of the asker's — a memory sentence or not: a
+        device command, a question — drops the question (someone else's, in the same
+        conversation, leaves it to the asker)."""
         data = self._data
         pending = data.pending.get(turn.conversation_id)
         intents = await async_get_sentences(self.hass, turn.language)
         if intents is None:
             return None
-        answer = yes_or_no(turn.text, turn.language) or (opened.answer if opened else None)
+        answer = yes_or_no(turn.text, turn.language) or ("no" if declined else None)
         if pending is not None and answer is not None:
             return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
         skip = () if pending is not None else (INTENT_CONFIRM,)

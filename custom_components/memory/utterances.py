@@ -152,11 +152,20 @@ ANSWER_MAX_WORDS = 8  # a longer reply is a new request, not an answer to the qu
 # An opening of at most three words set off by punctuation, then more: "No, turn on …", "Yes
 # please. Wie spät …", "«Non… allume …»"; a hyphen only with a space before it ("Garde-le").
 _OPENING = re.compile(
-    r"\s*([¡¿\"'«„“]*)\s*([^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)"
-    r"(?:\s*[,.;:!?…\u2013\u2014]+|\s+-)\s*(\S.*)",
+    r"\s*([¡\"'«„“]?)\s*([^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}?)"
+    r"(?:\s*[,.;:!…\u2013\u2014]+|\s+-)\s*(\S.*)",
     re.DOTALL,
 )
-_CLAUSE_END = re.compile(r"[,.;:!?…]")
+_CLOSING_QUOTE = {'"': '"', "'": "'", "«": "»", "„": "“", "“": "”"}
+_CLAUSE_END = re.compile(r"[,.;!?…]")  # not ":": "remember this: the bins …" names the bins
+# Words that make a memory sentence's content a refusal, not a thing: "merk dir das bitte nicht".
+_NEGATIONS: dict[str, frozenset[str]] = {
+    "en": frozenset({"not", "nothing", "don't", "dont", "never", "no"}),
+    "de": frozenset({"nicht", "nichts", "kein", "keine", "keinen", "nie", "niemals"}),
+    "it": frozenset({"non", "niente", "nulla", "mai"}),
+    "fr": frozenset({"pas", "rien", "jamais", "ne", "n"}),
+    "es": frozenset({"no", "nada", "nunca", "jamás"}),
+}
 OPENINGS_MAX = 3  # "No, no, no, turn on …": the same answer said again is still the opening
 
 
@@ -176,9 +185,12 @@ def is_filler(content: str | None, language: str) -> bool:
 
 def names_something(content: str | None, language: str) -> bool:
     """True when a memory sentence's `content` names something before its first punctuation
-    mark: not "it" in "forget it, I don't need that key anymore", nor "das bitte" in "merk dir
-    das bitte, das ist wichtig" (is_filler)."""
-    return not is_filler(_CLAUSE_END.split(content or "", maxsplit=1)[0], language)
+    mark (a colon goes on): not "it" in "forget it, I don't need that key anymore", nor "das
+    bitte" in "merk dir das bitte, das ist wichtig" (is_filler), nor anything negated ("merk dir
+    das bitte nicht, …", "remember nothing about that")."""
+    clause = _CLAUSE_END.split(content or "", maxsplit=1)[0]
+    negations = _table(_NEGATIONS, language)
+    return not is_filler(clause, language) and not any(w in negations for w in _words(clause))
 
 
 def is_question(text: str, language: str) -> bool:
@@ -217,11 +229,18 @@ def _answer_word(word: str, language: str, *, plain: bool = False) -> str | None
 
 def yes_or_no(text: str, language: str) -> str | None:
     """ "yes" or "no" when `text` answers a yes/no question by its first word ("Yes, forget it.",
-    "Ja, bitte merken.", "No, tienilo."), in at most ANSWER_MAX_WORDS words; None otherwise."""
+    "Ja, bitte merken.", "No, tienilo."), in at most ANSWER_MAX_WORDS words; None otherwise, and
+    when it says a plain yes and a plain no ("Yeah, no.", "Sì, cioè no, tienilo": _mixed)."""
     words = _words(text)
-    if not words or len(words) > ANSWER_MAX_WORDS:
+    if not words or len(words) > ANSWER_MAX_WORDS or _mixed(words, language):
         return None
     return _answer_word(words[0], language)
+
+
+def _mixed(words: list[str], language: str) -> bool:
+    """True when `words` hold both a plain yes and a plain no: an answer not to act on."""
+    said = {_answer_word(w, language, plain=True) for w in words}
+    return {"yes", "no"} <= said
 
 
 class Opening(NamedTuple):
@@ -238,10 +257,13 @@ def answer_then(text: str, language: str) -> Opening | None:
     """The Opening when `text` opens with an answer word set off by punctuation and goes on
     ("No, turn on the kitchen light.", "Ja bitte. Wie spät ist es?", "Okay, turn on …");
     courtesy words may follow the word ("No thanks, …") and the opening may be said again
-    ("No, no, …", up to OPENINGS_MAX). None when `text` does not open so. The punctuation is
-    what tells "No, turn off the light" from "Don't turn off the light"."""
+    ("No, no, …", up to OPENINGS_MAX). None when `text` does not open so, or says a plain yes
+    and a plain no anywhere (_mixed). The punctuation is what tells "No, turn off the light"
+    from "Don't turn off the light"."""
+    if _mixed(_words(text), language):  # "Yeah, no, …", "Yes, I mean no, …": nothing to act on
+        return None
     courtesy = _table(_FILLERS, language) | _table(_PLEASANTRIES, language)
-    rest, opening = text.replace("\u2019", "'"), None
+    rest, opening = text, None
     for _ in range(OPENINGS_MAX):
         if (match := _OPENING.match(rest)) is None:
             break
@@ -251,8 +273,9 @@ def answer_then(text: str, language: str) -> Opening | None:
         ):
             break
         rest = match[3].strip()
-        if match[1].strip("¡¿"):  # a quoted answer: its closing quote is no part of what follows
-            rest = rest.rstrip("\"'»”“").strip()
+        closing = _CLOSING_QUOTE.get(match[1])
+        if closing and rest.endswith(closing):  # a quoted answer: its own closing quote only
+            rest = rest.removesuffix(closing).strip()
         plain = _answer_word(first, language, plain=True) is not None
         if opening is None or (plain and not opening.plain):  # "Okay, yes, …" answers yes
             opening = Opening(answer, plain, rest)

@@ -381,7 +381,7 @@ def _lights(hass: Any) -> tuple[list[Any], list[Any]]:
 # (language, said to "Should I forget …?", forgotten): how an answer may open before a command
 OPENINGS = [
     ("en", "No\u2026 turn on the kitchen light.", False),
-    ("en", "No? Turn on the kitchen light.", False),
+    ("en", "No! Turn on the kitchen light.", False),
     ("en", '"Yes, turn on the kitchen light."', True),
     ("en", "No thanks, turn on the kitchen light.", False),
     ("en", "Yes please, turn on the kitchen light.", True),
@@ -408,68 +408,98 @@ async def test_c03_how_an_answer_opens_before_a_command(
     assert len(await async_all_memories(hass, memory_entry)) == (0 if forgotten else 1)
 
 
-@pytest.mark.parametrize(
-    ("said", "switches"),
-    [
-        ("Okay, turn on the kitchen light.", True),
-        ("Okay, what time is it? I have to leave for the station soon.", False),
-    ],
-)
+@pytest.mark.parametrize("said", ["Okay, turn on the kitchen light.", "Sure - turn on the kitchen light."])
 async def test_c03_an_acknowledgement_before_a_request_forgets_nothing(
-    hass: Any, memory_entry: Any, kitchen: Room, said: str, switches: bool
+    hass: Any, memory_entry: Any, kitchen: Room, said: str
 ) -> None:
-    """ "Okay" is no plain yes: before a request (one HA matches exactly, or one too long for a
-    bare answer) it answers nothing, the question is dropped as by any other sentence, and the
-    request is answered; with no question waiting the same."""
+    """ "Okay" is no plain yes: before a request it answers nothing, the question is dropped as
+    by any other sentence, and the request is answered; with no question waiting the same."""
     switched_on, _ = _lights(hass)
     remember, forget, _, yes = WAITING["en"]
     await async_say(hass, memory_entry, remember, room=kitchen)
     asked = await async_say(hass, memory_entry, forget, room=kitchen)
     done = await async_say(hass, memory_entry, said, room=kitchen, conversation_id=asked.conversation_id)
-    assert len(switched_on) == int(switches) and not done.continue_conversation
+    assert len(switched_on) == 1 and not done.continue_conversation
     await async_say(hass, memory_entry, yes, room=kitchen, conversation_id=asked.conversation_id)
     assert len(await async_all_memories(hass, memory_entry)) == 1
-    again = await async_say(hass, memory_entry, said, room=kitchen)  # nothing waits
-    assert len(switched_on) == 2 * int(switches)
-    assert speech(again) != reply("en", "remember_offer")
+    await async_say(hass, memory_entry, said, room=kitchen)  # nothing waits
+    assert len(switched_on) == 2
 
 
-async def test_c03_a_long_answer_that_goes_on_answers_the_question(
-    hass: Any, memory_entry: Any, kitchen: Room
-) -> None:
-    """Too long for a bare answer, it still opens with one: "Yes" forgets, the rest goes to HA."""
-    switched_on, _ = _lights(hass)
-    remember, forget, _, _ = WAITING["en"]
-    await async_say(hass, memory_entry, remember, room=kitchen)
-    asked = await async_say(hass, memory_entry, forget, room=kitchen)
-    said = "Yes, turn on the kitchen light and what time is it?"
-    await async_say(hass, memory_entry, said, room=kitchen, conversation_id=asked.conversation_id)
-    assert await async_all_memories(hass, memory_entry) == []
-    assert len(switched_on) == 1
+# Long replies that open with a yes but are no yes (or no request): nothing may be done.
+LONG_NOT_YES = {
+    "en": ["Yes? Sorry, I didn't catch that, what did you just ask me?",
+           "Yeah, no, keep it, I still need that key for the cellar.",
+           "Yes, wait, which key is that, the one for the cellar or the garage?"],
+    "de": ["Ja, ich weiß nicht, ob ich den Schlüssel noch brauche, lass mal.",
+           "Ja? Entschuldigung, ich habe dich nicht verstanden, was hast du gesagt?"],
+    "es": ["Sí, bueno, no, guárdalo, todavía la necesito para el sótano.",
+           "Si, por ejemplo, mañana llueve, cierra todas las ventanas de la casa."],
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(
-    ("said", "forgotten"),
-    [("Yes, please forget it, I don't need that key anymore.", True),
-     ("No, forget it, I still need that key for the cellar.", False)],
-)  # fmt: skip
-async def test_c03_a_long_answer_that_only_says_more(
-    hass: Any, memory_entry: Any, hall: Room, said: str, forgotten: bool
+    ("language", "said"), [(lang, said) for lang, all_said in LONG_NOT_YES.items() for said in all_said]
+)
+async def test_c03_a_long_reply_opening_with_yes_forgets_nothing(
+    hass: Any, memory_entry: Any, hall: Room, language: str, said: str
 ) -> None:
-    """Too long for a bare answer, but what follows only says more of it ("forget it, …" names
-    nothing): the opening answers the question, and no second question is asked."""
+    """Only what follows decides whether a long reply is two turns: a request of its own (a
+    memory sentence naming something, an exact HA match) — never its length. These are neither:
+    the question is dropped and the memory kept; the offer to remember stores nothing."""
+    remember, forget, statement, _ = WAITING[language]
+    await async_say(hass, memory_entry, remember, language=language, room=hall)
+    asked = await async_say(hass, memory_entry, forget, language=language, room=hall)
+    await async_say(
+        hass, memory_entry, said, language=language, room=hall, conversation_id=asked.conversation_id
+    )
+    assert len(await async_all_memories(hass, memory_entry)) == 1
+    offered = await async_say(hass, memory_entry, statement, language=language, room=hall)
+    await async_say(
+        hass, memory_entry, said, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert [m.content for m in await async_all_memories(hass, memory_entry)] == [remember.split(": ", 1)[1]]
+
+
+async def test_c03_a_long_no_that_only_says_more_declines(hass: Any, memory_entry: Any, hall: Room) -> None:
+    """Too long for a bare answer, but what follows only says more of a "no" ("forget it, …"
+    names nothing): the question is answered no, and no second question is asked. (A long
+    "yes" never acts: test above.)"""
     remember, forget, _, _ = WAITING["en"]
     await async_say(hass, memory_entry, remember, room=hall)
     asked = await async_say(hass, memory_entry, forget, room=hall)
+    said = "No, forget it, I still need that key for the cellar."
     result = await async_say(hass, memory_entry, said, room=hall, conversation_id=asked.conversation_id)
-    assert speech(result) == reply("en", "forgot" if forgotten else "forget_cancelled")
-    assert len(await async_all_memories(hass, memory_entry)) == (0 if forgotten else 1)
+    assert speech(result) == reply("en", "forget_cancelled")
+    assert len(await async_all_memories(hass, memory_entry)) == 1
     assert not result.continue_conversation
+
+
+# Said to "Should I remember that?": a refusal that is worded as a remember stores nothing
+NEGATED_REMEMBER = [
+    ("de", "Nein, merk dir das bitte nicht, das ist privat."),
+    ("de", "Nein, speichere das nicht, das stimmt so nicht mehr."),
+    ("en", "No, remember nothing about that, it was private."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), NEGATED_REMEMBER)
+async def test_c03_no_and_a_negated_remember_store_nothing(
+    hass: Any, memory_entry: Any, hall: Room, language: str, said: str
+) -> None:
+    statement = GOING_ON[language][0]
+    offered = await async_say(hass, memory_entry, statement, language=language, room=hall)
+    await async_say(
+        hass, memory_entry, said, language=language, room=hall, conversation_id=offered.conversation_id
+    )
+    assert await async_all_memories(hass, memory_entry) == []
+    await async_say(hass, memory_entry, said, language=language, room=hall)  # nothing waits
+    assert await async_all_memories(hass, memory_entry) == []
 
 
 # (language, statement offered to be remembered, "No." + a memory sentence, what it stores)
 NO_REMEMBER_THIS = {
-    "en": ("No. Remember that the bins go out on Wednesday.", "the bins go out on Wednesday"),
+    "en": ("No, remember this: the bins go out on Wednesday.", "the bins go out on Wednesday"),
     "de": ("Nein. Merk dir, dass der Müll am Mittwoch rausgeht.", "der Müll am Mittwoch rausgeht"),
     "es": ("No. Recuerda que la basura sale los miércoles.", "la basura sale los miércoles"),
 }

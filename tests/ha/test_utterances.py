@@ -13,7 +13,12 @@ GOES_ON = [
     ("en", "Yes - turn it off", Opening("yes", True, "turn it off")),
     ("en", "No\u2014what time is it", Opening("no", True, "what time is it")),
     ("en", "No\u2026 turn it on", Opening("no", True, "turn it on")),
-    ("en", "No? Turn it on", Opening("no", True, "Turn it on")),
+    ("en", "No! Turn it on", Opening("no", True, "Turn it on")),
+    (
+        "en",
+        "No, remember that Julian\u2019s bike is in the shed.",
+        Opening("no", True, "remember that Julian\u2019s bike is in the shed."),
+    ),
     ("en", '"No, turn on the kitchen light."', Opening("no", True, "turn on the kitchen light.")),
     ("en", "No thanks, turn it on", Opening("no", True, "turn it on")),
     ("en", "No, no, no, turn it on", Opening("no", True, "turn it on")),
@@ -24,6 +29,7 @@ GOES_ON = [
     ("de", "Klar, Licht an", Opening("yes", False, "Licht an")),
     ("it", "Sì, che ore sono?", Opening("yes", True, "che ore sono?")),
     ("fr", "«Non, allume la lumière»", Opening("no", True, "allume la lumière")),
+    ("fr", '«Non… retiens que le code est "1234"»', Opening("no", True, 'retiens que le code est "1234"')),
     ("fr", "Oui, oui. Allume la lumière", Opening("yes", True, "Allume la lumière")),
     ("es", "No gracias, ¿qué hora es?", Opening("no", True, "¿qué hora es?")),
     ("es", "¡Sí, enciende la luz!", Opening("yes", True, "enciende la luz!")),
@@ -35,6 +41,7 @@ ONLY_AN_ANSWER = [
     ("en", "No turn on the light", "no"),
     ("en", "No.", "no"),
     ("en", "Nope!", "no"),
+    ("en", "No? Turn it on", "no"),  # "?" sets nothing off: "Yes?" may mean "what?"
     ("de", "Nicht das Küchenlicht ausschalten", "no"),
     ("it", "Non spegnere la luce", "no"),
 ]
@@ -57,6 +64,21 @@ def test_a_sentence_opening_with_another_word_is_no_answer() -> None:
     assert answer_then("Oh no, turn it on", "en") is None
 
 
+MIXED = [
+    ("en", "Yeah, no, keep it."),
+    ("en", "Yes, I mean no, keep it, I still need it."),
+    ("it", "Sì, cioè no, tienilo."),
+    ("fr", "Oui, enfin non, garde-le."),
+    ("es", "Sí, bueno, no, guárdalo."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), MIXED)
+def test_a_yes_and_a_no_together_answer_nothing(language: str, said: str) -> None:
+    assert yes_or_no(said, language) is None
+    assert answer_then(said, language) is None
+
+
 @pytest.mark.parametrize(
     ("language", "content", "names"),
     [
@@ -65,6 +87,10 @@ def test_a_sentence_opening_with_another_word_is_no_answer() -> None:
         ("en", "the spare key, the blue one", True),
         ("de", "das bitte, das ist wichtig", False),
         ("de", "den Müll, der am Mittwoch rausgeht", True),
+        ("en", "this: the bins go out on Wednesday.", True),
+        ("de", "das bitte nicht, das ist privat.", False),
+        ("en", "nothing about that, it was private.", False),
+        ("fr", "pas ça, c'est privé", False),
     ],
 )
 def test_a_memory_sentence_names_something_before_its_first_stop(
