@@ -166,6 +166,10 @@ _NEGATIONS: dict[str, frozenset[str]] = {
     "fr": frozenset({"pas", "rien", "jamais", "ne", "n"}),
     "es": frozenset({"no", "nada", "nunca", "jamás"}),
 }
+# "Yes, no problem": a plain no before one of these is part of a yes
+_NO_IDIOMS = frozenset(
+    {"problem", "problems", "worries", "worry", "problema", "problemas", "problème", "problemi"}
+)
 OPENINGS_MAX = 3  # "No, no, no, turn on …": the same answer said again is still the opening
 
 
@@ -238,8 +242,13 @@ def yes_or_no(text: str, language: str) -> str | None:
 
 
 def _mixed(words: list[str], language: str) -> bool:
-    """True when `words` hold both a plain yes and a plain no: an answer not to act on."""
-    said = {_answer_word(w, language, plain=True) for w in words}
+    """True when `words` hold both a plain yes and a plain no: an answer not to act on ("no
+    problem", "no hay problema" is no "no": _NO_IDIOMS in the next two words)."""
+    said = {
+        _answer_word(w, language, plain=True)
+        for i, w in enumerate(words)
+        if _NO_IDIOMS.isdisjoint(words[i + 1 : i + 3])
+    }
     return {"yes", "no"} <= said
 
 

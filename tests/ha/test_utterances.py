@@ -80,6 +80,14 @@ def test_a_yes_and_a_no_together_answer_nothing(language: str, said: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Yes, no problem."), ("en", "Yeah, no worries, forget it."), ("es", "Sí, no hay problema.")],
+)
+def test_no_problem_is_a_yes(language: str, said: str) -> None:
+    assert yes_or_no(said, language) == "yes"
+
+
+@pytest.mark.parametrize(
     ("language", "content", "names"),
     [
         ("en", "it, I don't need that key anymore.", False),
