@@ -3,7 +3,8 @@
 Per turn (one `turn.Turn`: speaker, room and text worked out once, recall run once):
 1. an utterance over the length limit gets a clear reply and nothing else happens;
 2. a memory sentence ("remember …", "forget …", yes/no to a waiting question, …) is
-   dispatched through HA's intent machinery (intents.py) and answered here;
+   dispatched through HA's intent machinery (intents.py) and answered here; an answer that
+   goes on to a request of its own ("No, turn on the kitchen light.") is two turns in one;
 3. without an LLM (HA's own agent wrapped), a question that HA's agent does not match exactly
    and that a memory answers well (answer_similarity) is answered from memory;
 4. otherwise the wrapped agent (options: agent_id, default HA's own agent) answers with the
