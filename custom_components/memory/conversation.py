@@ -262,8 +262,9 @@ class MemoryConversationEntity(
         intents = await async_get_sentences(self.hass, turn.language)
         if intents is None:
             return None
-        answer = yes_or_no(turn.text, turn.language) or ("no" if declined else None)
-        if pending is not None and answer is not None:
+        if pending is not None and (
+            answer := yes_or_no(turn.text, turn.language) or ("no" if declined else None)
+        ):
             return SentenceMatch(INTENT_CONFIRM, {SLOT_ANSWER: answer})
         skip = () if pending is not None else (INTENT_CONFIRM,)
         match = match_sentence(intents, for_matching(turn.text), skip=skip)
