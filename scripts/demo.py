@@ -35,7 +35,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # tests.speech, for demo_lib.voice
 
-from demo_lib import voice
+from demo_lib import ha_log, voice
 from demo_lib.cases import CASES, LEARNING_CASES, VOICE_CASES, Case, Diagnostics, Learned, Recall, Say, Speak
 from demo_lib.client import EventListener, HAError, speech_of
 from demo_lib.household import SATELLITE, Household, provision, set_up_learning, set_up_voice
@@ -419,7 +419,8 @@ def main() -> int:
 
     port = args.port or free_port()
     write_config(args.config_dir, ROOT, port, fresh=True, llm=not args.no_learning)
-    hass = HassProcess(Path(sys.prefix), args.config_dir.resolve(), port)  # the venv running the demo
+    # the venv running the demo; Python's deprecation warnings shown, so the log check sees them
+    hass = HassProcess(Path(sys.prefix), args.config_dir.resolve(), port, env=ha_log.PYTHON_WARNINGS)
     from homeassistant.const import __version__ as ha_version  # noqa: PLC0415 - the venv's, to say it
 
     print(f"Home Assistant {ha_version} on Python {sys.version.split()[0]} ({sys.prefix})", flush=True)
@@ -437,7 +438,26 @@ def main() -> int:
         print("stopping hass …", flush=True)
         hass.stop()
         print(f"hass log: {hass.log_file}\nhass console: {hass.console_file}", flush=True)
+    if status in (0, 1) and not log_is_clean(hass.log_file):
+        status = 1
     return status
+
+
+def log_is_clean(log_file: Path) -> bool:
+    """After hass stopped: its log holds no deprecation warning or reported use against the
+    integration (demo_lib.ha_log: HA's frame and deprecation helpers, the integration's own loggers,
+    Python's warnings at its lines). Says what it found."""
+    try:
+        text = log_file.read_text(encoding="utf-8", errors="replace")
+    except OSError as err:
+        print(f"      {BAD} the hass log could not be read: {err}", flush=True)
+        return False
+    found = ha_log.warnings_about_integration(text)
+    what = f"the hass log holds no deprecation warning about the {ha_log.DOMAIN} integration"
+    print(f"      {BAD if found else OK} {what}", flush=True)
+    for line in found:
+        print(f"        {line}", flush=True)
+    return not found
 
 
 if __name__ == "__main__":

@@ -39,12 +39,13 @@ from .engine.api import EncoderUnavailable, EngineError, StoreCorrupt, StoreUnwr
 from .engine.factory import build_engine
 from .engine_calls import async_run
 from .extraction_job import ExtractionJob
+from .ha_compat import ENTRY_SET_UP, async_unload_platforms
 from .health import StoreHealth, clear_file_faults, file_fault
 from .judge import async_consolidate, async_load_consolidation, consolidation_store
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .reembed import ReembedWorker
-from .repair_issues import create_issue, create_requirement_issue
+from .repair_issues import clear_issues, create_issue, create_requirement_issue
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .services import async_setup_services
 from .storage import StoreSettings, anchor_key, new_anchor_key
@@ -74,13 +75,15 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     return True
 
 
-async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
-    """Open the store, then register the agent, LLM API, intents and listeners."""
+async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool | None:
+    """Open the store, then register the agent, LLM API, intents and listeners. A failure raises;
+    done, it returns what the running release expects (None from 2026.11, True before: ha_compat)."""
     if anchor_key(entry.data) is None:  # entries made before tombstones kept identifier digests
         hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_ANCHOR_KEY: new_anchor_key()})
     settings = StoreSettings.of(entry.data)
     engine = await _async_build_engine(
         hass,
+        entry,
         settings.store_kwargs(hass),
         entry.data.get(CONF_ENCODER, ENCODER_BUNDLED),
         anchor_key(entry.data),
@@ -90,14 +93,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     except Exception as err:
         await async_run(hass, engine.close)  # nothing left half-open, whatever failed
         if isinstance(err, StoreCorrupt):  # retrying cannot help; the file is left as it is
-            file_fault(hass, err, settings.describe())
+            file_fault(hass, err, settings.describe(), entry.entry_id)
             raise ConfigEntryError(
                 translation_domain=DOMAIN,
                 translation_key="store_corrupt",
                 translation_placeholders={"path": settings.describe()},
             ) from err
         if isinstance(err, StoreUnwritable):  # a full disk, a read-only file: retried, and said
-            file_fault(hass, err, settings.describe())
+            file_fault(hass, err, settings.describe(), entry.entry_id)
         if isinstance(err, EngineError):  # StoreUnavailable, or the encoder failing to load
             raise ConfigEntryNotReady(  # StoreUnavailable messages never hold the password (store contract)
                 translation_domain=DOMAIN,
@@ -112,9 +115,9 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     # Registered first, so it runs last and once: on unload, and when set-up fails from here on.
     entry.async_on_unload(lambda: _async_close(hass, data))
     clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
-    _async_check_anchor_key(hass, engine.anchor_key_matches, settings.describe())
+    _async_check_anchor_key(hass, entry, engine.anchor_key_matches, settings.describe())
     await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
-    entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe())
+    entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe(), entry.entry_id)
     entry.async_on_unload(health.stop)
     if (entry.options.get(CONF_VOICE) or {}).get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
         # the encoder loads on first use (an utterance or an enrolment), in the executor
@@ -139,12 +142,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     data.reembed = ReembedWorker(hass, engine)
     data.reembed.start()
     health.on_recovery(data.reembed.resume)
-    return True
+    return ENTRY_SET_UP
 
 
-async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
-    """Unload the platforms; the workers stop and the engine closes after (_async_close)."""
-    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool | None:
+    """Unload the platforms; the workers stop and the engine closes after (_async_close). From
+    2026.11 a platform that fails to unload raises (async_unload_platforms_or_raise) and nothing is
+    returned; before, False says so (ha_compat)."""
+    return await async_unload_platforms(hass, entry, PLATFORMS)
 
 
 async def _async_close(hass: HomeAssistant, data: MemoryRuntimeData) -> None:
@@ -159,15 +164,14 @@ async def _async_close(hass: HomeAssistant, data: MemoryRuntimeData) -> None:
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
-    """The entry is deleted: its record of the last consolidation goes with it, and the repair
-    issues of its store's file (the memory store itself stays until deleted by hand: README,
-    "Remove")."""
+    """The entry is deleted: its record of the last consolidation goes with it, and its repair
+    issues (the memory store itself stays until deleted by hand: README, "Remove")."""
     await consolidation_store(hass, entry.entry_id).async_remove()
-    clear_file_faults(hass)
+    clear_issues(hass)
 
 
 async def _async_build_engine(  # type: ignore[no-untyped-def]
-    hass: HomeAssistant, store: dict[str, Any], encoder: str, key: bytes | None
+    hass: HomeAssistant, entry: MemoryConfigEntry, store: dict[str, Any], encoder: str, key: bytes | None
 ):
     """The (unopened) engine over `store` (StoreSettings.store_kwargs); an on-demand encoder is
     installed first, else a repair issue and bundled."""
@@ -183,7 +187,7 @@ async def _async_build_engine(  # type: ignore[no-untyped-def]
             )
         except (RequirementsNotFound, EncoderUnavailable) as err:
             _LOGGER.warning("%s is unavailable (%s); using the bundled encoder", encoder, err)
-            create_requirement_issue(hass, issue, requirement)
+            create_requirement_issue(hass, issue, requirement, config_entry_id=entry.entry_id)
         else:
             ir.async_delete_issue(hass, DOMAIN, issue)
             return engine
@@ -193,7 +197,7 @@ async def _async_build_engine(  # type: ignore[no-untyped-def]
 
 
 @callback
-def _async_check_anchor_key(hass: HomeAssistant, matches: bool, store: str) -> None:
+def _async_check_anchor_key(hass: HomeAssistant, entry: MemoryConfigEntry, matches: bool, store: str) -> None:
     """A repair issue while the store's tombstones were made with another anchor key (another
     installation's sharing the household, or an entry made anew over an old file): forgotten
     identifiers are then recognised by meaning only. Cleared once the keys match."""
@@ -201,7 +205,7 @@ def _async_check_anchor_key(hass: HomeAssistant, matches: bool, store: str) -> N
         ir.async_delete_issue(hass, DOMAIN, ISSUE_ANCHOR_KEY)
         return
     _LOGGER.warning("The memory store %s was claimed with another anchor key", store)
-    create_issue(hass, ISSUE_ANCHOR_KEY, ir.IssueSeverity.ERROR, store=store)
+    create_issue(hass, ISSUE_ANCHOR_KEY, ir.IssueSeverity.ERROR, config_entry_id=entry.entry_id, store=store)
 
 
 def _cache_dir(hass: HomeAssistant) -> str:

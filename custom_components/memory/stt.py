@@ -269,7 +269,9 @@ class WhisperSpeechToText(MemorySpeechToText):
             await async_run(self.hass, whisper.check_runtime)
         except (HomeAssistantError, whisper.WhisperUnavailable) as err:  # RequirementsNotFound is one
             _LOGGER.warning("faster-whisper is unavailable (%s); use the proxy engine instead", err)
-            create_requirement_issue(self.hass, ISSUE_WHISPER, WHISPER_REQUIREMENT)
+            create_requirement_issue(
+                self.hass, ISSUE_WHISPER, WHISPER_REQUIREMENT, config_entry_id=self._entry.entry_id
+            )
             return False
         ir.async_delete_issue(self.hass, DOMAIN, ISSUE_WHISPER)
         return True

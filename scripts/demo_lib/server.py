@@ -157,9 +157,11 @@ class HassProcess:
         *,
         console_to_file: bool = True,
         prefix: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         """prefix: a command that execs hass with the arguments after it (e.g. `unshare … sh -c
-        '…; exec "$@"' sh`: hass in a mount namespace of its own)."""
+        '…; exec "$@"' sh`: hass in a mount namespace of its own). env: variables set for hass on
+        top of this process's (e.g. ha_log.PYTHON_WARNINGS)."""
         self.config_dir = config_dir
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
@@ -168,11 +170,17 @@ class HassProcess:
         self._cmd = [*prefix, str(venv / "bin" / "hass"), "-c", str(config_dir), "--skip-pip"]
         self._proc: subprocess.Popen[bytes] | None = None
         self._console_to_file = console_to_file
+        self._env = {**os.environ, **env} if env else None
 
     def start(self) -> None:
         """Spawn hass in its own process group (so Ctrl-C in the terminal reaches only us)."""
         if not self._console_to_file:
-            self._proc = subprocess.Popen(self._cmd, start_new_session=True, preexec_fn=_die_with_parent)  # noqa: PLW1509 - no threads yet
+            self._proc = subprocess.Popen(
+                self._cmd,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 - no threads yet
+                env=self._env,
+            )
             return
         with self.console_file.open("wb") as console:
             self._proc = subprocess.Popen(
@@ -181,6 +189,7 @@ class HassProcess:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=_die_with_parent,  # noqa: PLW1509 - started before any thread
+                env=self._env,
             )
 
     @property

