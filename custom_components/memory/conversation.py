@@ -14,7 +14,9 @@ Per turn (one `turn.Turn`: speaker, room and text worked out once, recall run on
 
 The agent implements `async_process` rather than `_async_handle_message`: the wrapped
 agent opens (or, inside an Assist pipeline, reuses) the chat log of the same
-conversation id, so this agent must not hold one open while delegating.
+conversation id, so this agent must not hold one open while delegating. Its own turns of one
+conversation run one after another (turn.TurnQueue); a turn that finds the conversation held by
+something else (HA 2026.11's ConversationBusyError) is answered "busy", not failed.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from .speaker import other_tellers
 from .transcripts import learning_allowed, record_turn
 from .turn import (
     Turn,
+    TurnQueue,
     active,
     async_recall_once,
     may_answer,
@@ -100,6 +103,12 @@ def chat_session(
     return async_get_chat_session(hass, conversation_id)
 
 
+# HA 2026.11+: another turn holds the conversation's chat log (not one of this agent's: those
+# wait in its TurnQueue). HA 2026.10 has no such error.
+BUSY_ERRORS: tuple[type[Exception], ...] = tuple(
+    error for error in (getattr(conversation, "ConversationBusyError", None),) if error is not None
+)
+
 # Wrapped-agent errors that mean "I could not make sense of that", where a memory may answer
 # instead. UNKNOWN covers a sentence HA matched to an intent nobody handles ("What's the weather
 # like?" → HassGetWeather without a weather integration).
@@ -130,6 +139,7 @@ class MemoryConversationEntity(
 
     def __init__(self, entry: MemoryConfigEntry) -> None:
         super().__init__(entry)
+        self._queue = TurnQueue()
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -177,11 +187,8 @@ class MemoryConversationEntity(
             return self._reply(turn, reply(turn.language, problem))
         with active(turn):
             self._record(turn, Role.USER, turn.text)
-            try:
-                result = await self._async_turn(user_input, turn)
-            except Exception:  # a turn always gets a reply; the cause goes to the log
-                _LOGGER.exception("Memory agent failed on a turn")
-                result = self._reply(turn, reply(turn.language, "turn_failed"))
+            async with self._queue.turn(turn.conversation_id) as ours:
+                result = await self._async_safe_turn(user_input, turn) if ours else self._busy(turn)
             self._record(turn, Role.ASSISTANT, _speech(result))
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
             self.hass,
@@ -192,6 +199,23 @@ class MemoryConversationEntity(
             session=session,
         )
         return result
+
+    async def _async_safe_turn(
+        self, user_input: conversation.ConversationInput, turn: Turn
+    ) -> conversation.ConversationResult:
+        """_async_turn, with a reply whatever happens: "busy" when something else holds the
+        conversation (BUSY_ERRORS), "something went wrong" on any other failure (logged)."""
+        try:
+            return await self._async_turn(user_input, turn)
+        except BUSY_ERRORS:
+            return self._busy(turn)
+        except Exception:  # a turn always gets a reply; the cause goes to the log
+            _LOGGER.exception("Memory agent failed on a turn")
+            return self._reply(turn, reply(turn.language, "turn_failed"))
+
+    def _busy(self, turn: Turn) -> conversation.ConversationResult:
+        """The reply to a turn that came while another turn of its conversation still runs."""
+        return self._reply(turn, reply(turn.language, "busy"))
 
     def _record(self, turn: Turn, role: Role, text: str) -> None:
         record_turn(

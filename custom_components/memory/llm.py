@@ -3,8 +3,9 @@
 HA (2026.8+) asks each loaded integration's `llm.py` for tools when it builds the Assist API,
 so an LLM agent with only "Assist" ticked (and HA's MCP server) gets remember, replace, recall,
 find_to_forget and forget as `memory__remember` … — the same classes as the Memory API's tools
-(llm_api.memory_tools), bound to the speaker the same way (llm_api.bind). The per-turn memory
-block stays the Memory API's; with both APIs selected, the tools come once (llm_api.claim_tools).
+(llm_api.memory_tools), each call acting as the speaker of its turn (llm_api.bind). The per-turn
+memory block stays the Memory API's; with both APIs selected, the tools come once
+(llm_api.claim_tools).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
 
 from .const import DOMAIN
-from .llm_api import bind, claim_tools, memory_tools, tools_prompt
+from .llm_api import claim_tools, memory_tools, tools_prompt
 from .runtime import MemoryConfigEntry
 
 # HA requires a platform's tool names to start with its domain (llm: TOOL_PREFIX_BREAKS_IN_HA_VERSION).
@@ -23,7 +24,7 @@ TOOL_PREFIX = f"{DOMAIN}__"
 
 @callback
 def async_get_tools(hass: HomeAssistant, llm_context: llm.LLMContext, api_id: str) -> LLMTools | None:
-    """The memory tools, bound to the request's speaker, and how to use them, for the Assist API;
+    """The memory tools (each call acts as its turn's speaker) and how to use them, for the Assist API;
     None for another API, without a loaded entry, or when the Memory API of the same build
     already offers them."""
     if api_id != llm.LLM_API_ASSIST:
@@ -33,6 +34,6 @@ def async_get_tools(hass: HomeAssistant, llm_context: llm.LLMContext, api_id: st
         return None
     data = entries[0].runtime_data  # single_config_entry
     return LLMTools(
-        tools=memory_tools(data, bind(hass, data, llm_context), prefix=TOOL_PREFIX),
+        tools=memory_tools(data, prefix=TOOL_PREFIX),
         prompt=tools_prompt(TOOL_PREFIX),
     )

@@ -4,9 +4,17 @@ of recalled memories.
 The tools (remember, replace, recall, find_to_forget, forget) reach a model two ways, built by
 `memory_tools` from the same classes: the "Memory" LLM API (tick it in an LLM agent; bare names)
 and the integration's LLM tool platform (llm.py: every agent and MCP client of the Assist API;
-names "memory__remember" …). Both bind every tool to the speaker of the turn (`bind`: resolved
-from the context and device, or the memory agent's turn), so the model can never read or write
-another person's private memories. One build of the APIs gets one set of them (`claim_tools`).
+names "memory__remember" …). Every tool call acts as the speaker of the turn that made it (`bind`,
+at call time: the memory agent's turn, else resolved from the call's LLM context, device and
+voice), so the model can never read or write another person's private memories — also when HA
+2026.11+ keeps one API instance for several turns of a conversation. One build of the APIs gets
+one set of them (`claim_tools`).
+
+Memory on every turn: HA 2026.11+ keeps a chat log's API instance and system prompt while the
+agent, user, device and APIs stay the same (so providers can cache the prompt), without asking
+the API again. The Memory API used directly by an LLM agent recalls per turn, so it asks HA to
+build its instance anew at the conversation's next user message (`TurnRenewal`); its prompt keeps
+the stable part first (tools prompt), the speaker and the turn's memories last.
 
 A destructive tool (replace, forget) acts only with a `confirmation`: the token the tool that
 names its target gave this asker (remember's conflicts, find_to_forget's candidates;
@@ -20,13 +28,19 @@ import hmac
 import json
 import secrets
 import sys
+import weakref
 from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import probatio
-from homeassistant.components.conversation.chat_log import current_chat_log
+from homeassistant.components.conversation.chat_log import (
+    ChatLog,
+    async_subscribe_chat_logs,
+    current_chat_log,
+)
+from homeassistant.components.conversation.const import ChatLogEventType
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
@@ -308,7 +322,8 @@ def _failed(reason: str, **data: Any) -> llm.ToolResult:
 
 
 class _SpeakerTool(llm.Tool):
-    """A tool bound to one entry and one speaker (the model cannot choose who it is).
+    """A tool of one entry that acts as the speaker of the turn calling it (`bind` at call time:
+    the model cannot choose who it is, and a tool kept for several turns follows the speaker).
 
     verb: the tool's name without prefix; about: its description, naming the other tools as
     {remember} etc. (formatted with the names offered beside it).
@@ -318,17 +333,27 @@ class _SpeakerTool(llm.Tool):
     about: str
     integration = DOMAIN
 
-    def __init__(self, data: MemoryRuntimeData, binding: Binding, *, prefix: str = "") -> None:
+    def __init__(self, data: MemoryRuntimeData, *, prefix: str = "") -> None:
         self._data = data
-        self._speaker = binding.speaker
-        self._asker = binding.asker
         self.name = f"{prefix}{self.verb}"
         self.description = self.about.format(**tool_names(prefix))
 
-    def _hidden(self, memory: Memory, *, cloud: bool) -> bool:
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        """Check the model's arguments, then act as this call's speaker (`_async_act`)."""
+        args = self._args(tool_input)
+        return await self._async_act(hass, args, llm_context, bind(hass, self._data, llm_context))
+
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
+    ) -> llm.ToolResult:
+        raise NotImplementedError
+
+    def _hidden(self, memory: Memory, who: Binding, *, cloud: bool) -> bool:
         """True when the model may not see `memory`'s text: sensitive and a `cloud` model, or a
         sensitive memory an unknown speaker may not hear (turn.withheld)."""
-        return (memory.sensitive and cloud) or withheld(memory, self._speaker, self._data.options)
+        return (memory.sensitive and cloud) or withheld(memory, who.speaker, self._data.options)
 
     @staticmethod
     async def _cloud(hass: HomeAssistant, llm_context: llm.LLMContext) -> bool:
@@ -378,10 +403,9 @@ class RememberTool(_SpeakerTool):
     # adds a memory and takes nothing away; a repeat stores nothing new but confirms the memory
     annotations = llm.ToolAnnotations(read_only=False, destructive=False, idempotent=False, open_world=False)
 
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
-        args = self._args(tool_input)
         language = tool_language(hass, llm_context)
         try:  # the engine's rule for a memory's text, before anything reads it
             content = clean_content(args["content"])
@@ -389,8 +413,8 @@ class RememberTool(_SpeakerTool):
             return _failed(err.reason)
         if is_filler(content, language):  # "that": the model must pass the user's actual words
             return _failed("empty")
-        scope = Scope(args["scope"]) if "scope" in args else scope_for(content, language, self._speaker)
-        if scope is Scope.PRIVATE and not self._speaker.known:
+        scope = Scope(args["scope"]) if "scope" in args else scope_for(content, language, who.speaker)
+        if scope is Scope.PRIVATE and not who.speaker.known:
             return _failed("unknown_speaker")
         try:
             result = await async_run(
@@ -398,7 +422,7 @@ class RememberTool(_SpeakerTool):
                 self._data.engine.remember,
                 MemoryDraft(
                     content,
-                    speaker=self._speaker,
+                    speaker=who.speaker,
                     scope=scope,
                     kind=Kind(args["kind"]) if "kind" in args else infer_kind(content, language),
                     language=language,
@@ -420,10 +444,10 @@ class RememberTool(_SpeakerTool):
                 {
                     "id": c.memory.id,
                     "content": c.memory.content,
-                    "confirmation": confirmation("replace", self._asker, new_id, c.memory.id),
+                    "confirmation": confirmation("replace", who.asker, new_id, c.memory.id),
                 }
                 for c in result.conflicts
-                if not self._hidden(c.memory, cloud=cloud)
+                if not self._hidden(c.memory, who, cloud=cloud)
             ],
         )
 
@@ -451,16 +475,15 @@ class ReplaceTool(_SpeakerTool):
     # old memories stop being recalled; a repeat finds them replaced already and fails
     annotations = llm.ToolAnnotations(read_only=False, destructive=True, idempotent=False, open_world=False)
 
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
-        args = self._args(tool_input)
         new_id, replaces = args["id"], args["replaces"]
         given = set(args["confirmations"])
-        if not all(confirmation("replace", self._asker, new_id, old) in given for old in replaces):
+        if not all(confirmation("replace", who.asker, new_id, old) in given for old in replaces):
             return _failed("not_confirmed")
         try:
-            done = await async_run(hass, self._data.engine.supersede, tuple(replaces), new_id, self._speaker)
+            done = await async_run(hass, self._data.engine.supersede, tuple(replaces), new_id, who.speaker)
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
@@ -475,12 +498,12 @@ class RecallTool(_SpeakerTool):
     parameters = probatio.Schema({probatio.Required("query"): str})
     annotations = llm.ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
 
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
-        query = self._args(tool_input)["query"]
-        hits = await async_recall(hass, self._data, query, self._speaker) if is_encodable(query) else []
-        names = tellers(hass, self._speaker)
+        query = args["query"]
+        hits = await async_recall(hass, self._data, query, who.speaker) if is_encodable(query) else []
+        names = tellers(hass, who.speaker)
         cloud = await self._cloud(hass, llm_context)
         visible = [hit for hit in hits if not hit.withheld and not (cloud and hit.memory.sensitive)]
         listed = {hit.memory.id for hit in visible}
@@ -500,27 +523,27 @@ class FindToForgetTool(_SpeakerTool):
     parameters = probatio.Schema({probatio.Required("query"): str})
     annotations = llm.ToolAnnotations(read_only=True, destructive=False, idempotent=True, open_world=False)
 
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
-        query = self._args(tool_input)["query"]
+        query = args["query"]
         if (error := _text_error("query", query)) == "empty":
             return _ok(candidates=[])  # nothing named: nothing found
         if error:
             return _failed(error)
         try:
-            hits = await async_run(hass, self._data.engine.find_to_forget, query, self._speaker)
+            hits = await async_run(hass, self._data.engine.find_to_forget, query, who.speaker)
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
             return _failed("store_unavailable")
-        names = tellers(hass, self._speaker)
+        names = tellers(hass, who.speaker)
         cloud = await self._cloud(hass, llm_context)
         candidates: list[JsonValueType] = []
         for hit in forget_candidates(hits):
             found = _hit_json(hit, names)
-            found["confirmation"] = confirmation("forget", self._asker, hit.memory.id)
-            if self._hidden(hit.memory, cloud=cloud):  # may be forgotten, never read out
+            found["confirmation"] = confirmation("forget", who.asker, hit.memory.id)
+            if self._hidden(hit.memory, who, cloud=cloud):  # may be forgotten, never read out
                 found["content"] = None
                 found["sensitive"] = True
             candidates.append(found)
@@ -545,24 +568,23 @@ class ForgetTool(_SpeakerTool):
     # the memory's text is deleted; a repeat finds nothing to forget and fails
     annotations = llm.ToolAnnotations(read_only=False, destructive=True, idempotent=False, open_world=False)
 
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    async def _async_act(
+        self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
-        args = self._args(tool_input)
         memory_id = args["memory_id"]
         if error := _text_error("memory_id", memory_id):
             return _failed(error)
         memory_id = memory_id.strip()
         given = args["confirmation"].encode("utf-8", "surrogatepass")
-        if not hmac.compare_digest(given, confirmation("forget", self._asker, memory_id).encode()):
+        if not hmac.compare_digest(given, confirmation("forget", who.asker, memory_id).encode()):
             return _failed("not_confirmed")
         try:
-            memory = await async_run(hass, self._data.engine.forget, memory_id, self._speaker)
+            memory = await async_run(hass, self._data.engine.forget, memory_id, who.speaker)
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
             return _failed("store_unavailable")
-        if self._hidden(memory, cloud=await self._cloud(hass, llm_context)):
+        if self._hidden(memory, who, cloud=await self._cloud(hass, llm_context)):
             return _ok()
         return _ok(forgotten=memory.content)
 
@@ -576,9 +598,46 @@ TOOL_CLASSES: tuple[type[_SpeakerTool], ...] = (
 )
 
 
-def memory_tools(data: MemoryRuntimeData, binding: Binding, *, prefix: str = "") -> list[llm.Tool]:
-    """The memory tools bound to `binding`, named `prefix` + verb (tool_names)."""
-    return [tool(data, binding, prefix=prefix) for tool in TOOL_CLASSES]
+def memory_tools(data: MemoryRuntimeData, *, prefix: str = "") -> list[llm.Tool]:
+    """The memory tools of one entry, named `prefix` + verb (tool_names); each call acts as its
+    turn's speaker (`bind`)."""
+    return [tool(data, prefix=prefix) for tool in TOOL_CLASSES]
+
+
+class TurnRenewal:
+    """The chat logs whose Memory API instance must be built anew at their next user message.
+
+    HA 2026.11+ reuses a chat log's API instance (and system prompt) while the agent, user,
+    device and APIs are unchanged, and then does not ask the API again; the Memory API's prompt
+    holds one turn's speaker and memories, so it marks the chat log it built an instance for
+    (`renew_next_turn`) and, when that conversation's next user message is added, drops the
+    kept instance (`ChatLog.llm_api = None`): HA then builds it — and the whole system prompt —
+    as on every turn before 2026.11. The chat logs are held weakly: a finished conversation is
+    never kept alive here.
+    """
+
+    def __init__(self) -> None:
+        self._logs: dict[str, weakref.ref[ChatLog]] = {}
+
+    def renew_next_turn(self, chat_log: ChatLog) -> None:
+        for conversation_id in [c for c, ref in self._logs.items() if ref() is None]:
+            del self._logs[conversation_id]  # ended without a DELETED event
+        self._logs[chat_log.conversation_id] = weakref.ref(chat_log)
+
+    @callback
+    def async_on_event(self, conversation_id: str, event: ChatLogEventType, data: dict[str, Any]) -> None:
+        """A chat log event (conversation.chat_log.async_subscribe_chat_logs)."""
+        if event is ChatLogEventType.DELETED:
+            self._logs.pop(conversation_id, None)
+            return
+        if event is not ChatLogEventType.CONTENT_ADDED or data.get("content", {}).get("role") != "user":
+            return
+        ref = self._logs.get(conversation_id)
+        chat_log = ref() if ref is not None else None
+        # a message added inside a running turn (HA 2026.11's turn_active) keeps its tools
+        if chat_log is not None and not getattr(chat_log, "turn_active", False):
+            del self._logs[conversation_id]
+            chat_log.llm_api = None  # the agent's next async_provide_llm_data asks the APIs again
 
 
 class MemoryAPI(llm.API):
@@ -587,19 +646,22 @@ class MemoryAPI(llm.API):
     def __init__(self, hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
         super().__init__(hass=hass, id=LLM_API_ID, name=LLM_API_NAME)
         self._entry = entry
+        self.renewal = TurnRenewal()
 
     async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
-        """Speaker-bound tools and a prompt with the memories recalled for the current utterance.
+        """The memory tools and a prompt with the memories recalled for the current utterance.
 
         Inside a turn of the memory agent (an LLM agent it wraps, with this API ticked) the turn's
         speaker is used and its memory block is already in the system prompt: nothing is resolved,
-        recorded or recalled again. Used directly by an LLM agent, the API does all three itself.
-        Selected together with the Assist API, whose tool platform offered the tools first
-        (claim_tools), it adds only the speaker and the memory block.
+        recorded or recalled again. Used directly by an LLM agent, the API does all three itself,
+        every turn (TurnRenewal). Selected together with the Assist API, whose tool platform
+        offered the tools first (claim_tools), it adds only the speaker and the memory block.
+        The prompt puts what stays the same first (the tools prompt), the speaker and the turn's
+        memories last.
         """
         data = self._entry.runtime_data
         binding = bind(self.hass, data, llm_context)
-        tools = memory_tools(data, binding) if claim_tools(llm_context, "api") else []
+        tools = memory_tools(data) if claim_tools(llm_context, "api") else []
         parts = [tools_prompt()] if tools else []
         if binding.turn is not None:
             parts.append(IN_TURN_PROMPT)  # the memory agent's prompt names the speaker already
@@ -612,23 +674,35 @@ class MemoryAPI(llm.API):
     async def _async_prompt(
         self, data: MemoryRuntimeData, speaker: Speaker, llm_context: llm.LLMContext, *, cloud: bool
     ) -> str:
-        """Record the live utterance, recall for it, and format the memory block."""
+        """Record the live utterance, recall for it, and format the memory block; the chat log's
+        instance is renewed at its next user message (TurnRenewal)."""
         text = current_user_text()
         language = tool_language(self.hass, llm_context)
-        if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
-            record_turn(
-                self._entry,
-                chat_log.conversation_id,
-                Role.USER,
-                text,
-                speaker=speaker,
-                language=language,
-            )
+        if (chat_log := current_chat_log.get()) is not None:
+            self.renewal.renew_next_turn(chat_log)
+            if text:  # recorded before recall interprets it
+                record_turn(
+                    self._entry,
+                    chat_log.conversation_id,
+                    Role.USER,
+                    text,
+                    speaker=speaker,
+                    language=language,
+                )
         hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
         return turn_block(self.hass, data, hits, speaker, cloud=cloud) or NO_MEMORY_PROMPT
 
 
 @callback
 def async_register_llm_api(hass: HomeAssistant, entry: MemoryConfigEntry) -> Callable[[], None]:
-    """Register the Memory LLM API; returns the callable that unregisters it."""
-    return llm.async_register_api(hass, MemoryAPI(hass, entry))
+    """Register the Memory LLM API and its TurnRenewal; returns the callable that undoes both."""
+    api = MemoryAPI(hass, entry)
+    unregister = llm.async_register_api(hass, api)
+    unsubscribe = async_subscribe_chat_logs(hass, api.renewal.async_on_event)
+
+    @callback
+    def undo() -> None:
+        unsubscribe()
+        unregister()
+
+    return undo

@@ -13,8 +13,9 @@ speakers) and `error_reply` (engine errors as spoken reply keys).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,6 +62,44 @@ class Turn:
 
 
 _CURRENT: ContextVar[Turn | None] = ContextVar("memory_turn", default=None)
+
+# How long a turn waits for the turn before it in the same conversation (an LLM answer with its
+# tool calls) before it is answered "busy" instead: well past what one LLM turn takes.
+TURN_WAIT = 60.0  # seconds
+
+
+class TurnQueue:
+    """The memory agent's turns of one conversation, answered one after another (two people at one
+    satellite, an automation continuing a conversation): HA 2026.11+ refuses a second turn while
+    one holds the conversation's chat log (ConversationBusyError), and before 2026.11 the later
+    turn's chat log overwrote the earlier one's. Conversations never wait for each other."""
+
+    def __init__(self) -> None:
+        self._queues: dict[str, tuple[asyncio.Lock, int]] = {}  # conversation id -> (lock, users)
+
+    @asynccontextmanager
+    async def turn(self, conversation_id: str, wait: float = TURN_WAIT) -> AsyncIterator[bool]:
+        """Hold the conversation while the block runs; yields False (holding nothing) when the
+        turn before did not end within `wait` seconds."""
+        lock, users = self._queues.get(conversation_id, (asyncio.Lock(), 0))
+        self._queues[conversation_id] = (lock, users + 1)
+        try:
+            try:
+                async with asyncio.timeout(wait):
+                    await lock.acquire()
+            except TimeoutError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                lock.release()
+        finally:
+            lock, users = self._queues[conversation_id]
+            if users == 1:
+                del self._queues[conversation_id]
+            else:
+                self._queues[conversation_id] = (lock, users - 1)
 
 
 def asker_key(speaker: Speaker, device_id: str | None, satellite_id: str | None) -> tuple[str, str]:

@@ -4,10 +4,15 @@ through HA's real conversation component and the memory agent.
 `RecordingAgent` is plumbing, not behaviour: a conversation agent the memory agent can wrap
 that records what it received (the extra system prompt, and — like an LLM agent with the
 "Memory" API ticked — the API prompt HA builds for it) and answers "ok" or "not understood".
+`ScriptedLLM` does what an LLM agent does with HA's chat log (provide the LLM data of its selected
+APIs, call tools through the chat log as a `Model` would, answer), the model's choices scripted
+per turn, recording each turn's system prompt and tools.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -15,7 +20,7 @@ from homeassistant.components import conversation
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers import intent
+from homeassistant.helpers import intent, llm
 from homeassistant.helpers.chat_session import async_get_chat_session
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -123,6 +128,77 @@ class RecordingAgent(conversation.AbstractConversationAgent):
         return [i.extra_system_prompt or "" for i in self.inputs]
 
 
+class Model:
+    """What a scripted model may do in one turn: see the tools offered and the chat so far, and
+    call a tool through HA's chat log (which runs it and records its result)."""
+
+    def __init__(self, chat_log: conversation.ChatLog) -> None:
+        self._chat_log = chat_log
+
+    @property
+    def offered(self) -> list[str]:
+        assert self._chat_log.llm_api is not None
+        return [tool.name for tool in self._chat_log.llm_api.tools]
+
+    def earlier_results(self, tool_name: str) -> list[llm.ToolResult]:
+        """The results of `tool_name` calls in this conversation so far, oldest first."""
+        return [
+            c.result
+            for c in self._chat_log.content
+            if isinstance(c, conversation.ToolResultContent) and c.tool_name == tool_name
+        ]
+
+    async def call_memory(self, verb: str, **args: Any) -> llm.ToolResult:
+        """Call the one memory tool of `verb` offered, whichever API offers it (recall on the
+        Memory API alone, memory__recall, assist__memory__recall …)."""
+        (name,) = [n for n in self.offered if n == verb or n.endswith(f"memory__{verb}")]
+        return await self.call(name, **args)
+
+    async def call(self, tool_name: str, **args: Any) -> llm.ToolResult:
+        call = llm.ToolInput(tool_name=tool_name, tool_args=args)
+        (result,) = [
+            content
+            async for content in self._chat_log.async_add_assistant_content(
+                conversation.AssistantContent(agent_id="test_llm", content=None, tool_calls=[call])
+            )
+        ]
+        return result.result
+
+
+type Step = Callable[[Model], Awaitable[str]]
+
+
+@dataclass
+class ScriptedLLM(RecordingAgent):
+    """An LLM agent with the APIs `llm_api` selected; each turn runs the next scripted step
+    (none: "ok"), recording the system prompt and the tools offered."""
+
+    script: deque[Step] = field(default_factory=deque)
+    system_prompts: list[str] = field(default_factory=list)
+    offered: list[list[str]] = field(default_factory=list)
+
+    async def async_process(
+        self, user_input: conversation.ConversationInput
+    ) -> conversation.ConversationResult:
+        with (
+            async_get_chat_session(self.hass, user_input.conversation_id) as session,
+            conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
+        ):
+            await chat_log.async_provide_llm_data(
+                user_input.as_llm_context(self.platform), self.llm_api, None, user_input.extra_system_prompt
+            )
+            model = Model(chat_log)
+            self.system_prompts.append(chat_log.content[0].content)
+            self.offered.append(model.offered)
+            answer = await self.script.popleft()(model) if self.script else "ok"
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.AssistantContent(agent_id=self.platform, content=answer)
+            )
+        response = intent.IntentResponse(language=user_input.language)
+        response.async_set_speech(answer)
+        return conversation.ConversationResult(response=response, conversation_id=session.conversation_id)
+
+
 async def async_wrap_recording_agent(
     hass: HomeAssistant,
     entry: Any,
@@ -165,9 +241,10 @@ async def async_pipeline_say(
     who: Resident | None = None,
     room: Room | None = None,
     conversation_id: str | None = None,
+    agent_id: str | None = None,
 ) -> PipelineTurn:
-    """One text turn through a real Assist pipeline whose agent is the memory agent, at `room`'s
-    satellite device — the way a voice satellite's turn reaches the agent."""
+    """One text turn through a real Assist pipeline whose agent is the memory agent (or
+    `agent_id`), at `room`'s satellite device — the way a voice satellite's turn reaches the agent."""
     from homeassistant.components.assist_pipeline.pipeline import (  # noqa: PLC0415
         PipelineEventType,
         PipelineInput,
@@ -181,7 +258,7 @@ async def async_pipeline_say(
     await async_update_pipeline(  # the preferred pipeline, made at assist_pipeline's set-up
         hass,
         async_get_pipeline(hass),
-        conversation_engine=memory_agent_id(hass, entry),
+        conversation_engine=agent_id or memory_agent_id(hass, entry),
         conversation_language=language,
         language=language,
     )

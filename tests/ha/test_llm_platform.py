@@ -3,24 +3,19 @@ real conversation component and chat log: an LLM agent with only "Assist" ticked
 recalls and forgets as the speaker (case C36), and a turn with both Assist and the Memory API
 gets one memory block and one set of memory tools.
 
-`ScriptedLLM` is plumbing: a conversation agent that does what an LLM agent does with HA's chat
-log (provide the LLM data of its selected APIs, call tools through the chat log, answer) with
-the model's choices scripted per turn. The tools it calls, their results and the stored rows are
-the integration's own.
+`ScriptedLLM` (helpers_conversation) is plumbing: a conversation agent that does what an LLM agent
+does with HA's chat log, the model's choices scripted per turn. The tools it calls, their results
+and the stored rows are the integration's own.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import intent, llm
-from homeassistant.helpers.chat_session import async_get_chat_session
+from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.memory.const import CONF_AGENT, LLM_API_ID
@@ -28,81 +23,10 @@ from custom_components.memory.engine.models import Scope
 from custom_components.memory.llm_api import IN_TURN_PROMPT, MEMORY_BLOCK_HEADER
 from tests.conftest import Resident, async_call, both_stores
 
-from .helpers_conversation import RecordingAgent, async_all_memories, memory_agent_id
+from .helpers_conversation import Model, ScriptedLLM, async_all_memories, memory_agent_id
 
 LLM_DOMAIN = "test_llm"
 PLUMBER = "The plumber's number is 0151 2345"
-
-
-class Model:
-    """What a scripted model may do in one turn: see the tools offered and the chat so far, and
-    call a tool through HA's chat log (which runs it and records its result)."""
-
-    def __init__(self, chat_log: conversation.ChatLog) -> None:
-        self._chat_log = chat_log
-
-    @property
-    def offered(self) -> list[str]:
-        assert self._chat_log.llm_api is not None
-        return [tool.name for tool in self._chat_log.llm_api.tools]
-
-    def earlier_results(self, tool_name: str) -> list[llm.ToolResult]:
-        """The results of `tool_name` calls in this conversation so far, oldest first."""
-        return [
-            c.result
-            for c in self._chat_log.content
-            if isinstance(c, conversation.ToolResultContent) and c.tool_name == tool_name
-        ]
-
-    async def call_memory(self, verb: str, **args: Any) -> llm.ToolResult:
-        """Call the one memory tool of `verb` offered, whichever API offers it (memory__recall,
-        assist__memory__recall …)."""
-        (name,) = [n for n in self.offered if n.endswith(f"memory__{verb}")]
-        return await self.call(name, **args)
-
-    async def call(self, tool_name: str, **args: Any) -> llm.ToolResult:
-        call = llm.ToolInput(tool_name=tool_name, tool_args=args)
-        (result,) = [
-            content
-            async for content in self._chat_log.async_add_assistant_content(
-                conversation.AssistantContent(agent_id=LLM_DOMAIN, content=None, tool_calls=[call])
-            )
-        ]
-        return result.result
-
-
-type Step = Callable[[Model], Awaitable[str]]
-
-
-@dataclass
-class ScriptedLLM(RecordingAgent):
-    """An LLM agent with the APIs `llm_api` selected; each turn runs the next scripted step
-    (none: "ok"), recording the system prompt and the tools offered."""
-
-    script: deque[Step] = field(default_factory=deque)
-    system_prompts: list[str] = field(default_factory=list)
-    offered: list[list[str]] = field(default_factory=list)
-
-    async def async_process(
-        self, user_input: conversation.ConversationInput
-    ) -> conversation.ConversationResult:
-        with (
-            async_get_chat_session(self.hass, user_input.conversation_id) as session,
-            conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
-        ):
-            await chat_log.async_provide_llm_data(
-                user_input.as_llm_context(self.platform), self.llm_api, None, user_input.extra_system_prompt
-            )
-            model = Model(chat_log)
-            self.system_prompts.append(chat_log.content[0].content)
-            self.offered.append(model.offered)
-            answer = await self.script.popleft()(model) if self.script else "ok"
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(agent_id=self.platform, content=answer)
-            )
-        response = intent.IntentResponse(language=user_input.language)
-        response.async_set_speech(answer)
-        return conversation.ConversationResult(response=response, conversation_id=session.conversation_id)
 
 
 async def _agent(hass: HomeAssistant, apis: list[str]) -> tuple[ScriptedLLM, str]:

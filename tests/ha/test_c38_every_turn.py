@@ -1,0 +1,251 @@
+"""C38 memory on every turn: three questions and two speakers recognised by voice in one
+conversation at the kitchen satellite, through a real Assist pipeline — on every Home Assistant
+release the suite runs on (HA 2026.11+ keeps a chat log's API instance and system prompt between
+turns for prompt caching; the memory must still be recalled for each question).
+
+Set-ups: an LLM agent with the Memory API ticked (alone, and beside Assist) as the pipeline's
+agent, and the memory agent wrapping that LLM agent (with the Memory API ticked, or only Assist).
+Voices are real: espeak-ng speech through the entry's speaker recognition (Julian and Anna
+enrolled from clips), the text handed to the pipeline's intent stage as a satellite's STT would.
+The LLM agent is `ScriptedLLM` (plumbing: HA's chat log and tool calls, the model's choices
+scripted): each turn it records the system prompt HA built and calls the memory `recall` tool
+with the question; in Anna's turn it also asks `remember` to store a first-person fact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from pathlib import Path
+from typing import Any
+
+import pytest
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.memory.const import CONF_AGENT, LLM_API_ID
+from custom_components.memory.engine.models import Role, Scope
+from tests.conftest import Resident, Room, async_call
+from tests.speech import MEN, WOMEN, speak
+
+from .helpers_conversation import (
+    Model,
+    ScriptedLLM,
+    async_all_memories,
+    async_pipeline_say,
+    async_say,
+    async_transcript,
+    speech,
+)
+from .test_voice_identity import async_hear
+from .voice_helpers import async_enrol_household
+
+LLM_DOMAIN = "ollama"  # a local model (manifest iot_class local_*): it may read every memory told
+KEY = "The spare key is in the blue tin in the hall."
+WIFI = "The guest wifi password is sunflower42."
+JULIAN_BREAKFAST = "I like muesli with yoghurt for breakfast."
+ANNA_BREAKFAST = "I like croissants with jam for breakfast."
+ANNA_TEA = "I take my tea without sugar."
+TURNS = (  # (who, question, the memory that answers it)
+    ("julian", "Where is the spare key?", KEY),
+    ("julian", "What's the guest wifi password?", WIFI),
+    ("anna", "What do I like for breakfast?", ANNA_BREAKFAST),
+)
+VOICES = {"julian": MEN[0], "anna": WOMEN[0]}  # as async_enrol_household enrols them
+
+SETUPS = {
+    "llm-agent-memory-api": (False, [LLM_API_ID]),
+    "llm-agent-assist-and-memory-api": (False, ["assist", LLM_API_ID]),
+    "memory-agent-wrapping-memory-api": (True, [LLM_API_ID]),
+    "memory-agent-wrapping-assist": (True, ["assist"]),
+}
+
+
+async def _recall_then_answer(model: Model, question: str) -> list[str]:
+    """What a model does with a question: looks it up with the memory tool; the contents found."""
+    result = await model.call_memory("recall", query=question)
+    assert result.data["success"] is True, result
+    return [found["content"] for found in result.data["memories"]]
+
+
+@pytest.fixture
+async def household_memories(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident
+) -> None:
+    """Two shared memories and one private breakfast each, told through memory.remember."""
+    for text, who in ((KEY, None), (WIFI, None), (JULIAN_BREAKFAST, julian), (ANNA_BREAKFAST, anna)):
+        await async_call(
+            hass,
+            "remember",
+            {"content": text, **({"person": who.person_id, "scope": "private"} if who else {})},
+        )
+    stored = {m.content: m for m in await async_all_memories(hass, memory_entry)}
+    assert stored[JULIAN_BREAKFAST].scope is Scope.PRIVATE and stored[ANNA_BREAKFAST].scope is Scope.PRIVATE
+
+
+@pytest.mark.parametrize("setup", list(SETUPS))
+async def test_c38_memory_on_every_turn(  # noqa: PLR0917 (fixtures)
+    hass: HomeAssistant,
+    memory_entry: Any,
+    media: Path,
+    julian: Resident,
+    anna: Resident,
+    kitchen: Room,
+    household_memories: None,
+    setup: str,
+) -> None:
+    wrapped, apis = SETUPS[setup]
+    people = dict(
+        zip(("julian", "anna"), await async_enrol_household(hass, media, julian, anna), strict=True)
+    )
+    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
+    agent_entry.add_to_hass(hass)
+    agent = ScriptedLLM(hass, llm_api=apis, platform=LLM_DOMAIN)
+    conversation.async_set_agent(hass, agent_entry, agent)
+    if wrapped:
+        hass.config_entries.async_update_entry(
+            memory_entry, options={**memory_entry.options, CONF_AGENT: agent_entry.entry_id}
+        )
+        await hass.config_entries.async_reload(memory_entry.entry_id)
+        await hass.async_block_till_done()
+    found: list[list[str]] = []
+    questions = iter(TURNS)
+
+    async def look_up(model: Model) -> str:
+        _, question, _ = next(questions)
+        found.append(await _recall_then_answer(model, question))
+        return "ok"
+
+    async def look_up_and_remember(model: Model) -> str:
+        await look_up(model)
+        result = await model.call_memory("remember", content=ANNA_TEA)
+        assert result.data["success"] is True, result
+        return "Noted."
+
+    agent.script.extend([look_up, look_up, look_up_and_remember])
+    conversation_id: str | None = None
+    for who, question, _ in TURNS:
+        await async_hear(memory_entry.runtime_data.recognizer, speak(question, VOICES[who]), question)
+        said = await async_pipeline_say(
+            hass,
+            memory_entry,
+            question,
+            room=kitchen,
+            conversation_id=conversation_id,
+            agent_id=None if wrapped else agent_entry.entry_id,
+        )
+        conversation_id = said.conversation_id
+
+    # each turn's prompt holds that question's memory; Anna's never Julian's private one
+    assert len(agent.system_prompts) == 3
+    for prompt, (who, question, answer) in zip(agent.system_prompts, TURNS, strict=True):
+        assert answer in prompt, (who, question, prompt)
+    assert JULIAN_BREAKFAST not in agent.system_prompts[2]
+    assert "The speaker is Anna, recognised by voice." in agent.system_prompts[2]
+    assert "The speaker is Julian, recognised by voice." in agent.system_prompts[1]
+    # each tool call acts as that turn's speaker
+    for results, (_, _, answer) in zip(found, TURNS, strict=True):
+        assert answer in results, results
+    assert JULIAN_BREAKFAST not in found[2]
+    (tea,) = [m for m in await async_all_memories(hass, memory_entry) if m.content == ANNA_TEA]
+    assert (tea.scope, tea.owner_id, tea.speaker_id) == (Scope.PRIVATE, anna.person_id, anna.person_id)
+    # every user turn is in the transcripts, with its speaker
+    said_turns = await async_transcript(hass, memory_entry.runtime_data.engine, conversation_id)
+    users = [(t.text, t.speaker_id) for t in said_turns if t.role is Role.USER]
+    assert users == [(question, people[who].person_id) for who, question, _ in TURNS]
+
+
+async def test_two_turns_of_one_conversation_at_once_are_both_answered(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident, household_memories: None
+) -> None:
+    """Two people in one conversation at the same moment (a satellite and the Assist dialog, an
+    automation continuing it): the memory agent answers the second after the first, each with its
+    own memories; nobody gets an error (HA 2026.11+ refuses a second open turn of one chat log)."""
+    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
+    agent_entry.add_to_hass(hass)
+    agent = ScriptedLLM(hass, llm_api=[LLM_API_ID], platform=LLM_DOMAIN)
+    conversation.async_set_agent(hass, agent_entry, agent)
+    hass.config_entries.async_update_entry(
+        memory_entry, options={**memory_entry.options, CONF_AGENT: agent_entry.entry_id}
+    )
+    await hass.config_entries.async_reload(memory_entry.entry_id)
+    await hass.async_block_till_done()
+    first_in_llm = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow(model: Model) -> str:
+        first_in_llm.set()
+        await release.wait()
+        return "The key is in the blue tin."
+
+    async def quick(model: Model) -> str:
+        return "Croissants."
+
+    first = await async_say(hass, memory_entry, "Where is the spare key?", who=julian)
+    conversation_id = first.conversation_id
+    agent.script.extend([slow, quick])
+    async with asyncio.timeout(30):  # a hang fails the test
+        key_turn = hass.async_create_task(
+            async_say(
+                hass, memory_entry, "Where is the spare key?", who=julian, conversation_id=conversation_id
+            )
+        )
+        await first_in_llm.wait()
+        breakfast_turn = hass.async_create_task(
+            async_say(
+                hass, memory_entry, "What do I like for breakfast?", who=anna, conversation_id=conversation_id
+            )
+        )
+        await asyncio.sleep(0)
+        assert not breakfast_turn.done()  # waits for the turn before, instead of failing
+        release.set()
+        key, breakfast = await key_turn, await breakfast_turn
+    assert speech(key) == "The key is in the blue tin."
+    assert speech(breakfast) == "Croissants."
+    assert ANNA_BREAKFAST in agent.system_prompts[-1] and JULIAN_BREAKFAST not in agent.system_prompts[-1]
+
+
+@pytest.mark.skipif(
+    not hasattr(conversation, "ConversationBusyError"), reason="HA before 2026.11 has no busy conversations"
+)
+async def test_a_turn_while_something_else_holds_the_conversation_is_told_busy(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident
+) -> None:
+    """HA 2026.11+: while another agent's turn holds the conversation's chat log, a memory sentence
+    to the memory agent is answered "busy" in the asker's language — no error, nothing stored."""
+    from homeassistant.helpers.chat_session import async_get_chat_session  # noqa: PLC0415
+
+    first = await async_say(hass, memory_entry, "Where is the spare key?", who=julian)
+    conversation_id = first.conversation_id
+    held = conversation.ConversationInput(
+        text="Hello",
+        context=julian.context,
+        conversation_id=conversation_id,
+        device_id=None,
+        satellite_id=None,
+        language="en",
+        agent_id="test",
+    )
+    with (
+        async_get_chat_session(hass, conversation_id, context=julian.context) as session,  # type: ignore[call-arg]
+        conversation.async_get_chat_log(hass, session, held),
+    ):
+        # a turn of its own, as another caller's: not inside this held chat log's context
+        task = asyncio.get_running_loop().create_task(
+            async_say(
+                hass,
+                memory_entry,
+                "Merk dir: der Schlüssel liegt im Keller.",
+                language="de",
+                who=julian,
+                conversation_id=conversation_id,
+            ),
+            context=contextvars.Context(),
+        )
+        async with asyncio.timeout(30):  # a hang fails the test
+            busy = await task
+    assert speech(busy) == "Ich beantworte hier noch die letzte Frage. Frag bitte gleich noch einmal."
+    assert busy.response.response_type is not intent.IntentResponseType.ERROR
+    assert not [m for m in await async_all_memories(hass, memory_entry) if "Keller" in m.content]
