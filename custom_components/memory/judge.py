@@ -11,6 +11,15 @@ is put to it with the four relations to choose from; only one of the four is app
 answer, or a failure, leaves the pair reported for a person. Never sent: a sensitive memory, and
 to a cloud model a personal one (private, or told by a recognised person) without the "personal
 memories to cloud" option (docs/privacy.md).
+
+How the AI Task is asked: with Home Assistant 2026.11's `ai_task.async_evaluate` (one choice
+question, cheaper than a generated answer) when that exists, the entity supports
+`AITaskEntityFeature.EVALUATE` and the evaluation is allowed: asked for by a person (an
+administrator's memory.consolidate or the panel's "Run now": a context with a user), or automatic
+(the daily run, an automation, learning, the voice door) while the household allows automatic
+evaluation (AI Task's `allow_automatic_evaluation` preference, read with
+`ai_task.async_is_automatic_evaluation_enabled`; async_evaluate does not check it, its caller
+must). Otherwise with `ai_task.async_generate_data` as before (docs/consolidation.md).
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ from typing import Any
 
 import probatio as vol
 from homeassistant.components import ai_task
-from homeassistant.core import HomeAssistant
+from homeassistant.const import ATTR_SUPPORTED_FEATURES
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
 from homeassistant.helpers.storage import Store
@@ -62,21 +72,67 @@ JUDGE_STRUCTURE = vol.Schema(
 )
 
 
-def instructions(older: Memory, newer: Memory) -> str:
-    """The AI Task's instructions: the four relations, then the two memories (oldest first)."""
+# What each relation means, in the words both ways of asking use (instructions, CRITERIA).
+MEANINGS: dict[Relation, str] = {
+    Relation.SAME: "both say the same fact (other words or another language: a translation is the same fact)",
+    Relation.REPLACES: (
+        "the newer one gives the same thing another value, so the older one is no longer true (e.g. "
+        "something moved to another place, a day or number changed, a habit stopped)"
+    ),
+    Relation.ADDS_DETAIL: "the newer one tells more about the same thing, and the older one stays true",
+    Relation.UNRELATED: "they are about different things",
+}
+QUESTION = (
+    "A household assistant remembers short statements. Decide how the NEWER statement stands to the OLDER one"
+)
+# async_evaluate: the choice is applied only when the model gives it more than half of the
+# probability (surer of it than of the three others together); else the pair is left for a person.
+MIN_CHOICE_PROBABILITY = 0.5
+
+
+def pair_text(older: Memory, newer: Memory) -> str:
+    """The two memories, oldest first, each with the day it was told."""
     return (
-        "A household assistant remembers short statements. Decide how the NEWER statement stands to "
-        "the OLDER one and answer with exactly one relation:\n"
-        "- same: both say the same fact (other words or another language: a translation is the "
-        "same fact);\n"
-        "- replaces: the newer one gives the same thing another value, so the older one is no longer "
-        "true (e.g. something moved to another place, a day or number changed, a habit stopped);\n"
-        "- adds_detail: the newer one tells more about the same thing, and the older one stays true;\n"
-        "- unrelated: they are about different things.\n"
-        "When unsure, answer unrelated.\n\n"
         f"OLDER ({older.created_at.date().isoformat()}): {older.content}\n"
         f"NEWER ({newer.created_at.date().isoformat()}): {newer.content}"
     )
+
+
+def instructions(older: Memory, newer: Memory) -> str:
+    """The AI Task's instructions: the four relations, then the two memories (oldest first)."""
+    relations = ";\n".join(f"- {r.value}: {MEANINGS[r]}" for r in Relation)
+    return (
+        f"{QUESTION} and answer with exactly one relation:\n{relations}.\n"
+        "When unsure, answer unrelated.\n\n" + pair_text(older, newer)
+    )
+
+
+def evaluation_questions() -> dict[str, Any]:
+    """async_evaluate's questions: one choice among the four relations (the state: pair_text)."""
+    return {
+        "relation": {
+            "type": "choice",
+            "instructions": f"{QUESTION} (the state gives both). When unsure, choose unrelated.",
+            "criteria": {r.value: MEANINGS[r] for r in Relation},
+        }
+    }
+
+
+def evaluation_verdict(result: object) -> Relation | None:
+    """The relation an evaluation chose with more than MIN_CHOICE_PROBABILITY; else None."""
+    answers = getattr(result, "answers", None)
+    answer = answers.get("relation") if isinstance(answers, dict) else None
+    if getattr(answer, "type", None) != "choice":
+        return None
+    choice = getattr(answer, "choice", None)
+    probabilities = getattr(answer, "probabilities", None)
+    verdict = verdict_of(choice)
+    if verdict is None or not isinstance(probabilities, dict):
+        return None
+    probability = probabilities.get(choice)
+    if not isinstance(probability, int | float) or not probability > MIN_CHOICE_PROBABILITY:
+        return None
+    return verdict
 
 
 def verdict_of(data: object) -> Relation | None:
@@ -110,16 +166,21 @@ async def async_judge_pairs(
     pairs: Iterable[tuple[str, str]],
     *,
     settles: frozenset[Relation] = frozenset(Relation),
+    context: Context | None = None,
 ) -> Judged:
     """Ask the configured AI Task about each (older_id, newer_id) pair, at most MAX_JUDGED_PER_RUN,
     and apply each clear verdict among `settles` (default all four); any other verdict, or
-    without an entity every pair, is left (for a person)."""
+    without an entity every pair, is left (for a person). `context`: the request of the person
+    who asked for this (a user's memory.consolidate, the panel); without a user it is automatic
+    (module docstring: which way the AI Task is asked)."""
     judged = Judged()
     todo = list(dict.fromkeys(pairs))
     entity_id = data.options.get(CONF_EXTRACTION_ENTITY)
     if not entity_id:
         judged.left = todo
         return judged
+    asked_by_person = context is not None and context.user_id is not None
+    evaluate = _evaluation(hass, entity_id, asked_by_person=asked_by_person)
     engine = data.engine
     cloud_blocked = await _cloud_without_consent(hass, data, entity_id)
     for index, (older_id, newer_id) in enumerate(todo):
@@ -138,15 +199,27 @@ async def async_judge_pairs(
             continue
         older, newer = sorted((older, newer), key=lambda m: (m.created_at, m.id))
         try:
-            answer = await ai_task.async_generate_data(
-                hass,
-                task_name=TASK_NAME,
-                entity_id=entity_id,
-                instructions=instructions(older, newer),
-                structure=JUDGE_STRUCTURE,
-            )
-            verdict = verdict_of(answer.data)
-            _LOGGER.debug("%s judged %s / %s: %r", entity_id, older.id, newer.id, answer.data)
+            if evaluate is not None:
+                result = await evaluate(
+                    hass,
+                    task_name=TASK_NAME,
+                    entity_id=entity_id,
+                    questions=evaluation_questions(),
+                    state=pair_text(older, newer),
+                    context=context if asked_by_person else None,
+                )
+                verdict = evaluation_verdict(result)
+                _LOGGER.debug("%s evaluated %s / %s: %r", entity_id, older.id, newer.id, result)
+            else:
+                answer = await ai_task.async_generate_data(
+                    hass,
+                    task_name=TASK_NAME,
+                    entity_id=entity_id,
+                    instructions=instructions(older, newer),
+                    structure=JUDGE_STRUCTURE,
+                )
+                verdict = verdict_of(answer.data)
+                _LOGGER.debug("%s judged %s / %s: %r", entity_id, older.id, newer.id, answer.data)
         except Exception as err:  # any AI Task failure leaves the pair for a person
             _LOGGER.warning("Judging two memories with %s failed: %s", entity_id, err)
             verdict = None
@@ -190,6 +263,27 @@ async def async_judge_translations(
     return None, [m for m in conflicts if m.id not in settled]
 
 
+def _evaluation(hass: HomeAssistant, entity_id: str, *, asked_by_person: bool) -> Any:
+    """`ai_task.async_evaluate` when the judge may use it for `entity_id`, else None (the judge
+    generates an answer): Home Assistant has it (2026.11), the entity's state says it supports
+    EVALUATE, and a person asked or the household allows automatic evaluation (AI Task's
+    `allow_automatic_evaluation` preference: async_evaluate does not check it, its caller must)."""
+    evaluate = getattr(ai_task, "async_evaluate", None)
+    feature = getattr(ai_task.AITaskEntityFeature, "EVALUATE", None)
+    if evaluate is None or feature is None:
+        return None  # Home Assistant before 2026.11
+    state = hass.states.get(entity_id)
+    features = state.attributes.get(ATTR_SUPPORTED_FEATURES, 0) if state else 0
+    if not isinstance(features, int) or not features & feature:
+        return None
+    if not asked_by_person:
+        allowed = getattr(ai_task, "async_is_automatic_evaluation_enabled", None)
+        if allowed is None or not allowed(hass):
+            _LOGGER.debug("Automatic evaluation is not allowed (AI Task settings): %s generates", entity_id)
+            return None
+    return evaluate
+
+
 def _current(*memories: Memory) -> bool:
     """Both still current (a pending one is settled by its review, a retired one by nothing)."""
     return all(m.status is Status.ACTIVE for m in memories)
@@ -210,19 +304,20 @@ async def _cloud_without_consent(hass: HomeAssistant, data: MemoryRuntimeData, e
 
 
 async def async_consolidate(
-    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool = False
+    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool = False, context: Context | None = None
 ) -> tuple[ConsolidationReport, Judged]:
     """One consolidation run (the service, the daily schedule): the engine's pass, then the judge
     on its possible conflicts; the report's counts include the verdicts applied and its
     `conflicts` are the pairs left for a person. dry_run: the engine's plan only (no judge, no
     event). After a real run `memory_consolidated` is fired with the counts (no text).
-    Raises EngineError."""
+    `context`: the request that started the run (its user: a person asked; None, the daily
+    run: automatic). Raises EngineError."""
     engine = entry.runtime_data.engine
     report: ConsolidationReport = await async_run(hass, engine.consolidate, dry_run=dry_run)
     if dry_run:
         return report, Judged(left=[(c.older_id, c.newer_id) for c in report.conflicts])
     judged = await async_judge_pairs(
-        hass, entry.runtime_data, ((c.older_id, c.newer_id) for c in report.conflicts)
+        hass, entry.runtime_data, ((c.older_id, c.newer_id) for c in report.conflicts), context=context
     )
     left = set(judged.left)
     report = replace(

@@ -25,6 +25,7 @@ from typing import Any
 
 import probatio as vol
 from homeassistant.core import (
+    Context,
     HomeAssistant,
     ServiceCall,
     ServiceResponse,
@@ -474,23 +475,24 @@ async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
     try:
         return await async_consolidation_report(
-            call.hass, entries[0], dry_run=bool(call.data.get(ATTR_DRY_RUN, False))
+            call.hass, entries[0], dry_run=bool(call.data.get(ATTR_DRY_RUN, False)), context=call.context
         )
     except EngineError as err:
         raise engine_failed(err) from err
 
 
 async def async_consolidation_report(
-    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool
+    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool, context: Context | None = None
 ) -> dict[str, Any]:
     """Consolidate now (judge.async_consolidate) and describe it: merged, superseded, pruned and
     the possible conflicts left for a person ({older, newer: {id, content}, similarity}: an
     administrator's view); with dry_run (`dry_run: true`) also what it would merge and supersede
     (`changes`: {id, content, status, by}) and prune (`prune`: ids of inferred guesses), and
     nothing is done; otherwise `judged`: the verdicts the AI Task applied (docs/consolidation.md).
-    The same response for memory.consolidate and the panel's memory/consolidate. Raises
+    The same response for memory.consolidate and the panel's memory/consolidate; `context`, the
+    request's, tells the judge whether a person asked (judge.async_judge_pairs). Raises
     EngineError."""
-    report, judged = await async_consolidate(hass, entry, dry_run=dry_run)
+    report, judged = await async_consolidate(hass, entry, dry_run=dry_run, context=context)
     ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
     ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
     memories = await async_run(hass, _memories, entry.runtime_data.engine, ids)

@@ -92,9 +92,10 @@ def memory_command(
 ) -> Callable[[Handler], Command]:
     """The WebSocket command `memory/<name>` around `handler(hass, entry, msg) -> result`: admin
     only, `schema` validated, answered for the loaded entry, every failure sent as an error
-    (module docstring). streams: the command takes `progress: true`, with which it is answered
-    like a subscription — each event the handler sends (msg["send"](event), from any thread)
-    and, last, `{"result": result}` as events, then the (empty) result."""
+    (module docstring); msg["context"] is the request's Context (the connection's user).
+    streams: the command takes `progress: true`, with which it is answered like a subscription —
+    each event the handler sends (msg["send"](event), from any thread) and, last,
+    `{"result": result}` as events, then the (empty) result."""
 
     def decorate(handler: Handler) -> Command:
         extra: dict[Any, Any] = {vol.Optional("progress", default=False): bool} if streams else {}
@@ -117,7 +118,9 @@ def memory_command(
                 entries = hass.config_entries.async_loaded_entries(DOMAIN)
                 if not entries:
                     raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-                result = await handler(hass, entries[0], {**msg, "send": send})
+                result = await handler(
+                    hass, entries[0], {**msg, "send": send, "context": connection.context(msg)}
+                )
             except InvalidInput as err:
                 await async_send_error(hass, connection, msg["id"], map_invalid(err))
             except EngineError as err:
@@ -391,7 +394,7 @@ async def _lift_tombstone(
 
 @memory_command("consolidate", {vol.Required("dry_run"): cv.boolean})
 async def _consolidate(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
-    return await async_consolidation_report(hass, entry, dry_run=msg["dry_run"])
+    return await async_consolidation_report(hass, entry, dry_run=msg["dry_run"], context=msg["context"])
 
 
 @callback

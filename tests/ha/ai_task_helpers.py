@@ -57,10 +57,13 @@ class ScriptedAITask(ai_task.AITaskEntity):
         return ai_task.GenDataTaskResult(conversation_id=chat_log.conversation_id, data=answer)
 
 
-async def async_add_ai_task(hass: HomeAssistant, *, cloud: bool = False) -> tuple[ScriptedAITask, str]:
-    """Set up ai_task and a scripted entity of a local (or cloud) integration; (entity, entity_id)."""
+async def async_add_ai_task(
+    hass: HomeAssistant, *, cloud: bool = False, entity: ScriptedAITask | None = None
+) -> tuple[ScriptedAITask, str]:
+    """Set up ai_task and a scripted entity (`entity`, default a ScriptedAITask) of a local (or
+    cloud) integration; (entity, entity_id)."""
     domain = CLOUD_DOMAIN if cloud else LOCAL_DOMAIN
-    entity = ScriptedAITask()
+    entity = ScriptedAITask() if entity is None else entity
 
     async def _setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
         await hass.config_entries.async_forward_entry_setups(entry, [ai_task.DOMAIN])
