@@ -22,10 +22,12 @@ import httpx
 import pytest
 from aiohttp.test_utils import TestClient
 from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
+from homeassistant.components.mcp_server import const as mcp_const
 from homeassistant.components.mcp_server.const import CONF_ALL_LLM_APIS, CONF_REQUIRE_ADMIN
 from homeassistant.components.mcp_server.server import META_DEVICE_ID
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
@@ -33,7 +35,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.memory.const import CONF_DEVICE_PERSONS, LLM_API_ID
-from custom_components.memory.llm_api import TOOL_CLASSES
+from custom_components.memory.llm_api import TOOL_CLASSES, VERBS
 from tests.conftest import Resident, Room, async_call, both_stores
 
 from .helpers_conversation import async_all_memories
@@ -62,19 +64,29 @@ async def _token(hass: HomeAssistant, user_id: str) -> str:
     return hass.auth.async_create_access_token(refresh)
 
 
-async def _serve(hass: HomeAssistant, *, apis: list[str] | None, require_admin: bool) -> None:
+# HA 2026.11's MCP server option: serve only the tools annotated read-only (at /api/mcp).
+CONF_READ_ONLY: str | None = getattr(mcp_const, "CONF_READ_ONLY", None)
+
+
+async def _serve(
+    hass: HomeAssistant, *, apis: list[str] | None, require_admin: bool, read_only: bool = False
+) -> None:
     """HA's MCP server with one config entry: `apis` served at /api/mcp (None: all LLM APIs, the
-    entry HA's config flow creates)."""
+    entry HA's config flow creates); `read_only` (2026.11+): only read-only tools there."""
     assert await async_setup_component(hass, "mcp_server", {})
+    data: dict[str, Any] = {
+        CONF_ALL_LLM_APIS: apis is None,
+        CONF_LLM_HASS_API: apis or [],
+        CONF_REQUIRE_ADMIN: require_admin,
+    }
+    if read_only:
+        assert CONF_READ_ONLY is not None
+        data[CONF_READ_ONLY] = True
     entry = MockConfigEntry(
         domain="mcp_server",
-        data={
-            CONF_ALL_LLM_APIS: apis is None,
-            CONF_LLM_HASS_API: apis or [],
-            CONF_REQUIRE_ADMIN: require_admin,
-        },
+        data=data,
         version=1,
-        minor_version=3,
+        minor_version=4 if read_only else 3,  # 1.4 (2026.11) has read_only; 1.3 is migrated to False
     )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
@@ -300,3 +312,69 @@ async def test_the_memory_api_endpoint_is_for_administrators(
     assert response.status == 200
     listed = {tool["name"] for tool in (await response.json())["result"]["tools"]}
     assert "memory__recall" in listed
+
+
+@pytest.mark.skipif(
+    CONF_READ_ONLY is None,
+    reason="HA's MCP server has the read_only option from Home Assistant 2026.11.0 on; this run has an "
+    "older one (scripts/test --newest-ha runs this test)",
+)
+@pytest.mark.parametrize(
+    ("apis", "prefix"),
+    [([llm.LLM_API_ASSIST], "memory__"), ([LLM_API_ID], "")],
+    ids=["assist", "memory-api"],
+)
+async def test_a_read_only_mcp_client_recalls_and_finds_but_changes_nothing(
+    hass: HomeAssistant,
+    memory_entry: Any,
+    julian: Resident,
+    anna: Resident,
+    *,
+    hass_client: ClientSessionGenerator,
+    apis: list[str],
+    prefix: str,
+) -> None:
+    """HA's MCP server with `read_only` serves only the tools annotated read-only: Anna gets recall
+    and find_to_forget (both answer), never remember, replace or forget — calling them, even with
+    the confirmation find_to_forget gave her, changes nothing.
+
+    Spoken as MCP's JSON-RPC over HA's test client (HA's endpoint answers one request with one JSON
+    response, no session): the wire format is the same with the mcp SDK of either release."""
+    await async_call(hass, "remember", {"content": PLUMBER})
+    await _serve(hass, apis=apis, require_admin=False, read_only=True)
+    client = await hass_client(await _token(hass, anna.user_id))
+
+    async def rpc(method: str, **params: Any) -> dict[str, Any]:
+        request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+        response = await client.post("/api/mcp", json=request, headers={"Accept": "application/json"})
+        assert response.status == 200, await response.text()
+        body: dict[str, Any] = await response.json()
+        return body
+
+    async def call(verb: str, **args: Any) -> tuple[bool, str]:
+        """(failed, the text answered) of one tools/call: a JSON-RPC error or an isError result."""
+        body = await rpc("tools/call", name=f"{prefix}{verb}", arguments=args)
+        if "error" in body:
+            return True, json.dumps(body["error"])
+        result = body["result"]
+        return bool(result.get("isError")), " ".join(c.get("text", "") for c in result["content"])
+
+    names = {f"{prefix}{verb}": verb for verb in VERBS}
+    listed = {names[t["name"]]: t for t in (await rpc("tools/list"))["result"]["tools"] if t["name"] in names}
+    assert set(listed) == {"recall", "find_to_forget"}
+    assert set(listed) == {cls.verb for cls in TOOL_CLASSES if cls.annotations.read_only}
+    assert all(tool["annotations"]["readOnlyHint"] is True for tool in listed.values())
+
+    failed, text = await call("recall", query="What is the plumber's number?")
+    assert not failed and PLUMBER in [m["content"] for m in json.loads(text)["memories"]]
+    failed, text = await call("find_to_forget", query="plumber")
+    assert not failed
+    (found,) = json.loads(text)["candidates"]
+
+    failed, _ = await call("forget", memory_id=found["id"], confirmation=found["confirmation"])
+    assert failed
+    failed, _ = await call("remember", content="My yoga class is on Thursday.")
+    assert failed
+    failed, _ = await call("replace", id=found["id"], replaces=[found["id"]], confirmations=["x"])
+    assert failed
+    assert [m.content for m in await async_all_memories(hass, memory_entry)] == [PLUMBER]
