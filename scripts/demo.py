@@ -438,21 +438,23 @@ def main() -> int:
         print("stopping hass …", flush=True)
         hass.stop()
         print(f"hass log: {hass.log_file}\nhass console: {hass.console_file}", flush=True)
-    if status in (0, 1) and not log_is_clean(hass.log_file):
+    if status in (0, 1) and not log_is_clean(hass.log_file, hass.console_file):
         status = 1
     return status
 
 
-def log_is_clean(log_file: Path) -> bool:
+def log_is_clean(log_file: Path, console_file: Path) -> bool:
     """After hass stopped: its log holds no deprecation warning or reported use against the
     integration (demo_lib.ha_log: HA's frame and deprecation helpers, the integration's own loggers,
-    Python's warnings at its lines). Says what it found."""
+    Python's warnings at its lines), nor its console a Python warning at its lines printed before
+    the log was set up. Says what it found."""
     try:
         text = log_file.read_text(encoding="utf-8", errors="replace")
+        console = console_file.read_text(encoding="utf-8", errors="replace") if console_file.exists() else ""
     except OSError as err:
         print(f"      {BAD} the hass log could not be read: {err}", flush=True)
         return False
-    found = ha_log.warnings_about_integration(text)
+    found = ha_log.warnings_about_integration(text) + ha_log.console_warnings_about_integration(console)
     what = f"the hass log holds no deprecation warning about the {ha_log.DOMAIN} integration"
     print(f"      {BAD if found else OK} {what}", flush=True)
     for line in found:

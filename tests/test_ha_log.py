@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1] / "scripts"))  # demo_lib
 
-from demo_lib.ha_log import warnings_about_integration
+from demo_lib.ha_log import console_warnings_about_integration, warnings_about_integration
 
 T = "2026-12-07 14:00:00.123"
 
@@ -56,3 +56,16 @@ def test_other_records_are_not_the_integrations() -> None:
         f"{T} WARNING (MainThread) [py.warnings] /v/site-packages/numpy/x.py:3: DeprecationWarning: y",
     )
     assert warnings_about_integration(log) == []
+
+
+def test_python_warnings_printed_before_the_log_are_found_on_the_console() -> None:
+    console = _log(
+        "/v/site-packages/backoff/_async.py:11: DeprecationWarning: 'iscoroutinefunction' is deprecated",
+        "/c/custom_components/memory/engine/x.py:7: DeprecationWarning: old is deprecated",
+        "  old()",
+        f"{T} WARNING (MainThread) [custom_components.memory] /c/custom_components/memory/y.py:1: "
+        "DeprecationWarning: a record the log has too",
+    )
+    assert console_warnings_about_integration(console) == [
+        "/c/custom_components/memory/engine/x.py:7: DeprecationWarning: old is deprecated"
+    ]

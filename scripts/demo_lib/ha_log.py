@@ -12,7 +12,9 @@ A record is about the integration when
   module that uses the API, e.g. deprecated entity members);
 - Python warns (py.warnings, when hass runs with warnings shown: PYTHON_WARNINGS below) of a
   DeprecationWarning, PendingDeprecationWarning or FutureWarning raised at a line of the
-  integration's files (a library deprecating what the integration calls points at the caller).
+  integration's files (a library deprecating what the integration calls points at the caller);
+  one raised before HA set up its log is printed on hass's console instead
+  (console_warnings_about_integration).
 
 Other records are not: HA's own notice that every custom integration is untested ("We found a
 custom integration memory which has not been tested …"), errors of components a demo venv lacks,
@@ -41,6 +43,11 @@ _DEPRECATION_WORDS = re.compile(
 )
 _PY_WARNING = re.compile(
     rf"custom_components/{DOMAIN}/\S+\.py:\d+: (Deprecation|PendingDeprecation|Future)Warning"
+)
+# a line of its own, as Python prints it: "/…/custom_components/memory/x.py:12: DeprecationWarning: …"
+_CONSOLE_PY_WARNING = re.compile(
+    rf"^\S*custom_components/{DOMAIN}/\S+\.py:\d+: (?:Deprecation|PendingDeprecation|Future)Warning: .*$",
+    re.M,
 )
 # "2026-12-07 14:00:00.123 WARNING (MainThread) [homeassistant.helpers.frame] Detected that …"
 _RECORD = re.compile(
@@ -84,6 +91,13 @@ def records(text: str) -> list[Record]:
             last = found[-1]
             found[-1] = Record(last.level, last.logger, f"{last.message}\n{line}")
     return found
+
+
+def console_warnings_about_integration(text: str) -> list[str]:
+    """Python's deprecation warnings at the integration's lines in hass's console output (stderr):
+    where Python prints the warnings raised before HA has set up its log (imports at start-up);
+    records of the log that the console repeats are left to warnings_about_integration."""
+    return [match[0] for match in _CONSOLE_PY_WARNING.finditer(text)]
 
 
 def warnings_about_integration(text: str) -> list[str]:

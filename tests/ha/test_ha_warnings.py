@@ -56,7 +56,13 @@ from tests.ha.helpers_conversation import async_say, async_wrap_recording_agent,
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "scripts"))  # demo_lib
 
-from demo_lib.ha_log import PYTHON_WARNINGS, Record, about_integration, warnings_about_integration  # noqa: E402
+from demo_lib.ha_log import (  # noqa: E402
+    PYTHON_WARNINGS,
+    Record,
+    about_integration,
+    console_warnings_about_integration,
+    warnings_about_integration,
+)
 from demo_lib.household import provision, set_memory_options  # noqa: E402
 from demo_lib.server import HassProcess, free_port, write_config  # noqa: E402
 
@@ -170,7 +176,8 @@ def test_a_real_hass_logs_no_warning_about_the_integration(tmp_path: Path, socke
         hass.stop()
     text = hass.log_file.read_text(encoding="utf-8", errors="replace")
     assert "custom integration memory" in text  # HA's notice of loading it: this run's log
-    warned = warnings_about_integration(text)
+    console = hass.console_file.read_text(encoding="utf-8", errors="replace")
+    warned = warnings_about_integration(text) + console_warnings_about_integration(console)
     assert not warned, "\n".join(warned)
 
 
