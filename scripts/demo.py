@@ -451,11 +451,12 @@ def log_is_clean(log_file: Path, console_file: Path) -> bool:
     try:
         text = log_file.read_text(encoding="utf-8", errors="replace")
         console = console_file.read_text(encoding="utf-8", errors="replace") if console_file.exists() else ""
-    except OSError as err:
+        found = ha_log.warnings_about_integration(text) + ha_log.console_warnings_about_integration(console)
+    except (OSError, ha_log.UnknownLogFormat) as err:
         print(f"      {BAD} the hass log could not be read: {err}", flush=True)
         return False
-    found = ha_log.warnings_about_integration(text) + ha_log.console_warnings_about_integration(console)
-    what = f"the hass log holds no deprecation warning about the {ha_log.DOMAIN} integration"
+    read = len(ha_log.records(text))
+    what = f"the hass log ({read} records) holds no deprecation warning about the {ha_log.DOMAIN} integration"
     print(f"      {BAD if found else OK} {what}", flush=True)
     for line in found:
         print(f"        {line}", flush=True)

@@ -8,9 +8,15 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1] / "scripts"))  # demo_lib
 
-from demo_lib.ha_log import console_warnings_about_integration, warnings_about_integration
+import pytest
+from demo_lib.ha_log import (
+    UnknownLogFormat,
+    console_warnings_about_integration,
+    records,
+    warnings_about_integration,
+)
 
-T = "2026-12-07 14:00:00.123"
+T = "2026-12-07 14:00:00.123"  # 2026.10's time; 2026.11 adds the UTC offset (test_both_time_formats_are_read)
 
 
 def _log(*lines: str) -> str:
@@ -69,3 +75,24 @@ def test_python_warnings_printed_before_the_log_are_found_on_the_console() -> No
     assert console_warnings_about_integration(console) == [
         "/c/custom_components/memory/engine/x.py:7: DeprecationWarning: old is deprecated"
     ]
+
+
+@pytest.mark.parametrize("time", ["2026-12-07 14:00:00.123", "2026-12-07 14:00:00.123+00:00"])
+def test_both_time_formats_are_read(time: str) -> None:
+    """2026.10 writes the time without and 2026.11 with its UTC offset: both logs are read."""
+    log = _log(
+        f"{time} WARNING (MainThread) [homeassistant.helpers.frame] Detected that custom integration "
+        "'memory' does something. This will stop working in Home Assistant 2027.5",
+        f"{time} INFO (MainThread) [homeassistant.setup] Setting up memory",
+    )
+    assert [record.logger for record in records(log)] == [
+        "homeassistant.helpers.frame",
+        "homeassistant.setup",
+    ]
+    assert len(warnings_about_integration(log)) == 1
+
+
+def test_a_log_in_an_unknown_format_is_no_clean_log() -> None:
+    with pytest.raises(UnknownLogFormat):
+        warnings_about_integration("14:00:00 WARNING something else entirely\n")
+    assert warnings_about_integration("") == []

@@ -49,11 +49,18 @@ _CONSOLE_PY_WARNING = re.compile(
     rf"^\S*custom_components/{DOMAIN}/\S+\.py:\d+: (?:Deprecation|PendingDeprecation|Future)Warning: .*$",
     re.M,
 )
-# "2026-12-07 14:00:00.123 WARNING (MainThread) [homeassistant.helpers.frame] Detected that …"
+# HA's log format, "%(asctime)s %(levelname)s (%(threadName)s) [%(name)s] %(message)s": the time is
+# "2026-12-07 14:00:00.123" on 2026.10 and "2026-12-07 14:00:00.123+00:00" (with its UTC offset,
+# util/logging.py HomeAssistantLogFormatter) from 2026.11.
 _RECORD = re.compile(
-    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?P<level>[A-Z]+) \([^)]*\) "
-    r"\[(?P<logger>[^\]]+)\] (?P<message>.*)$"
+    r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? "
+    r"(?P<level>[A-Z]+) \((?P<thread>[^)]*)\) \[(?P<logger>[^\]]+)\] (?P<message>.*)$"
 )
+
+
+class UnknownLogFormat(ValueError):
+    """A log with text in it but no record read from it: a format this module does not know (a
+    check that found nothing there would be worth nothing)."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +109,10 @@ def console_warnings_about_integration(text: str) -> list[str]:
 
 def warnings_about_integration(text: str) -> list[str]:
     """Every record of log `text` about the integration (about_integration), one string each:
-    level, logger and message."""
+    level, logger and message. Raises UnknownLogFormat when `text` holds lines but no record."""
+    found = records(text)
+    if not found and text.strip():
+        raise UnknownLogFormat(f"no Home Assistant log record in {text.strip().splitlines()[0][:120]!r} …")
     return [
-        f"{logging.getLevelName(r.level)} [{r.logger}] {r.message}"
-        for r in records(text)
-        if about_integration(r)
+        f"{logging.getLevelName(r.level)} [{r.logger}] {r.message}" for r in found if about_integration(r)
     ]
