@@ -165,6 +165,8 @@ def _answer_form(step: dict[str, Any], answers: dict[str, Any]) -> dict[str, Any
 
 
 def _answer_fields(schema: list[dict[str, Any]], answers: dict[str, Any], step_id: str) -> dict[str, Any]:
+    """The values of one form (or section); a field whose `visible` condition (Home Assistant
+    2026.11) does not hold is left out, as the frontend leaves it out."""
     user_input: dict[str, Any] = {}
     for item in schema:
         name = item["name"]
@@ -174,9 +176,50 @@ def _answer_fields(schema: list[dict[str, Any]], answers: dict[str, Any], step_i
             user_input[name] = answers[name]
         elif "default" in item:
             user_input[name] = item["default"]
-        elif item.get("required"):
+    hidden = _hidden_fields(
+        {item["name"]: item["visible"] for item in schema if "visible" in item}, user_input
+    )
+    for item in schema:
+        name = item["name"]
+        if name in hidden:
+            user_input.pop(name, None)
+        elif name not in user_input and item.get("required"):
             raise HAError(f"config flow step {step_id!r} needs {name!r}, the demo has no answer")
     return user_input
+
+
+def _hidden_fields(visible: dict[str, Any], values: dict[str, Any]) -> set[str]:
+    """The fields whose `visible` condition fails (a bool, a condition or a list of them, all to
+    hold: field + eq/not_eq/in/not_in/exists/not_exists, eq by default), until none changes: a
+    hidden field reads as absent to the others (homeassistant.helpers.field_visibility)."""
+    values = dict(values)
+
+    def holds(condition: dict[str, Any]) -> bool:
+        actual, value = values.get(condition["field"]), condition.get("value")
+        return {
+            "eq": lambda: actual == value,
+            "not_eq": lambda: actual != value,
+            "in": lambda: actual in value,
+            "not_in": lambda: actual not in value,
+            "exists": lambda: actual not in (None, ""),
+            "not_exists": lambda: actual in (None, ""),
+        }[condition.get("operator", "eq")]()
+
+    hidden: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, condition in visible.items():
+            shown = (
+                condition
+                if isinstance(condition, bool)
+                else all(holds(c) for c in (condition if isinstance(condition, list) else [condition]))
+            )
+            if name not in hidden and not shown:
+                hidden.add(name)
+                values.pop(name, None)
+                changed = True
+    return hidden
 
 
 async def run_config_flow(
