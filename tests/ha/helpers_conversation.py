@@ -21,10 +21,10 @@ from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent, llm
-from homeassistant.helpers.chat_session import async_get_chat_session
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.memory.const import CONF_AGENT, DOMAIN, LLM_API_ID
+from custom_components.memory.conversation import chat_session
 from custom_components.memory.engine.models import Memory, Speaker
 from tests.conftest import Resident, Room
 
@@ -101,7 +101,7 @@ class RecordingAgent(conversation.AbstractConversationAgent):
     ) -> conversation.ConversationResult:
         self.inputs.append(user_input)
         with (
-            async_get_chat_session(self.hass, user_input.conversation_id) as session,
+            chat_session(self.hass, user_input.conversation_id, user_input.context) as session,
             conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
         ):
             if self.llm_api:
@@ -181,7 +181,7 @@ class ScriptedLLM(RecordingAgent):
         self, user_input: conversation.ConversationInput
     ) -> conversation.ConversationResult:
         with (
-            async_get_chat_session(self.hass, user_input.conversation_id) as session,
+            chat_session(self.hass, user_input.conversation_id, user_input.context) as session,
             conversation.async_get_chat_log(self.hass, session, user_input) as chat_log,
         ):
             await chat_log.async_provide_llm_data(
@@ -253,8 +253,6 @@ async def async_pipeline_say(
         async_get_pipeline,
         async_update_pipeline,
     )
-    from homeassistant.helpers import chat_session  # noqa: PLC0415
-
     await async_update_pipeline(  # the preferred pipeline, made at assist_pipeline's set-up
         hass,
         async_get_pipeline(hass),
@@ -264,7 +262,7 @@ async def async_pipeline_say(
     )
     pipeline = async_get_pipeline(hass)
     events: list[Any] = []
-    with chat_session.async_get_chat_session(hass, conversation_id) as session:
+    with chat_session(hass, conversation_id, who.context if who else Context(user_id=None)) as session:
         pipeline_input = PipelineInput(
             session=session,
             intent_input=text,

@@ -45,6 +45,7 @@ from .voice_helpers import async_enrol_household
 LLM_DOMAIN = "ollama"  # a local model (manifest iot_class local_*): it may read every memory told
 KEY = "The spare key is in the blue tin in the hall."
 WIFI = "The guest wifi password is sunflower42."
+BINS = "The recycling bins go out on Tuesday evening."
 JULIAN_BREAKFAST = "I like muesli with yoghurt for breakfast."
 ANNA_BREAKFAST = "I like croissants with jam for breakfast."
 ANNA_TEA = "I take my tea without sugar."
@@ -74,8 +75,14 @@ async def _recall_then_answer(model: Model, question: str) -> list[str]:
 async def household_memories(
     hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident
 ) -> None:
-    """Two shared memories and one private breakfast each, told through memory.remember."""
-    for text, who in ((KEY, None), (WIFI, None), (JULIAN_BREAKFAST, julian), (ANNA_BREAKFAST, anna)):
+    """Three shared memories and one private breakfast each, told through memory.remember."""
+    for text, who in (
+        (KEY, None),
+        (WIFI, None),
+        (BINS, None),
+        (JULIAN_BREAKFAST, julian),
+        (ANNA_BREAKFAST, anna),
+    ):
         await async_call(
             hass,
             "remember",
@@ -157,12 +164,63 @@ async def test_c38_memory_on_every_turn(  # noqa: PLR0917 (fixtures)
     assert users == [(question, people[who].person_id) for who, question, _ in TURNS]
 
 
-async def test_two_turns_of_one_conversation_at_once_are_both_answered(
-    hass: HomeAssistant, memory_entry: Any, julian: Resident, anna: Resident, household_memories: None
+async def test_c38_tools_kept_between_turns_act_as_each_turns_speaker(  # noqa: PLR0917 (fixtures)
+    hass: HomeAssistant,
+    memory_entry: Any,
+    media: Path,
+    julian: Resident,
+    anna: Resident,
+    kitchen: Room,
+    household_memories: None,
 ) -> None:
-    """Two people in one conversation at the same moment (a satellite and the Assist dialog, an
-    automation continuing it): the memory agent answers the second after the first, each with its
-    own memories; nobody gets an error (HA 2026.11+ refuses a second open turn of one chat log)."""
+    """An LLM agent with only Assist ticked keeps its tools from one turn to the next (HA 2026.11+
+    reuses the API instance at a satellite, whose user and device never change): when Anna goes on
+    with Julian's conversation, her tool calls read and write as Anna, never as Julian."""
+    await async_enrol_household(hass, media, julian, anna)
+    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
+    agent_entry.add_to_hass(hass)
+    agent = ScriptedLLM(hass, llm_api=["assist"], platform=LLM_DOMAIN)
+    conversation.async_set_agent(hass, agent_entry, agent)
+    breakfasts: list[list[str]] = []
+
+    async def breakfast(model: Model) -> str:
+        breakfasts.append(await _recall_then_answer(model, "What do I like for breakfast?"))
+        return "ok"
+
+    async def breakfast_and_tea(model: Model) -> str:
+        await breakfast(model)
+        result = await model.call_memory("remember", content=ANNA_TEA)
+        assert result.data["success"] is True, result
+        return "Noted."
+
+    agent.script.extend([breakfast, breakfast_and_tea])
+    conversation_id: str | None = None
+    for who in ("julian", "anna"):
+        question = "What do I like for breakfast?"
+        await async_hear(memory_entry.runtime_data.recognizer, speak(question, VOICES[who]), question)
+        said = await async_pipeline_say(
+            hass,
+            memory_entry,
+            question,
+            room=kitchen,
+            conversation_id=conversation_id,
+            agent_id=agent_entry.entry_id,
+        )
+        conversation_id = said.conversation_id
+    julians, annas = breakfasts
+    assert JULIAN_BREAKFAST in julians and ANNA_BREAKFAST not in julians
+    assert ANNA_BREAKFAST in annas and JULIAN_BREAKFAST not in annas
+    (tea,) = [m for m in await async_all_memories(hass, memory_entry) if m.content == ANNA_TEA]
+    assert (tea.scope, tea.owner_id) == (Scope.PRIVATE, anna.person_id)
+
+
+async def test_two_turns_of_one_conversation_at_once_are_both_answered(
+    hass: HomeAssistant, memory_entry: Any, kitchen: Room, household_memories: None
+) -> None:
+    """Two people at the kitchen satellite in one conversation at the same moment (a second
+    question while the LLM still answers the first): the memory agent answers the second after the
+    first, each with its own memories; nobody gets an error (HA 2026.11+ refuses a second open
+    turn of one chat log)."""
     agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
     agent_entry.add_to_hass(hass)
     agent = ScriptedLLM(hass, llm_api=[LLM_API_ID], platform=LLM_DOMAIN)
@@ -178,33 +236,36 @@ async def test_two_turns_of_one_conversation_at_once_are_both_answered(
     async def slow(model: Model) -> str:
         first_in_llm.set()
         await release.wait()
-        return "The key is in the blue tin."
+        return "In the blue tin."
 
     async def quick(model: Model) -> str:
-        return "Croissants."
+        return "On Tuesday evening."
 
-    first = await async_say(hass, memory_entry, "Where is the spare key?", who=julian)
+    first = await async_say(hass, memory_entry, "Hello there.", room=kitchen)
     conversation_id = first.conversation_id
     agent.script.extend([slow, quick])
     async with asyncio.timeout(30):  # a hang fails the test
         key_turn = hass.async_create_task(
             async_say(
-                hass, memory_entry, "Where is the spare key?", who=julian, conversation_id=conversation_id
+                hass, memory_entry, "Where is the spare key?", room=kitchen, conversation_id=conversation_id
             )
         )
         await first_in_llm.wait()
-        breakfast_turn = hass.async_create_task(
+        bins_turn = hass.async_create_task(
             async_say(
-                hass, memory_entry, "What do I like for breakfast?", who=anna, conversation_id=conversation_id
+                hass,
+                memory_entry,
+                "When do the recycling bins go out?",
+                room=kitchen,
+                conversation_id=conversation_id,
             )
         )
-        await asyncio.sleep(0)
-        assert not breakfast_turn.done()  # waits for the turn before, instead of failing
+        await asyncio.sleep(0.2)  # the second question arrives while the first is answered
+        assert not bins_turn.done()  # it waits for the turn before, instead of failing
         release.set()
-        key, breakfast = await key_turn, await breakfast_turn
-    assert speech(key) == "The key is in the blue tin."
-    assert speech(breakfast) == "Croissants."
-    assert ANNA_BREAKFAST in agent.system_prompts[-1] and JULIAN_BREAKFAST not in agent.system_prompts[-1]
+        key, bins = await key_turn, await bins_turn
+    assert (speech(key), speech(bins)) == ("In the blue tin.", "On Tuesday evening.")
+    assert KEY in agent.system_prompts[-2] and BINS in agent.system_prompts[-1]
 
 
 @pytest.mark.skipif(
