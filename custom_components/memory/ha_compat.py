@@ -51,7 +51,7 @@ async def async_unload_platforms(
     return await hass.config_entries.async_unload_platforms(entry, platforms)
 
 
-def issue_link(entry_id: str | None) -> dict[str, str]:
+def issue_link(entry_id: str | None) -> dict[str, Any]:
     """The async_create_issue keyword linking an issue to config entry `entry_id` ({} where the
     release cannot, or without an entry)."""
     return {"config_entry_id": entry_id} if ISSUES_NAME_ENTRY and entry_id is not None else {}
@@ -66,5 +66,5 @@ def shown_when(
     it whatever `field` says, and where it can, the flow's input lacks it when hidden."""
     if not FIELDS_CAN_HIDE:
         return marker(key, **kwargs)
-    ha_marker = data_entry_flow.Required if issubclass(marker, vol.Required) else data_entry_flow.Optional  # type: ignore[attr-defined]
+    ha_marker: Any = getattr(data_entry_flow, "Required" if issubclass(marker, vol.Required) else "Optional")
     return ha_marker(key, visible={"field": field, "value": value}, **kwargs)  # type: ignore[no-any-return]
