@@ -253,6 +253,7 @@ async def async_pipeline_say(
         async_get_pipeline,
         async_update_pipeline,
     )
+
     await async_update_pipeline(  # the preferred pipeline, made at assist_pipeline's set-up
         hass,
         async_get_pipeline(hass),
