@@ -141,24 +141,37 @@ ensure_voice_pool() {
 }
 
 use_newest_ha() {
-  # Switches the scripts to the newest Home Assistant release (requirements/ha-newest.txt), which has
-  # no test plugin yet: its own venv, the same packages less the test plugin, at HA's own pins.
+  # Switches the scripts to the newest Home Assistant release (requirements/ha-newest.txt): its own
+  # venv, the same packages at that release's own pins, and the test plugin of requirements/dev.txt,
+  # which pins the release before, installed without that pin (_newest_ha_test_plugin; the lane's
+  # shim for what the plugin's copies of HA's test helpers get wrong is tests/newest_ha.py).
   HA_REQ="requirements/ha-newest.txt"
   VENV="$ROOT/.venv-ha-newest"
   STAMP="$VENV/.requirements.sha256"
 }
 
 _newest_ha_requirements() {
-  # $1: requirements file. Prints it without the test plugin and with the packages HA's
-  # package_constraints.txt pins left unpinned (the constraints choose their versions).
+  # $1: requirements file. Prints it without the test plugin, with the packages HA's
+  # package_constraints.txt pins left unpinned (the constraints choose their versions) and the
+  # packages an HA component's manifest requires (mcp, hassil, home-assistant-intents, the
+  # frontend, …) at that manifest's version: what this release's components run with.
   in_root "$VENV/bin/python" - "$1" "$(_ha_constraints)" <<'PY'
-import re, sys
+import json, pathlib, re, sys
+import homeassistant.components
 name = lambda line: re.split(r"[\[=<>~! ;]", line.strip(), maxsplit=1)[0].lower().replace("_", "-")
 pinned = {name(l) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")}
+manifests = pathlib.Path(homeassistant.components.__path__[0]).glob("*/manifest.json")
+wanted = {name(r): r for m in manifests for r in json.loads(m.read_text()).get("requirements", [])}
 for line in open(sys.argv[1]):
     if not line.strip() or line.startswith("#") or name(line) == "pytest-homeassistant-custom-component":
         continue
-    print(re.split(r"==", line.strip())[0] if name(line) in pinned else line.strip())
+    unpinned = re.split(r"==", line.strip())[0]
+    if name(line) in pinned:
+        print(unpinned)
+    elif "==" in wanted.get(name(line), ""):
+        print(unpinned + "==" + wanted[name(line)].split("==", 1)[1])
+    else:
+        print(line.strip())
 PY
 }
 
@@ -185,8 +198,34 @@ ensure_venv() {
     _newest_ha_requirements "$req" > "$filtered"
     in_root "$VENV/bin/python" -m pip install -q -c "$(_ha_constraints)" -r "$filtered"
     rm -f "$filtered"
+    _newest_ha_test_plugin "$req"
   fi
   echo "$want" > "$STAMP"
+}
+
+_newest_ha_test_plugin() {
+  # $1: requirements file. Installs the test plugin it pins (pytest-homeassistant-custom-component)
+  # with --no-deps, as the plugin pins the Home Assistant release before the newest; then the plugin's
+  # own dependencies less homeassistant, each at the plugin's pin unless Home Assistant pins it (its
+  # package_constraints.txt or its own requirements): then at Home Assistant's version.
+  local plugin deps
+  plugin="$(grep -iE '^pytest[-_]homeassistant[-_]custom[-_]component==' "$1")"
+  in_root "$VENV/bin/python" -m pip install -q --no-warn-conflicts --no-deps "$plugin"
+  deps="$(mktemp /tmp/requirements.XXXXXX)"
+  in_root "$VENV/bin/python" - "$(_ha_constraints)" > "$deps" <<'PY'
+import re, sys
+from importlib.metadata import requires
+name = lambda req: re.split(r"[\[=<>~! ;(]", req.strip(), maxsplit=1)[0].lower().replace("_", "-").replace(".", "-")
+pinned = {name(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")}
+pinned |= {name(r) for r in requires("homeassistant") or []}
+wanted = {}
+for req in requires("pytest-homeassistant-custom-component") or []:
+    if "extra ==" not in req and name(req) != "homeassistant":
+        wanted[name(req)] = name(req) if name(req) in pinned else req
+print("\n".join(wanted.values()))
+PY
+  in_root "$VENV/bin/python" -m pip install -q --no-warn-conflicts -c "$(_ha_constraints)" -r "$deps"
+  rm -f "$deps"
 }
 
 _ha_constraints() {
