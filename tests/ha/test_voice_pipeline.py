@@ -203,8 +203,10 @@ async def test_destructive_request_needs_the_strict_threshold(
     not rely on where it falls: it moves the recognizer's strict lift over the utterance's
     threshold (the knob the product has, VoiceRecognizer.strict_lift) around the real score.
     First a lift no cosine reaches: the voice is recognised but not confirmed -> refused, memories
-    kept. Then no lift: every recognised voice is confirmed -> the agent asks for confirmation (and
-    forgets nothing before the answer)."""
+    kept. Then a lift below any cosine: every recognised voice is confirmed -> the agent asks for
+    confirmation (and forgets nothing before the answer). (No lift would still ask a quiet room's
+    bar, 0.90, of the voice: it scores 0.912 here, too close to rely on — tests/voice/test_matching.py
+    ROUNDING_ROOM.)"""
     await async_remember_for(hass, julian, "I like short answers.")
 
     recognizer.strict_lift = 1.0  # above any cosine: recognised, never confirmed
@@ -214,7 +216,7 @@ async def test_destructive_request_needs_the_strict_threshold(
     assert refused.intent_output is not None and not refused.intent_output["continue_conversation"]
     assert len(await async_all_memories(hass, voice_entry)) == 1
 
-    recognizer.strict_lift = 0.0  # every recognised voice is confirmed
+    recognizer.strict_lift = -1.0  # below any cosine: every recognised voice is confirmed
     asked = await async_at(hass, kitchen, JULIAN_VOICE, FORGET_ME)
     assert matches[-1].person_id == julian.person_id and matches[-1].strict
     assert asked.intent_output is not None and asked.intent_output["continue_conversation"], asked.speech
