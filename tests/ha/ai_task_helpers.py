@@ -25,6 +25,8 @@ from pytest_homeassistant_custom_component.common import (
     mock_platform,
 )
 
+from custom_components.memory.ha_compat import ENTRY_SET_UP
+
 LOCAL_DOMAIN = "test_local_llm"  # iot_class local_polling
 CLOUD_DOMAIN = "openai_conversation"  # iot_class cloud_polling, like the real one
 
@@ -65,9 +67,9 @@ async def async_add_ai_task(
     domain = CLOUD_DOMAIN if cloud else LOCAL_DOMAIN
     entity = ScriptedAITask() if entity is None else entity
 
-    async def _setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    async def _setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool | None:
         await hass.config_entries.async_forward_entry_setups(entry, [ai_task.DOMAIN])
-        return True
+        return ENTRY_SET_UP  # None where HA wants None (2026.11), True where it wants a bool
 
     async def _platform_setup_entry(
         hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddConfigEntryEntitiesCallback
