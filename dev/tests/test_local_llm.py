@@ -16,8 +16,11 @@ import pytest
 from custom_components.memory_local_llm.const import DOMAIN as LLM_DOMAIN
 from homeassistant.components import ai_task, conversation
 from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -88,6 +91,42 @@ async def test_conversation_agent_answers(hass: HomeAssistant, llm_entry: Any) -
     speech = result.response.speech["plain"]["speech"]
     print(f"\nconversation {os.times().elapsed - started:.1f} s: {speech!r}")
     assert "paris" in speech.lower()
+
+
+class _WordAPI(llm.API):
+    """An LLM API whose prompt holds a fact the model cannot know otherwise."""
+
+    async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
+        return llm.APIInstance(
+            api=self, api_prompt="The household's secret word is plum.", llm_context=llm_context, tools=[]
+        )
+
+
+async def test_options_tick_llm_apis_for_the_conversation_agent(hass: HomeAssistant, llm_entry: Any) -> None:
+    """The options flow offers every registered LLM API (as HA's LLM integrations do) and keeps
+    the ticked ones; the agent passes them to the chat log, so their prompt reaches the model."""
+    assert await async_setup_component(hass, conversation.DOMAIN, {})
+    llm.async_register_api(hass, _WordAPI(hass=hass, id="word", name="Word"))
+    flow = await hass.config_entries.options.async_init(llm_entry.entry_id)
+    assert flow["type"] is FlowResultType.FORM
+    offered = flow["data_schema"].schema[CONF_LLM_HASS_API].config["options"]
+    assert {"label": "Word", "value": "word"} in offered
+    done = await hass.config_entries.options.async_configure(flow["flow_id"], {CONF_LLM_HASS_API: ["word"]})
+    assert done["type"] is FlowResultType.CREATE_ENTRY
+    assert llm_entry.options == {CONF_LLM_HASS_API: ["word"]}
+
+    started = os.times().elapsed
+    result = await conversation.async_converse(
+        hass,
+        "What is the household's secret word? Answer with one word.",
+        None,
+        Context(),
+        language="en",
+        agent_id=_entity_id(hass, conversation.DOMAIN, llm_entry, "conversation"),
+    )
+    speech = result.response.speech["plain"]["speech"]
+    print(f"\nconversation with an LLM API {os.times().elapsed - started:.1f} s: {speech!r}")
+    assert "plum" in speech.lower()
 
 
 async def test_missing_model_fails_setup_clearly(hass: HomeAssistant, tmp_path: Any) -> None:

@@ -5,7 +5,8 @@ integration). It gives the learning tests and the demo a real, offline model beh
 `ai_task.generate_data` and Assist; it lives under dev/, so HACS never installs it.
 
 The model is loaded once per config entry in the executor and freed on unload. Set up from the
-UI (config flow: model path, threads) or from YAML:
+UI (config flow: model path, threads; options: the conversation agent's LLM APIs, `llm_hass_api`)
+or from YAML:
 
     memory_local_llm:
       model_path: /root/.cache/household-memory/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf

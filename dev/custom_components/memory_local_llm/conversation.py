@@ -1,4 +1,10 @@
-"""Conversation agent: plain chat with the local model (temperature 0, no tools), for the demo."""
+"""Conversation agent: chat with the local model (temperature 0), for the demo.
+
+The LLM APIs ticked in the entry's options (`llm_hass_api`, config_flow.LocalLLMOptionsFlow) are
+passed to the chat log as HA's own LLM agents pass theirs, so their prompts (e.g. the Memory API's
+speaker line and recalled memories) reach the model. The model calls no tools: they are offered
+to the chat log, never to the model.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LocalLLMConfigEntry
+from .config_flow import selected_llm_apis
 from .const import DOMAIN
 from .entity import LocalLLMEntity
 from .model import chat_log_messages
@@ -23,11 +30,12 @@ async def async_setup_entry(
 
 
 class LocalLLMConversationEntity(conversation.ConversationEntity, LocalLLMEntity):
-    """Answers with the local model; the chat log carries the session's history and any
-    extra system prompt (e.g. memories the Memory assistant recalled)."""
+    """Answers with the local model; the chat log carries the session's history, the ticked LLM
+    APIs' prompts and any extra system prompt (e.g. memories the Memory assistant recalled)."""
 
     def __init__(self, entry: LocalLLMConfigEntry) -> None:
         LocalLLMEntity.__init__(self, entry, "conversation", "Assistant")
+        self._entry = entry
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -40,7 +48,10 @@ class LocalLLMConversationEntity(conversation.ConversationEntity, LocalLLMEntity
         """One reply, added to the chat log."""
         try:
             await chat_log.async_provide_llm_data(
-                user_input.as_llm_context(DOMAIN), None, None, user_input.extra_system_prompt
+                user_input.as_llm_context(DOMAIN),
+                selected_llm_apis(self.hass, self._entry.options) or None,
+                None,
+                user_input.extra_system_prompt,
             )
         except conversation.ConverseError as err:
             return err.as_conversation_result()
