@@ -14,6 +14,16 @@ through its config flow and chosen as the memory's extraction AI Task in the opt
 mentions things in passing, the conversations end after the idle time, and the memory_learned
 events (WebSocket) and recall show what was learned and that a forgotten code stays forgotten.
 
+Last, C38 memory on every turn (LLM_AGENT_CASES): the local LLM's conversation agent gets the
+Memory LLM API ticked through its options flow, a text-only pipeline is answered by it, three
+shared memories are told to the memory agent, and three questions are asked in ONE conversation
+at the kitchen satellite by its own user (no person: the same user and device every turn, so Home
+Assistant 2026.11 would keep the first turn's prompt). After each turn the conversation's system
+prompt is read through conversation/chat_log/subscribe: it must hold that question's memory, and
+from the second turn on memories other than the previous turn's; the answer must name the memory.
+Whether each user turn was recorded is not checked here: no API shows the transcripts (the panel's
+WebSocket API, diagnostics and export hold none); tests/ha/test_c38_every_turn.py checks it.
+
 Exit status: 0 when every check holds, 1 when one fails, 2 when the demo itself could not run.
 """
 
@@ -36,9 +46,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # tests.speech, for demo_lib.voice
 
 from demo_lib import ha_log, voice
-from demo_lib.cases import CASES, LEARNING_CASES, VOICE_CASES, Case, Diagnostics, Learned, Recall, Say, Speak
+from demo_lib.cases import (
+    CASES,
+    LEARNING_CASES,
+    LLM_AGENT_CASES,
+    VOICE_CASES,
+    Case,
+    Diagnostics,
+    Learned,
+    Recall,
+    Say,
+    Speak,
+    SystemPrompt,
+)
 from demo_lib.client import EventListener, HAError, speech_of
-from demo_lib.household import SATELLITE, Household, provision, set_up_learning, set_up_voice
+from demo_lib.household import (
+    LLM_API,
+    LLM_PIPELINE,
+    SATELLITE,
+    Household,
+    provision,
+    set_up_learning,
+    set_up_llm_agent,
+    set_up_voice,
+)
 from demo_lib.server import HassProcess, free_port, media_dir, write_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +77,9 @@ TTY = sys.stdout.isatty()
 # Idle option (1 min) + the idle check's interval (1 min) + two extractions of ~10 s each on one
 # thread, with room for a busy machine.
 LEARNED_TIMEOUT = 300  # seconds
+# The Memory LLM API's block in a system prompt starts with this (custom_components/memory/
+# llm_api.py MEMORY_BLOCK_HEADER); each memory is a line "- ..." after it.
+MEMORY_BLOCK = "Household memory:"
 
 
 def _c(code: str, text: str) -> str:
@@ -100,6 +134,7 @@ async def play(
     for case in cases:
         print(f"\n{_c('1', case.case_id)} {case.title}", flush=True)
         conversation_id: str | None = None
+        memories: list[str] | None = None  # the previous SystemPrompt step's memory lines
         for step in case.steps:
             if isinstance(step, Say):
                 label = f"{case.case_id} {step.text!r}"
@@ -114,6 +149,11 @@ async def play(
             elif isinstance(step, Learned):
                 label = f"{case.case_id} memory_learned ({step.tag})"
                 await _learned(listener, step, tagged.get(step.tag), label, results)
+            elif isinstance(step, SystemPrompt):
+                label = f"{case.case_id} system prompt"
+                memories = await _system_prompt(
+                    household, step, conversation_id, memories, label=label, results=results
+                )
             else:
                 await _diagnostics(household, step, f"{case.case_id} diagnostics", results)
 
@@ -155,11 +195,12 @@ async def _say(
     household: Household, step: Say, label: str, conversation_id: str | None, results: Results
 ) -> str | None:
     """One turn at a satellite; returns the conversation id for a follow-up turn."""
-    print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}]')} > {step.text}", flush=True)
+    via = f" via {step.pipeline}" if step.pipeline else ""
+    print(f"  {_c('36', f'{step.who} @ {step.where} [{step.lang}{via}]')} > {step.text}", flush=True)
     try:
         output = await household.clients[step.who].run_pipeline(
             step.text,
-            pipeline_id=household.pipelines[step.lang],
+            pipeline_id=household.pipelines[step.pipeline or step.lang],
             device_id=household.devices[step.where],
             conversation_id=conversation_id if step.follow_up else None,
         )
@@ -178,6 +219,61 @@ async def _say(
     for check in step.checks:
         results.record(label, check.holds(answer, response_type), str(check))
     return output.get("conversation_id")
+
+
+def memory_lines(prompt: str) -> list[str]:
+    """The memory lines of the Memory API's block in a system prompt (none without a block)."""
+    start = prompt.find(MEMORY_BLOCK)
+    if start < 0:
+        return []
+    return [line for line in prompt[start:].splitlines() if line.startswith("- ")]
+
+
+async def _system_prompt(
+    household: Household,
+    step: SystemPrompt,
+    conversation_id: str | None,
+    previous: list[str] | None,
+    *,
+    label: str,
+    results: Results,
+) -> list[str] | None:
+    """Read the conversation's system prompt (HA's chat log subscription, its initial state) as
+    the owner, show its memory lines and check them; returns them for the next step."""
+    print(
+        f"  {_c('36', 'websocket')} conversation/chat_log/subscribe conversation_id={conversation_id}",
+        flush=True,
+    )
+    wanted = [f"holds {text!r}" for text in step.holds]
+    renewed = "memories recalled anew (not the previous turn's)"
+    try:
+        if not conversation_id:
+            raise HAError("no conversation (the turn before failed)")
+        event = await household.owner.first_event(
+            "conversation/chat_log/subscribe", conversation_id=conversation_id
+        )
+    except (HAError, TimeoutError) as err:
+        print(f"      {_c('31', 'error')}: {err}", flush=True)
+        for what in (*wanted, *([renewed] if step.renewed else [])):
+            results.record(label, False, what)
+        return None
+    content = (event.get("data") or {}).get("content") or []
+    first = content[0] if content else {}
+    prompt = str(first.get("content") or "") if first.get("role") == "system" else ""
+    lines = memory_lines(prompt)
+    users = sum(1 for c in content if c.get("role") == "user")
+    print(
+        f"    {_c('33', '<')} {event.get('event_type')}: {users} user turn(s); system prompt of "
+        f"{len(prompt)} characters, {len(lines)} {'memory' if len(lines) == 1 else 'memories'} recalled:",
+        flush=True,
+    )
+    for line in lines:
+        print(f"        {_c('2', line)}", flush=True)
+    for text, what in zip(step.holds, wanted, strict=True):
+        results.record(label, text.casefold() in prompt.casefold(), what)
+    if step.renewed:
+        results.record(label, previous is not None and bool(lines) and lines != previous, renewed)
+    return lines
 
 
 def _words(text: str) -> list[str]:
@@ -346,7 +442,24 @@ async def _enrol(
     )
 
 
-async def learning(household: Household, results: Results) -> None:
+async def llm_agent_part(session: aiohttp.ClientSession, household: Household, results: Results) -> None:
+    """C38: the Memory API ticked on the local LLM's conversation agent, then LLM_AGENT_CASES
+    (module docstring)."""
+    print(f"\n{_c('1', 'Memory API')} on the local LLM's conversation agent", flush=True)
+    try:
+        entity_id = await set_up_llm_agent(session, household)
+    except (HAError, TimeoutError) as err:
+        results.record("C38", False, f"Memory API ticked on the local LLM agent, its pipeline set up ({err})")
+        return
+    say(f"{entity_id}: its options flow (the Configure dialog, over REST) ticks the LLM API {LLM_API!r}")
+    say(
+        f"Assist pipeline {household.pipelines[LLM_PIPELINE]} (text only) -> {entity_id}; asked by the "
+        "kitchen satellite's own user (linked to no person)"
+    )
+    await play(household, results, LLM_AGENT_CASES)
+
+
+async def learning(session: aiohttp.ClientSession, household: Household, results: Results) -> None:
     """Turn learning on with the local LLM, then play LEARNING_CASES (module docstring)."""
     model = os.environ.get("LOCAL_LLM_MODEL")
     threads = int(os.environ.get("LOCAL_LLM_THREADS", "1"))
@@ -370,6 +483,7 @@ async def learning(household: Household, results: Results) -> None:
         await play(household, results, LEARNING_CASES, listener)
     finally:
         await listener.close()
+    await llm_agent_part(session, household, results)
 
 
 async def main_async(hass: HassProcess, *, learn: bool) -> int:
@@ -389,7 +503,7 @@ async def main_async(hass: HassProcess, *, learn: bool) -> int:
             await play(household, results, CASES)
             await voice_part(session, household, results, media_dir(hass.config_dir))
             if learn:
-                await learning(household, results)
+                await learning(session, household, results)
         finally:
             await household.close()
     total = results.passed + len(results.failed)

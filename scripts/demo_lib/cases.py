@@ -1,20 +1,24 @@
 """The cases the demo plays (docs/cases.md C01, C02, C05, C06, C03, who said a memory, the
 front door without an LLM: C25, C26, C30, C31 and an offered statement, truth over time: C23,
-C24; by voice: C05 spoken at the kitchen satellite; with the local LLM also learning in passing
-and C04), as turns at satellites and service calls, each with the checks a person listening
-would make."""
+C24; by voice: C05 spoken at the kitchen satellite; with the local LLM also learning in passing,
+C04 and C38, the Memory LLM API on every turn of one conversation), as turns at satellites and
+service calls, each with the checks a person listening would make."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from .household import LLM_PIPELINE, SATELLITE
 
 
 # --- checks on an answer ------------------------------------------------------
 @dataclass(frozen=True)
 class Check:
-    """`kind` is "answered" (a non-error, non-empty reply), "contains", "absent" or "any"
-    (at least one of `texts`); comparisons ignore case."""
+    """`kind` is "answered" (a non-error, non-empty reply), "contains", "absent", "any"
+    (at least one of `texts`) or "word" (at least one of `texts` as a whole word); comparisons
+    ignore case."""
 
     kind: str
     texts: tuple[str, ...] = ()
@@ -28,6 +32,8 @@ class Check:
             return all(found)
         if self.kind == "absent":
             return not any(found)
+        if self.kind == "word":
+            return any(re.search(rf"(?<!\w){re.escape(t)}(?!\w)", answer, re.IGNORECASE) for t in self.texts)
         return any(found)
 
     def __str__(self) -> str:
@@ -37,6 +43,7 @@ class Check:
             "contains": f"contains {quoted}",
             "absent": f"not {quoted}",
             "any": f"one of {quoted}",
+            "word": f"names one of {quoted}",
         }[self.kind]
 
 
@@ -53,6 +60,10 @@ def absent(*texts: str) -> Check:
 
 def any_of(*texts: str) -> Check:
     return Check("any", texts)
+
+
+def any_word(*words: str) -> Check:
+    return Check("word", words)
 
 
 # --- checks on a memory.recall service response --------------------------------
@@ -80,8 +91,10 @@ class RowCheck:
 # --- steps ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class Say:
-    """A turn at a satellite. `who`: julian | anna | guest; `where`: kitchen | hall.
-    follow_up=True continues the previous turn's conversation (multi-turn yes/no)."""
+    """A turn at a satellite. `who`: julian | anna | guest, or SATELLITE (the kitchen
+    satellite's own user, linked to no person); `where`: kitchen | hall. follow_up=True continues
+    the previous turn's conversation (multi-turn yes/no). The pipeline is the language's
+    (answered by the memory agent) unless `pipeline` names another (LLM_PIPELINE: the local LLM)."""
 
     who: str
     where: str
@@ -90,6 +103,7 @@ class Say:
     checks: tuple[Check, ...] = (ANSWERED,)
     follow_up: bool = False
     tag: str | None = None  # names this conversation for a later Learned step
+    pipeline: str | None = None  # household.pipelines key; None: `lang`
 
 
 @dataclass(frozen=True)
@@ -136,10 +150,25 @@ class Diagnostics:
 
 
 @dataclass(frozen=True)
+class SystemPrompt:
+    """The system prompt of the conversation the previous Say step was in, read as an
+    administrator through Home Assistant's `conversation/chat_log/subscribe` (its first event, the
+    chat log's as_dict: content[0] is the system prompt; unsubscribed after). It must contain each
+    of `holds` (case aside); with `renewed`, its memory lines (the Memory API's block) must not be
+    the previous SystemPrompt step's: the memories were recalled for this turn's question."""
+
+    holds: tuple[str, ...]
+    renewed: bool = False
+
+
+type Step = Say | Speak | Recall | Diagnostics | Learned | SystemPrompt
+
+
+@dataclass(frozen=True)
 class Case:
     case_id: str
     title: str
-    steps: tuple[Say | Speak | Recall | Diagnostics | Learned, ...] = field(default_factory=tuple)
+    steps: tuple[Step, ...] = field(default_factory=tuple)
 
 
 KEY_DE = "Bitte merk dir: Der Ersatzschlüssel für den Keller liegt in der blauen Dose im Flur."
@@ -348,6 +377,44 @@ LEARNING_CASES: tuple[Case, ...] = (
         Recall(GATE_Q, (RowCheck("4711", present=False),), who="julian"),
         Say("julian", "hall", "en", GATE),  # an explicit remember lifts the block
         Recall(GATE_Q, (RowCheck("4711", (("provenance", "confirmed"),)),), who="julian"),
+    )),
+)
+# fmt: on
+
+
+# --- the Memory LLM API on every turn (needs the local LLM; played after LEARNING_CASES, once
+# demo.py llm_agent_part ticked the Memory API on the local LLM's conversation agent) ----------
+# Three shared memories no other case touches (C24's "bins are emptied on Tuesdays" would make a
+# bins memory a restatement), told to the memory agent at the kitchen satellite by its own user.
+KEY_38 = "Remember: the spare key is in the blue tin in the hall."
+BULBS_38 = "Remember: the spare light bulbs are in the drawer under the oven."
+VET_38 = "Remember: the dog's vet is Dr. Berger."
+NEW = (ANSWERED, absent("knew that already", "replace"))  # stored as a new memory
+
+
+def _ask(text: str, memory_words: tuple[str, ...], *, first: bool = False) -> Say:
+    """A question to the local LLM at the kitchen satellite by its own user, in one conversation."""
+    checks = (ANSWERED, any_word(*memory_words))
+    return Say(SATELLITE, "kitchen", "en", text, checks, follow_up=not first, pipeline=LLM_PIPELINE)
+
+
+# fmt: off
+LLM_AGENT_CASES: tuple[Case, ...] = (
+    Case("C38", "memory on every turn: three memories for the local LLM agent with the Memory API ticked", (
+        Say(SATELLITE, "kitchen", "en", KEY_38, NEW),
+        Say(SATELLITE, "kitchen", "en", BULBS_38, NEW),
+        Say(SATELLITE, "kitchen", "en", VET_38, NEW),
+        Recall("spare key", (RowCheck("blue tin", SHARED),)),
+        Recall("spare light bulbs", (RowCheck("under the oven", SHARED),)),
+        Recall("the dog's vet", (RowCheck("Berger", SHARED),)),
+    )),
+    Case("C38", "three questions in one conversation, same user and satellite: each recalled anew", (
+        _ask("Where is the spare key?", ("blue", "tin"), first=True),
+        SystemPrompt(("blue tin",)),
+        _ask("Where are the spare light bulbs?", ("drawer", "oven")),
+        SystemPrompt(("under the oven",), renewed=True),
+        _ask("Who is the dog's vet?", ("Berger",)),
+        SystemPrompt(("Berger",), renewed=True),
     )),
 )
 # fmt: on

@@ -90,6 +90,20 @@ class HAClient:
             raise HAError(f"{msg_type} failed: {msg.get('error')}")
         return msg.get("result")
 
+    async def first_event(self, msg_type: str, **fields: Any) -> dict[str, Any]:
+        """Subscribe with `msg_type`, return the subscription's first event (e.g. HA's
+        `conversation/chat_log/subscribe` initial state), then unsubscribe."""
+        msg_id = await self._send(msg_type, **fields)
+        reply = await self._receive(msg_id)
+        if not reply.get("success", False):
+            raise HAError(f"{msg_type} failed: {reply.get('error')}")
+        try:
+            event: dict[str, Any] = (await self._receive(msg_id)).get("event") or {}
+        finally:
+            with contextlib.suppress(HAError):  # gone already (a deleted chat log ends it)
+                await self.ws("unsubscribe_events", subscription=msg_id)
+        return event
+
     async def run_pipeline(
         self,
         text: str,

@@ -27,6 +27,8 @@ LLM_DOMAIN = "memory_local_llm"  # dev/custom_components/memory_local_llm (never
 LEARN_IDLE_MINUTES = 1
 VOICE_LANGUAGE = "en"  # the spoken pipeline's language and Whisper's (the voice part speaks English)
 SATELLITE = "satellite"  # household.clients key of the voice satellite's own user (no person)
+LLM_PIPELINE = "llm"  # household.pipelines key of the pipeline the local LLM answers (set_up_llm_agent)
+LLM_API = "memory"  # the memory integration's LLM API id (custom_components/memory/const.py LLM_API_ID)
 
 
 @dataclass
@@ -38,10 +40,11 @@ class Household:
     # "julian", "anna", "guest"; SATELLITE once the voice part is set up
     clients: dict[str, HAClient] = field(default_factory=dict)
     devices: dict[str, str] = field(default_factory=dict)  # area key -> device_id
-    pipelines: dict[str, str] = field(default_factory=dict)  # language -> pipeline id
+    pipelines: dict[str, str] = field(default_factory=dict)  # language (or LLM_PIPELINE) -> pipeline id
     voice_pipeline: str | None = None  # set_up_voice: heard by the memory STT entity
     agent_id: str = FALLBACK_AGENT
     memory_entry: dict[str, Any] | None = None
+    llm_entry: dict[str, Any] | None = None  # set_up_learning: the local LLM's config entry
     setup_problems: list[str] = field(default_factory=list)
 
     async def close(self) -> None:
@@ -273,7 +276,9 @@ async def set_up_learning(household: Household, model_path: str, threads: int) -
     Task entity for extraction, review off, LEARN_IDLE_MINUTES idle. Returns the AI Task entity id.
     """
     owner = household.owner
-    await run_config_flow(owner, LLM_DOMAIN, {"model_path": model_path, "threads": threads})
+    household.llm_entry = await run_config_flow(
+        owner, LLM_DOMAIN, {"model_path": model_path, "threads": threads}
+    )
 
     async def ai_task() -> str | None:
         for entry in await owner.ws("config/entity_registry/list"):
@@ -289,6 +294,34 @@ async def set_up_learning(household: Household, model_path: str, threads: int) -
         "idle_minutes": LEARN_IDLE_MINUTES,
     }
     await set_memory_options(household, answers)
+    return entity_id
+
+
+async def set_up_llm_agent(session: aiohttp.ClientSession, household: Household) -> str:
+    """C38's set-up, as a household would click it: the local LLM's *Configure* dialog (its
+    options flow over REST) ticks the Memory LLM API (LLM_API) for its conversation agent, and a
+    text-only Assist pipeline in English is answered by that agent (household.pipelines
+    [LLM_PIPELINE]). The kitchen satellite's own user (SATELLITE, linked to no person) is added
+    unless the voice part did. Returns the conversation entity id; raises HAError when a step
+    fails."""
+    owner = household.owner
+    if household.llm_entry is None:
+        raise HAError("no local LLM config entry")
+
+    async def agent() -> str | None:
+        for entry in await owner.ws("config/entity_registry/list"):
+            if entry.get("platform") == LLM_DOMAIN and entry["entity_id"].startswith("conversation."):
+                return str(entry["entity_id"])
+        return None
+
+    entity_id: str = await _wait_for("the local LLM's conversation entity", agent)
+    entry_id = household.llm_entry["entry_id"]
+    await run_config_flow(owner, entry_id, {"llm_hass_api": [LLM_API]}, flows="options/flow")
+    household.pipelines[LLM_PIPELINE] = await create_pipeline(
+        household, "Memory demo, local LLM with the Memory API (en)", "en", agent=entity_id
+    )
+    if SATELLITE not in household.clients:
+        await add_user(session, household, SATELLITE, "Kitchen satellite")
     return entity_id
 
 
@@ -350,15 +383,15 @@ async def set_up_voice(session: aiohttp.ClientSession, household: Household, whi
 
 
 async def create_pipeline(
-    household: Household, name: str, lang: str, *, stt_engine: str | None = None
+    household: Household, name: str, lang: str, *, stt_engine: str | None = None, agent: str | None = None
 ) -> str:
-    """An Assist pipeline in `lang` answered by household.agent_id, from `stt_engine` (None: text
-    only); returns its id."""
+    """An Assist pipeline in `lang` answered by `agent` (default household.agent_id), from
+    `stt_engine` (None: text only); returns its id."""
     pipeline = await household.owner.ws(
         "assist_pipeline/pipeline/create",
         name=name,
         language=lang,
-        conversation_engine=household.agent_id,
+        conversation_engine=agent or household.agent_id,
         conversation_language=lang,
         stt_engine=stt_engine,
         stt_language=lang if stt_engine else None,
