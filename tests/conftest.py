@@ -222,6 +222,13 @@ def engine(memory_entry: Any) -> Any:
     return memory_entry.runtime_data.engine
 
 
+def person_storage(hass: Any) -> Any:
+    """HA's person storage collection (the persons made in the UI): a field of the person
+    integration's runtime data from HA 2026.11, the second of its tuple before."""
+    data = hass.data["person"]
+    return data.storage_collection if hasattr(data, "storage_collection") else data[1]
+
+
 async def async_call(hass: Any, service: str, data: dict[str, Any], *, context: Any = None) -> Any:
     """Call memory.<service> blocking, returning its response data when it has one."""
     from homeassistant.core import SupportsResponse  # noqa: PLC0415

@@ -20,6 +20,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "kept_both": "Okay, I'll keep both.",
         "turn_failed": "Sorry, something went wrong. Please try again.",
         "busy": "I'm still answering the last question here. Please ask again in a moment.",
+        "not_your_conversation": "This conversation was started by someone else. Please start a new one.",
         "from_memory_dated": "On {date}, I noted: {items}",
         "from_memory_by_dated": "On {date}, {name} told me: {items}",
         "withheld": "I can't tell you that here: it's sensitive, and I don't know who you are.",
@@ -64,6 +65,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "kept_both": "Gut, ich behalte beides.",
         "turn_failed": "Entschuldigung, da ist etwas schiefgegangen. Versuch es bitte noch einmal.",
         "busy": "Ich beantworte hier noch die letzte Frage. Frag bitte gleich noch einmal.",
+        "not_your_conversation": "Dieses Gespräch hat jemand anderes begonnen. Fang bitte ein neues an.",
         "from_memory_dated": "Am {date} habe ich notiert: {items}",
         "from_memory_by_dated": "Am {date} hat mir {name} gesagt: {items}",
         "withheld": "Das kann ich dir hier nicht sagen: Es ist vertraulich, und ich weiß nicht, wer du bist.",
@@ -108,6 +110,9 @@ REPLIES: dict[str, dict[str, str]] = {
         "kept_both": "Va bene, li tengo entrambi.",
         "turn_failed": "Scusa, qualcosa è andato storto. Riprova, per favore.",
         "busy": "Sto ancora rispondendo alla domanda precedente. Chiedimelo di nuovo tra un momento.",
+        "not_your_conversation": (
+            "Questa conversazione l'ha iniziata qualcun altro. Iniziane una nuova, per favore."
+        ),
         "from_memory_dated": "Ho annotato {date}: {items}",
         "from_memory_by_dated": "{name} mi ha detto {date}: {items}",
         "withheld": "Non posso dirtelo qui: è riservato e non so chi sei.",
@@ -152,6 +157,9 @@ REPLIES: dict[str, dict[str, str]] = {
         "kept_both": "D'accord, je garde les deux.",
         "turn_failed": "Désolé, quelque chose s'est mal passé. Réessaie, s'il te plaît.",
         "busy": "Je réponds encore à la question précédente. Redemande-moi dans un instant.",
+        "not_your_conversation": (
+            "Quelqu'un d'autre a commencé cette conversation. Commence-en une nouvelle, s'il te plaît."
+        ),
         "from_memory_dated": "J'ai noté le {date} : {items}",
         "from_memory_by_dated": "{name} m'a dit le {date} : {items}",
         "withheld": "Je ne peux pas te le dire ici : c'est confidentiel et je ne sais pas qui tu es.",
@@ -196,6 +204,7 @@ REPLIES: dict[str, dict[str, str]] = {
         "kept_both": "Vale, me quedo con los dos.",
         "turn_failed": "Lo siento, algo ha fallado. Inténtalo de nuevo, por favor.",
         "busy": "Todavía estoy respondiendo a la pregunta anterior. Vuelve a preguntar en un momento.",
+        "not_your_conversation": "Esta conversación la empezó otra persona. Empieza una nueva, por favor.",
         "from_memory_dated": "Anoté el {date}: {items}",
         "from_memory_by_dated": "{name} me dijo el {date}: {items}",
         "withheld": "No puedo decírtelo aquí: es confidencial y no sé quién eres.",

@@ -30,6 +30,7 @@ from typing import Literal
 from homeassistant.components import conversation
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import intent
 from homeassistant.helpers.chat_session import ChatSession, async_get_chat_session
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
@@ -90,7 +91,7 @@ _LOGGER = logging.getLogger(__name__)
 
 # HA 2026.11 makes the user of a chat session's first context its owner and refuses another
 # user's context (`context=` required from 2027.5); HA 2026.10.4 has no such parameter.
-_SESSION_TAKES_CONTEXT = "context" in inspect.signature(async_get_chat_session).parameters
+SESSIONS_HAVE_OWNERS = "context" in inspect.signature(async_get_chat_session).parameters
 
 
 def chat_session(
@@ -98,7 +99,7 @@ def chat_session(
 ) -> AbstractContextManager[ChatSession]:
     """HA's chat session `conversation_id`, opened for the turn's `context` (its user owns a new
     session on HA 2026.11+; raises homeassistant.exceptions.Unauthorized there for another user's)."""
-    if _SESSION_TAKES_CONTEXT:
+    if SESSIONS_HAVE_OWNERS:
         return async_get_chat_session(hass, conversation_id, context=context)  # type: ignore[call-arg]
     return async_get_chat_session(hass, conversation_id)
 
@@ -167,10 +168,14 @@ class MemoryConversationEntity(
         The speaker and room are resolved once (turn.start_turn) and published to every door the
         turn passes. The user's words are recorded verbatim before anything interprets them, the
         reply after; an utterance over the length limit is answered and neither recorded nor
-        interpreted.
+        interpreted. Another user's conversation (HA 2026.11+ gives a chat session to the user who
+        started it) is answered that it is someone else's, and nothing else happens.
         """
-        with chat_session(self.hass, user_input.conversation_id, user_input.context) as session:
-            pass  # fixes the conversation id now (a new one when none was given) for the transcript
+        try:
+            with chat_session(self.hass, user_input.conversation_id, user_input.context) as session:
+                pass  # fixes the conversation id now (a new one when none was given) for the transcript
+        except Unauthorized:  # HA 2026.11+: another user's conversation; nothing is read or done
+            return _not_yours(user_input)
         user_input = replace(user_input, conversation_id=session.conversation_id)
         turn = start_turn(
             self.hass,
@@ -511,6 +516,13 @@ class MemoryConversationEntity(
         day = said_on(memory, language)
         key = "from_memory" + ("_by" if name else "") + ("_dated" if day else "")
         return reply(language, key, name=name, items=items, date=day)
+
+
+def _not_yours(user_input: conversation.ConversationInput) -> conversation.ConversationResult:
+    """The answer to a turn in another user's conversation: no conversation to go on with."""
+    response = intent.IntentResponse(language=user_input.language)
+    response.async_set_speech(reply(user_input.language, "not_your_conversation"))
+    return conversation.ConversationResult(response=response, conversation_id=None)
 
 
 def _speech(result: conversation.ConversationResult) -> str:

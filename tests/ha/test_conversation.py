@@ -9,6 +9,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import async_mock_service
 
 from custom_components.memory.answers import reply
+from custom_components.memory.conversation import SESSIONS_HAVE_OWNERS
 from custom_components.memory.engine.api import MemoryDraft
 from custom_components.memory.engine.models import Kind, Provenance, Scope, Speaker, Status
 from tests.conftest import Resident, Room, async_call
@@ -525,7 +526,9 @@ async def test_c03_someone_elses_answer_and_command(
     hass: Any, memory_entry: Any, *, julian: Resident, anna: Resident, kitchen: Room
 ) -> None:
     """Anna's "No, turn on the kitchen light." to Julian's question: the light goes on, the
-    question stays Julian's and the satellite keeps listening for it."""
+    question stays Julian's and the satellite keeps listening for it. HA 2026.11+ gives a signed-in
+    user's conversation to that user: Anna's turn there is refused and does nothing, and the
+    question stays Julian's all the same."""
     switched_on, _ = _lights(hass)
     await async_say(hass, memory_entry, "Remember that the ladder is behind the shed.", room=kitchen)
     asked = await async_say(hass, memory_entry, "Forget about the ladder.", who=julian, room=kitchen)
@@ -533,8 +536,11 @@ async def test_c03_someone_elses_answer_and_command(
     other = await async_say(
         hass, memory_entry, said, who=anna, room=kitchen, conversation_id=asked.conversation_id
     )
-    assert len(switched_on) == 1 and other.continue_conversation
-    assert speech(other).startswith(reply("en", "forget_not_yours"))
+    if SESSIONS_HAVE_OWNERS:  # HA 2026.11+: Julian's conversation is his; Anna's turn does nothing
+        assert speech(other) == reply("en", "not_your_conversation") and not switched_on
+    else:
+        assert len(switched_on) == 1 and other.continue_conversation
+        assert speech(other).startswith(reply("en", "forget_not_yours"))
     done = await async_say(
         hass, memory_entry, "yes", who=julian, room=kitchen, conversation_id=asked.conversation_id
     )
@@ -814,7 +820,10 @@ async def test_c03_only_the_asker_can_confirm(
     refused = await async_say(
         hass, memory_entry, "yes", who=other, room=kitchen, conversation_id=asked.conversation_id
     )
-    assert speech(refused) == reply("en", "forget_not_yours")
+    # HA 2026.11+ gives the conversation to Julian's user: another context may not go on with it
+    assert speech(refused) == reply(
+        "en", "not_your_conversation" if SESSIONS_HAVE_OWNERS else "forget_not_yours"
+    )
     assert len(await async_all_memories(hass, memory_entry)) == 1
     done = await async_say(
         hass, memory_entry, "yes", who=julian, room=kitchen, conversation_id=asked.conversation_id
@@ -831,7 +840,8 @@ async def test_two_users_keep_their_conversations_apart(
     conversation. HA 2026.10.4 keeps no owner of a chat session (chat_session takes no context),
     so Anna sending Julian's conversation id continues it; what she says there is hers alone:
     she hears none of his private memories, her "yes" does not answer his question, and her
-    other sentences leave that question open for him."""
+    other sentences leave that question open for him. HA 2026.11+ gives the conversation to
+    Julian's user: Anna is told it is someone else's, and nothing she says there is read."""
     sentence, question, marker = PRIVATE["en"]
     julians = await async_say(hass, memory_entry, sentence, who=julian, room=kitchen)
     assert speech(julians) == reply("en", "remembered_private")
@@ -846,10 +856,14 @@ async def test_two_users_keep_their_conversations_apart(
     )
     assert "short answers" in speech(asked) and asked.continue_conversation
     in_his = await async_say(hass, memory_entry, question, who=anna, conversation_id=julians.conversation_id)
-    assert in_his.conversation_id == julians.conversation_id  # HA lets her continue it
-    assert marker not in speech(in_his) and "long answers" in speech(in_his)  # her memories, not his
     refused = await async_say(hass, memory_entry, "yes", who=anna, conversation_id=julians.conversation_id)
-    assert speech(refused) == reply("en", "forget_not_yours")
+    if SESSIONS_HAVE_OWNERS:  # HA 2026.11+: his conversation is his alone
+        assert speech(in_his) == speech(refused) == reply("en", "not_your_conversation")
+        assert in_his.conversation_id is None
+    else:
+        assert in_his.conversation_id == julians.conversation_id  # HA lets her continue it
+        assert marker not in speech(in_his) and "long answers" in speech(in_his)  # her memories, not his
+        assert speech(refused) == reply("en", "forget_not_yours")
     done = await async_say(hass, memory_entry, "yes", who=julian, conversation_id=julians.conversation_id)
     assert speech(done) == reply("en", "forgot")
     remaining = await async_all_memories(hass, memory_entry)

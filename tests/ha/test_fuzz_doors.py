@@ -29,12 +29,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
-from homeassistant.helpers.chat_session import async_get_chat_session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, WebSocketGenerator
 
 from custom_components.memory.const import DOMAIN, LLM_API_ID
+from custom_components.memory.conversation import chat_session
 from custom_components.memory.engine import inputs
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS, InvalidInput
 from custom_components.memory.engine.models import Speaker
@@ -400,7 +400,7 @@ async def test_a_turn_past_the_transcript_limit_is_not_recorded_and_the_turn_goe
         language="en", agent_id="test_llm",
     )  # fmt: skip
     with (
-        async_get_chat_session(household, None) as session,
+        chat_session(household, None, user_input.context) as session,
         conversation.async_get_chat_log(household, session, user_input) as chat_log,
     ):
         await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)

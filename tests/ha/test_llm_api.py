@@ -11,11 +11,11 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.helpers.chat_session import async_get_chat_session
 
 from custom_components.memory.const import LLM_API_ID
+from custom_components.memory.conversation import chat_session
 from custom_components.memory.engine.models import Scope, Speaker
-from custom_components.memory.llm_api import MEMORY_BLOCK_HEADER, NO_MEMORY_PROMPT, confirmation
+from custom_components.memory.llm_api import MEMORY_BLOCK_HEADER, NO_MEMORY_PROMPT, VERBS, confirmation
 from custom_components.memory.turn import asker_key
 from tests.conftest import Resident, Room, async_call
 
@@ -64,7 +64,7 @@ async def _prompt_for(hass: HomeAssistant, text: str, who: Resident | None, room
         agent_id="test_llm",
     )
     with (
-        async_get_chat_session(hass, None) as session,
+        chat_session(hass, None, user_input.context) as session,
         conversation.async_get_chat_log(hass, session, user_input) as chat_log,
     ):
         await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)
@@ -255,21 +255,17 @@ async def test_memory_text_is_quoted_as_data(hass: HomeAssistant, memory_entry: 
 
 async def test_coexists_with_assist(hass: HomeAssistant, memory_entry: Any, julian: Resident) -> None:
     """Ticked beside Assist (listed first): HA merges both APIs; the memory tools come once, from
-    this API, namespaced, and work; Assist offers none of its own then (its tool platform:
+    this API, and work; Assist offers none of its own then (its tool platform:
     test_llm_platform.py) and never the memory agent's intents."""
     merged = await llm.async_get_api(hass, [LLM_API_ID, llm.LLM_API_ASSIST], _context(julian, None))
     names = [tool.name for tool in merged.tools]
-    memory_tools = {
-        "memory__remember",
-        "memory__replace",
-        "memory__recall",
-        "memory__find_to_forget",
-        "memory__forget",
-    }
-    assert memory_tools <= set(names)
-    assert [name for name in names if name.endswith("remember")] == ["memory__remember"]
+    # HA 2026.10 prefixes every merged tool with its API ("memory__remember"); 2026.11+ only a name
+    # two APIs share ("remember"): either way each memory tool comes exactly once
+    offered = {verb: [n for n in names if n in (verb, f"memory__{verb}")] for verb in VERBS}
+    assert all(len(found) == 1 for found in offered.values()), names
+    assert [name for name in names if name.endswith("remember")] == offered["remember"]
     assert not any("Memory" in name for name in names)  # our intents (MemoryRemember …) stay off Assist
-    result = await _data(merged, "memory__remember", content="I like short answers.")
+    result = await _data(merged, offered["remember"][0], content="I like short answers.")
     assert result["scope"] == "private"
 
 
@@ -315,7 +311,7 @@ async def test_made_up_arguments_do_not_end_the_chat_log_turn(
         agent_id="test_llm",
     )
     with (
-        async_get_chat_session(hass, None) as session,
+        chat_session(hass, None, user_input.context) as session,
         conversation.async_get_chat_log(hass, session, user_input) as chat_log,
     ):
         await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)

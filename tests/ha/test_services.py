@@ -13,7 +13,7 @@ from homeassistant.exceptions import ServiceValidationError
 from custom_components.memory.const import CONF_SENSITIVE_TO_UNKNOWN
 from custom_components.memory.engine.api import MAX_CONTENT_CHARS
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker
-from tests.conftest import async_call, both_stores
+from tests.conftest import async_call, both_stores, person_storage
 
 pytestmark = both_stores  # every test here touches the store: run on SQLite and PostgreSQL
 
@@ -162,7 +162,7 @@ async def test_deleting_a_person_forgets_their_private_memories(
         household, "remember", {"content": "I collect stamps.", "scope": "private", "person": anna.person_id}
     )
 
-    people = household.data["person"][1]  # the person storage collection (UI-created persons)
+    people = person_storage(household)
     item = next(p for p in people.async_items() if p["user_id"] == julian.user_id)
     await people.async_delete_item(item["id"])
     await household.async_block_till_done()

@@ -47,6 +47,7 @@ from custom_components.memory.const import (
     CONF_WHISPER_MODEL,
     DOMAIN,
 )
+from custom_components.memory.ha_compat import ENTRY_SET_UP
 from custom_components.memory.whisper import LANGUAGES
 from tests.conftest import setup_memory
 from tests.ha.voice_helpers import (
@@ -156,9 +157,9 @@ async def target(household: HomeAssistant) -> AsyncGenerator[TargetStt]:
     """A test integration with one STT entity (stt.test_stt)."""
     entity = TargetStt()
 
-    async def setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    async def setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool | None:
         await hass.config_entries.async_forward_entry_setups(entry, [Platform.STT])
-        return True
+        return ENTRY_SET_UP  # None where HA wants None (2026.11), True where it wants a bool
 
     async def setup_stt(hass: HomeAssistant, entry: ConfigEntry, add: AddConfigEntryEntitiesCallback) -> None:
         add([entity])

@@ -11,7 +11,6 @@ from freezegun.api import FrozenDateTimeFactory
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType, InvalidData
-from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
@@ -21,6 +20,7 @@ from custom_components.memory.const import (
     CONF_TRANSCRIPT_RETENTION_DAYS,
     LLM_API_ID,
 )
+from custom_components.memory.conversation import chat_session
 from custom_components.memory.engine.models import Role, TranscriptTurn
 from custom_components.memory.transcripts import PURGE_INTERVAL, learning_allowed
 from tests.conftest import Resident, Room, setup_memory
@@ -101,7 +101,7 @@ async def test_llm_api_alone_records_the_user_turn(household: HomeAssistant, jul
         agent_id="test_llm",
     )
     with (
-        async_get_chat_session(household, None) as session,
+        chat_session(household, None, user_input.context) as session,
         conversation.async_get_chat_log(household, session, user_input) as chat_log,
     ):
         await chat_log.async_provide_llm_data(user_input.as_llm_context("test_llm"), [LLM_API_ID], None, None)
@@ -183,8 +183,8 @@ async def test_options_show_and_validate_learning_fields(household: HomeAssistan
             await household.config_entries.options.async_configure(
                 result["flow_id"], {**base, CONF_TRANSCRIPT_RETENTION_DAYS: days}
             )
-    result = await household.config_entries.options.async_configure(
-        result["flow_id"], {**base, CONF_LEARNING_OPT_OUT_AREAS: ["no_such_area"]}
+    result = await household.config_entries.options.async_configure(  # the areas show with learning on
+        result["flow_id"], {**base, CONF_LEARNING: True, CONF_LEARNING_OPT_OUT_AREAS: ["no_such_area"]}
     )
     assert result["errors"] == {CONF_LEARNING_OPT_OUT_AREAS: "invalid_area"}
     result = await household.config_entries.options.async_configure(

@@ -33,7 +33,7 @@ from pytest_homeassistant_custom_component.components.diagnostics import get_dia
 from custom_components.memory.const import CONF_STT_ENGINE, CONF_STT_PROXY
 from custom_components.memory.engine.models import Scope
 from custom_components.memory.recognition import heard_for
-from tests.conftest import Resident, Room, async_call, setup_memory
+from tests.conftest import Resident, Room, async_call, person_storage, setup_memory
 from tests.ha.helpers_conversation import (
     async_all_memories,
     async_pipeline_say,
@@ -775,7 +775,7 @@ async def test_deleting_a_person_deletes_the_voiceprint_across_reload(
     household: HomeAssistant, voice_entry: ConfigEntry, enrolled: tuple[Resident, Resident]
 ) -> None:
     julian, anna = enrolled
-    people = household.data["person"][1]
+    people = person_storage(household)
     item = next(p for p in people.async_items() if p["user_id"] == julian.user_id)
     await people.async_delete_item(item["id"])
     await household.async_block_till_done()

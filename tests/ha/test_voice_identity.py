@@ -21,7 +21,7 @@ from homeassistant.helpers import entity_registry as er
 
 from custom_components.memory.engine.models import Role, Scope, SpeakerSource
 from custom_components.memory.recognition import MAX_UTTERANCE_BYTES, VoiceRecognizer, heard_for
-from tests.conftest import Resident, Room, async_call
+from tests.conftest import Resident, Room, async_call, person_storage
 from tests.ha.helpers_conversation import (
     PipelineTurn,
     async_all_memories,
@@ -297,7 +297,7 @@ async def test_deleting_a_person_deletes_their_voiceprint(
     hass: HomeAssistant, memory_entry: Any, enrolled: tuple[Resident, Resident]
 ) -> None:
     julian, anna = enrolled
-    people = hass.data["person"][1]  # the person storage collection (UI-created persons)
+    people = person_storage(hass)
     item = next(p for p in people.async_items() if p["user_id"] == julian.user_id)
     await people.async_delete_item(item["id"])
     await hass.async_block_till_done()
