@@ -199,6 +199,26 @@ class ScriptedLLM(RecordingAgent):
         return conversation.ConversationResult(response=response, conversation_id=session.conversation_id)
 
 
+async def async_scripted_llm(
+    hass: HomeAssistant, apis: list[str], *, domain: str = "test_llm", wrapped_by: Any = None
+) -> tuple[ScriptedLLM, str]:
+    """A ScriptedLLM with the LLM APIs `apis` ticked, registered as the agent of a config entry of
+    integration `domain` (a real one, e.g. "ollama", makes its manifest's iot_class decide cloud vs
+    local); with `wrapped_by` (the memory entry) it becomes the memory agent's wrapped agent
+    (options, reload). Returns (agent, agent id)."""
+    agent_entry = MockConfigEntry(domain=domain, title="Scripted LLM")
+    agent_entry.add_to_hass(hass)
+    agent = ScriptedLLM(hass, llm_api=apis, platform=domain)
+    conversation.async_set_agent(hass, agent_entry, agent)
+    if wrapped_by is not None:
+        hass.config_entries.async_update_entry(
+            wrapped_by, options={**wrapped_by.options, CONF_AGENT: agent_entry.entry_id}
+        )
+        await hass.config_entries.async_reload(wrapped_by.entry_id)
+        await hass.async_block_till_done()
+    return agent, agent_entry.entry_id
+
+
 async def async_wrap_recording_agent(
     hass: HomeAssistant,
     entry: Any,

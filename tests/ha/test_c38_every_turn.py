@@ -23,19 +23,18 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.memory.const import CONF_AGENT, LLM_API_ID
+from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.models import Role, Scope
 from tests.conftest import Resident, Room, async_call
 from tests.speech import MEN, WOMEN, speak
 
 from .helpers_conversation import (
     Model,
-    ScriptedLLM,
     async_all_memories,
     async_pipeline_say,
     async_say,
+    async_scripted_llm,
     async_transcript,
     speech,
 )
@@ -107,16 +106,9 @@ async def test_c38_memory_on_every_turn(  # noqa: PLR0917 (fixtures)
     people = dict(
         zip(("julian", "anna"), await async_enrol_household(hass, media, julian, anna), strict=True)
     )
-    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
-    agent_entry.add_to_hass(hass)
-    agent = ScriptedLLM(hass, llm_api=apis, platform=LLM_DOMAIN)
-    conversation.async_set_agent(hass, agent_entry, agent)
-    if wrapped:
-        hass.config_entries.async_update_entry(
-            memory_entry, options={**memory_entry.options, CONF_AGENT: agent_entry.entry_id}
-        )
-        await hass.config_entries.async_reload(memory_entry.entry_id)
-        await hass.async_block_till_done()
+    agent, agent_id = await async_scripted_llm(
+        hass, apis, domain=LLM_DOMAIN, wrapped_by=memory_entry if wrapped else None
+    )
     found: list[list[str]] = []
     questions = iter(TURNS)
 
@@ -141,7 +133,7 @@ async def test_c38_memory_on_every_turn(  # noqa: PLR0917 (fixtures)
             question,
             room=kitchen,
             conversation_id=conversation_id,
-            agent_id=None if wrapped else agent_entry.entry_id,
+            agent_id=None if wrapped else agent_id,
         )
         conversation_id = said.conversation_id
 
@@ -177,10 +169,7 @@ async def test_c38_tools_kept_between_turns_act_as_each_turns_speaker(  # noqa: 
     reuses the API instance at a satellite, whose user and device never change): when Anna goes on
     with Julian's conversation, her tool calls read and write as Anna, never as Julian."""
     await async_enrol_household(hass, media, julian, anna)
-    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
-    agent_entry.add_to_hass(hass)
-    agent = ScriptedLLM(hass, llm_api=["assist"], platform=LLM_DOMAIN)
-    conversation.async_set_agent(hass, agent_entry, agent)
+    agent, agent_id = await async_scripted_llm(hass, ["assist"], domain=LLM_DOMAIN)
     breakfasts: list[list[str]] = []
 
     async def breakfast(model: Model) -> str:
@@ -204,7 +193,7 @@ async def test_c38_tools_kept_between_turns_act_as_each_turns_speaker(  # noqa: 
             question,
             room=kitchen,
             conversation_id=conversation_id,
-            agent_id=agent_entry.entry_id,
+            agent_id=agent_id,
         )
         conversation_id = said.conversation_id
     julians, annas = breakfasts
@@ -221,15 +210,7 @@ async def test_two_turns_of_one_conversation_at_once_are_both_answered(
     question while the LLM still answers the first): the memory agent answers the second after the
     first, each with its own memories; nobody gets an error (HA 2026.11+ refuses a second open
     turn of one chat log)."""
-    agent_entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
-    agent_entry.add_to_hass(hass)
-    agent = ScriptedLLM(hass, llm_api=[LLM_API_ID], platform=LLM_DOMAIN)
-    conversation.async_set_agent(hass, agent_entry, agent)
-    hass.config_entries.async_update_entry(
-        memory_entry, options={**memory_entry.options, CONF_AGENT: agent_entry.entry_id}
-    )
-    await hass.config_entries.async_reload(memory_entry.entry_id)
-    await hass.async_block_till_done()
+    agent, _ = await async_scripted_llm(hass, [LLM_API_ID], domain=LLM_DOMAIN, wrapped_by=memory_entry)
     first_in_llm = asyncio.Event()
     release = asyncio.Event()
 

@@ -16,14 +16,13 @@ import pytest
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.memory.const import CONF_AGENT, LLM_API_ID
+from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.models import Scope
 from custom_components.memory.llm_api import IN_TURN_PROMPT, MEMORY_BLOCK_HEADER
 from tests.conftest import Resident, async_call, both_stores
 
-from .helpers_conversation import Model, ScriptedLLM, async_all_memories, memory_agent_id
+from .helpers_conversation import Model, ScriptedLLM, async_all_memories, async_scripted_llm, memory_agent_id
 
 LLM_DOMAIN = "test_llm"
 PLUMBER = "The plumber's number is 0151 2345"
@@ -31,11 +30,7 @@ PLUMBER = "The plumber's number is 0151 2345"
 
 async def _agent(hass: HomeAssistant, apis: list[str]) -> tuple[ScriptedLLM, str]:
     """A ScriptedLLM registered as the agent of a config entry; (agent, agent id)."""
-    entry = MockConfigEntry(domain=LLM_DOMAIN, title="Scripted LLM")
-    entry.add_to_hass(hass)
-    agent = ScriptedLLM(hass, llm_api=apis, platform=LLM_DOMAIN)
-    conversation.async_set_agent(hass, entry, agent)
-    return agent, entry.entry_id
+    return await async_scripted_llm(hass, apis, domain=LLM_DOMAIN)
 
 
 async def _say(
@@ -182,12 +177,9 @@ async def test_c36_wrapped_by_the_memory_agent_one_memory_block(
     in the system prompt once (the memory agent's), the Memory API only points at it, and the
     tools come once and act as the turn's speaker."""
     await async_call(hass, "remember", {"content": PLUMBER})
-    agent, agent_id = await _agent(hass, [llm.LLM_API_ASSIST, LLM_API_ID])
-    hass.config_entries.async_update_entry(
-        memory_entry, options={**memory_entry.options, CONF_AGENT: agent_id}
+    agent, _ = await async_scripted_llm(
+        hass, [llm.LLM_API_ASSIST, LLM_API_ID], domain=LLM_DOMAIN, wrapped_by=memory_entry
     )
-    await hass.config_entries.async_reload(memory_entry.entry_id)
-    await hass.async_block_till_done()
     stored: list[llm.ToolResult] = []
 
     async def remember(model: Model) -> str:
