@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from typing import Literal
 
@@ -71,6 +71,7 @@ from .turn import (
     TurnQueue,
     active,
     async_recall_once,
+    current_turn,
     may_answer,
     question,
     start_turn,
@@ -190,11 +191,14 @@ class MemoryConversationEntity(
         )
         if (problem := utterance_problem(user_input.text)) is not None:
             return self._reply(turn, reply(turn.language, problem))
+        # a turn of this conversation asking this agent again (a script, an agent wrapping it) is
+        # part of that turn: it does not wait for it
+        within = current_turn(turn.conversation_id) is not None
         with active(turn):
-            self._record(turn, Role.USER, turn.text)
-            async with self._queue.turn(turn.conversation_id) as ours:
+            async with nullcontext(True) if within else self._queue.turn(turn.conversation_id) as ours:
+                self._record(turn, Role.USER, turn.text)  # in turn order: question, answer, question …
                 result = await self._async_safe_turn(user_input, turn) if ours else self._busy(turn)
-            self._record(turn, Role.ASSISTANT, _speech(result))
+                self._record(turn, Role.ASSISTANT, _speech(result))
         async_note_turn(  # learning: the conversation ends later (idle or chat session end)
             self.hass,
             self._entry,
@@ -435,7 +439,7 @@ class MemoryConversationEntity(
         block = turn_block(hass, self._data, hits, turn.speaker, cloud=cloud)
         said_by = speaker_line(hass, turn.speaker)
         extra_prompt = "\n\n".join(p for p in (said_by, block, user_input.extra_system_prompt) if p)
-        return await conversation.async_converse(
+        result = await conversation.async_converse(
             hass,
             user_input.text,
             turn.conversation_id,
@@ -446,6 +450,10 @@ class MemoryConversationEntity(
             satellite_id=user_input.satellite_id,
             extra_system_prompt=extra_prompt,
         )
+        for busy in BUSY_ERRORS:
+            if _found(busy(turn.conversation_id), result):  # answered "busy" (_async_safe_turn)
+                raise busy(turn.conversation_id)
+        return result
 
     def _offer_to_remember(self, turn: Turn) -> conversation.ConversationResult:
         """A statement no agent understood: "Okay, noted." when learning will read this
@@ -528,6 +536,13 @@ def _not_yours(user_input: conversation.ConversationInput) -> conversation.Conve
 def _speech(result: conversation.ConversationResult) -> str:
     """The plain speech of a result ("" when it has none)."""
     return str(result.response.speech.get("plain", {}).get("speech", ""))
+
+
+def _found(error: Exception, result: conversation.ConversationResult) -> bool:
+    """Whether `result` is HA's agent manager handing on `error` of the wrapped agent (an UNKNOWN
+    error with the error's text): how a ConversationBusyError comes back from async_converse."""
+    response = result.response
+    return response.error_code is intent.IntentResponseErrorCode.UNKNOWN and _speech(result) == str(error)
 
 
 def _understood(result: conversation.ConversationResult) -> bool:

@@ -13,15 +13,21 @@ rest of the integration one way to do each thing, in 2026.11's conventions where
   another field of the same form: the field is not shown, not required and not submitted unless it
   holds); 2026.10.4's markers do not. `shown_when(marker, key, field, value, ...)` makes the field,
   conditional where the release can.
+- LLM API instances: 2026.11 keeps a chat log's API instance and system prompt between turns
+  (prompt caching) and marks the running turn (`ChatLog.turn_active`); 2026.10.4 builds both anew
+  every turn, for a copy of the chat log per turn. KEEPS_API_BETWEEN_TURNS says which
+  (llm_api.TurnRenewal renews only where HA keeps them).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from typing import Any, Final
 
 import probatio as vol
 from homeassistant import data_entry_flow
+from homeassistant.components.conversation.chat_log import ChatLog
 from homeassistant.config_entries import ConfigEntries, ConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
@@ -34,6 +40,8 @@ ENTRY_METHODS_RETURN_NONE: Final = hasattr(ConfigEntries, "async_unload_platform
 ENTRY_SET_UP: Final[bool | None] = None if ENTRY_METHODS_RETURN_NONE else True
 # 2026.11: a repair issue names the config entry it belongs to.
 ISSUES_NAME_ENTRY: Final = "config_entry_id" in inspect.signature(ir.async_create_issue).parameters
+# 2026.11: a chat log keeps its API instance between turns (prompt caching, with turn_active).
+KEEPS_API_BETWEEN_TURNS: Final = "turn_active" in {f.name for f in dataclasses.fields(ChatLog)}
 # 2026.11: HA's own schema markers with `visible=` (2026.10.4's data_entry_flow has no Optional;
 # its `Required` is typing.Required, hence the class check).
 _HA_OPTIONAL = getattr(data_entry_flow, "Optional", None)

@@ -32,8 +32,7 @@ def async_get_tools(hass: HomeAssistant, llm_context: llm.LLMContext, api_id: st
     entries: list[MemoryConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
     if not entries or not claim_tools(llm_context, "platform"):
         return None
-    data = entries[0].runtime_data  # single_config_entry
     return LLMTools(
-        tools=memory_tools(data, prefix=TOOL_PREFIX),
+        tools=memory_tools(entries[0], prefix=TOOL_PREFIX),  # single_config_entry
         prompt=tools_prompt(TOOL_PREFIX),
     )

@@ -41,6 +41,7 @@ from homeassistant.components.conversation.chat_log import (
     current_chat_log,
 )
 from homeassistant.components.conversation.const import ChatLogEventType
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
@@ -54,6 +55,7 @@ from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, S
 from .engine.text import is_encodable
 from .engine.writer import checked_text, clean_content, scope_for
 from .engine_calls import async_recall, async_run
+from .ha_compat import KEEPS_API_BETWEEN_TURNS
 from .intents import forget_candidates, infer_kind
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
@@ -333,16 +335,24 @@ class _SpeakerTool(llm.Tool):
     about: str
     integration = DOMAIN
 
-    def __init__(self, data: MemoryRuntimeData, *, prefix: str = "") -> None:
-        self._data = data
+    def __init__(self, entry: MemoryConfigEntry, *, prefix: str = "") -> None:
+        self._entry = entry
         self.name = f"{prefix}{self.verb}"
         self.description = self.about.format(**tool_names(prefix))
+
+    @property
+    def _data(self) -> MemoryRuntimeData:
+        """The entry's runtime data as it is now (a reload replaces it; HA may keep a tool longer)."""
+        return self._entry.runtime_data
 
     async def async_call(
         self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
     ) -> llm.ToolResult:
-        """Check the model's arguments, then act as this call's speaker (`_async_act`)."""
+        """Check the model's arguments, then act as this call's speaker (`_async_act`); a tool
+        kept past its entry's unload finds the store unavailable."""
         args = self._args(tool_input)
+        if self._entry.state is not ConfigEntryState.LOADED:
+            return _failed("store_unavailable", message=NOT_STORED)
         return await self._async_act(hass, args, llm_context, bind(hass, self._data, llm_context))
 
     async def _async_act(
@@ -598,22 +608,24 @@ TOOL_CLASSES: tuple[type[_SpeakerTool], ...] = (
 )
 
 
-def memory_tools(data: MemoryRuntimeData, *, prefix: str = "") -> list[llm.Tool]:
+def memory_tools(entry: MemoryConfigEntry, *, prefix: str = "") -> list[llm.Tool]:
     """The memory tools of one entry, named `prefix` + verb (tool_names); each call acts as its
-    turn's speaker (`bind`)."""
-    return [tool(data, prefix=prefix) for tool in TOOL_CLASSES]
+    turn's speaker (`bind`) on the entry's store as it is then."""
+    return [tool(entry, prefix=prefix) for tool in TOOL_CLASSES]
 
 
 class TurnRenewal:
     """The chat logs whose Memory API instance must be built anew at their next user message.
 
-    HA 2026.11+ reuses a chat log's API instance (and system prompt) while the agent, user,
-    device and APIs are unchanged, and then does not ask the API again; the Memory API's prompt
-    holds one turn's speaker and memories, so it marks the chat log it built an instance for
-    (`renew_next_turn`) and, when that conversation's next user message is added, drops the
-    kept instance (`ChatLog.llm_api = None`): HA then builds it — and the whole system prompt —
-    as on every turn before 2026.11. The chat logs are held weakly: a finished conversation is
-    never kept alive here.
+    HA 2026.11+ (ha_compat.KEEPS_API_BETWEEN_TURNS) reuses a chat log's API instance (and system
+    prompt) while the agent, user, device and APIs are unchanged, and then does not ask the API
+    again; the Memory API's prompt holds one turn's speaker and memories, so it marks each chat
+    log it built an instance for (`renew_next_turn`) and, when that conversation's next user
+    message is added, drops the kept instance (`ChatLog.llm_api = None`): HA then builds it — and
+    the whole system prompt — as on every turn before 2026.11. Never inside a running turn
+    (`ChatLog.turn_active`). When the entry unloads (`async_renew_all`), every marked chat log
+    between turns drops its instance too: a reload's new API and store are asked next turn. The
+    chat logs are held weakly: a finished conversation is never kept alive here.
     """
 
     def __init__(self) -> None:
@@ -629,13 +641,20 @@ class TurnRenewal:
         """A chat log event (conversation.chat_log.async_subscribe_chat_logs)."""
         if event is ChatLogEventType.DELETED:
             self._logs.pop(conversation_id, None)
-            return
-        if event is not ChatLogEventType.CONTENT_ADDED or data.get("content", {}).get("role") != "user":
-            return
+        elif event is ChatLogEventType.CONTENT_ADDED and data.get("content", {}).get("role") == "user":
+            self._renew(conversation_id)
+
+    @callback
+    def async_renew_all(self) -> None:
+        for conversation_id in list(self._logs):
+            self._renew(conversation_id)
+
+    def _renew(self, conversation_id: str) -> None:
         ref = self._logs.get(conversation_id)
         chat_log = ref() if ref is not None else None
-        # a message added inside a running turn (HA 2026.11's turn_active) keeps its tools
-        if chat_log is not None and not getattr(chat_log, "turn_active", False):
+        if chat_log is None:
+            self._logs.pop(conversation_id, None)
+        elif not chat_log.turn_active:  # a running turn keeps its tools
             del self._logs[conversation_id]
             chat_log.llm_api = None  # the agent's next async_provide_llm_data asks the APIs again
 
@@ -661,8 +680,10 @@ class MemoryAPI(llm.API):
         """
         data = self._entry.runtime_data
         binding = bind(self.hass, data, llm_context)
-        tools = memory_tools(data) if claim_tools(llm_context, "api") else []
+        tools = memory_tools(self._entry) if claim_tools(llm_context, "api") else []
         parts = [tools_prompt()] if tools else []
+        if KEEPS_API_BETWEEN_TURNS and (chat_log := current_chat_log.get()) is not None:
+            self.renewal.renew_next_turn(chat_log)
         if binding.turn is not None:
             parts.append(IN_TURN_PROMPT)  # the memory agent's prompt names the speaker already
         else:
@@ -674,35 +695,36 @@ class MemoryAPI(llm.API):
     async def _async_prompt(
         self, data: MemoryRuntimeData, speaker: Speaker, llm_context: llm.LLMContext, *, cloud: bool
     ) -> str:
-        """Record the live utterance, recall for it, and format the memory block; the chat log's
-        instance is renewed at its next user message (TurnRenewal)."""
+        """Record the live utterance, recall for it, and format the memory block."""
         text = current_user_text()
         language = tool_language(self.hass, llm_context)
-        if (chat_log := current_chat_log.get()) is not None:
-            self.renewal.renew_next_turn(chat_log)
-            if text:  # recorded before recall interprets it
-                record_turn(
-                    self._entry,
-                    chat_log.conversation_id,
-                    Role.USER,
-                    text,
-                    speaker=speaker,
-                    language=language,
-                )
+        if (chat_log := current_chat_log.get()) is not None and text:  # before recall interprets it
+            record_turn(
+                self._entry,
+                chat_log.conversation_id,
+                Role.USER,
+                text,
+                speaker=speaker,
+                language=language,
+            )
         hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
         return turn_block(self.hass, data, hits, speaker, cloud=cloud) or NO_MEMORY_PROMPT
 
 
 @callback
 def async_register_llm_api(hass: HomeAssistant, entry: MemoryConfigEntry) -> Callable[[], None]:
-    """Register the Memory LLM API and its TurnRenewal; returns the callable that undoes both."""
+    """Register the Memory LLM API and, where HA keeps API instances between turns, its
+    TurnRenewal; returns the callable that undoes both (renewing every kept instance)."""
     api = MemoryAPI(hass, entry)
     unregister = llm.async_register_api(hass, api)
+    if not KEEPS_API_BETWEEN_TURNS:
+        return unregister
     unsubscribe = async_subscribe_chat_logs(hass, api.renewal.async_on_event)
 
     @callback
     def undo() -> None:
         unsubscribe()
         unregister()
+        api.renewal.async_renew_all()
 
     return undo

@@ -203,6 +203,48 @@ async def test_c38_tools_kept_between_turns_act_as_each_turns_speaker(  # noqa: 
     assert (tea.scope, tea.owner_id) == (Scope.PRIVATE, anna.person_id)
 
 
+async def test_c38_after_a_reload_the_next_turn_recalls_on_the_new_store(
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, kitchen: Room, household_memories: None
+) -> None:
+    """Saving the options reloads the entry in the middle of a conversation: the next question is
+    recalled anew and its tools act on the reloaded store (HA 2026.11+ would otherwise keep the
+    instance built before the reload, with its closed store)."""
+    agent, agent_id = await async_scripted_llm(hass, [LLM_API_ID], domain=LLM_DOMAIN)
+    found: list[list[str]] = []
+
+    async def look_up_wifi(model: Model) -> str:
+        found.append(await _recall_then_answer(model, "What's the guest wifi password?"))
+        return "ok"
+
+    agent.script.extend([_answer_ok, look_up_wifi])
+    first = await conversation.async_converse(
+        hass,
+        "Where is the spare key?",
+        None,
+        julian.context,
+        "en",
+        agent_id=agent_id,
+        device_id=kitchen.device_id,
+    )
+    await hass.config_entries.async_reload(memory_entry.entry_id)
+    await hass.async_block_till_done()
+    await conversation.async_converse(
+        hass,
+        "What's the guest wifi password?",
+        first.conversation_id,
+        julian.context,
+        "en",
+        agent_id=agent_id,
+        device_id=kitchen.device_id,
+    )
+    assert KEY in agent.system_prompts[0] and WIFI in agent.system_prompts[1]
+    assert WIFI in found[0], found
+
+
+async def _answer_ok(model: Model) -> str:
+    return "ok"
+
+
 async def test_two_turns_of_one_conversation_at_once_are_both_answered(
     hass: HomeAssistant, memory_entry: Any, kitchen: Room, household_memories: None
 ) -> None:
@@ -252,11 +294,26 @@ async def test_two_turns_of_one_conversation_at_once_are_both_answered(
 @pytest.mark.skipif(
     not hasattr(conversation, "ConversationBusyError"), reason="HA before 2026.11 has no busy conversations"
 )
-async def test_a_turn_while_something_else_holds_the_conversation_is_told_busy(
-    hass: HomeAssistant, memory_entry: Any, julian: Resident
+@pytest.mark.parametrize(
+    ("language", "said", "busy_reply"),
+    [
+        # a memory sentence (the memory agent opens the chat log)
+        ("de", "Merk dir: der Schlüssel liegt im Keller.", "Ich beantworte hier noch die letzte Frage."),
+        # a question no memory answers, for HA's own agent (it opens the chat log)
+        ("it", "Qual è la capitale della Mongolia?", "Sto ancora rispondendo alla domanda precedente."),
+        # a question for the wrapped LLM agent (it opens the chat log)
+        ("en", "What should we cook tonight?", "I'm still answering the last question here."),
+    ],
+    ids=["memory-sentence", "ha-agent", "llm-agent"],
+)
+async def test_a_turn_while_something_else_holds_the_conversation_is_told_busy(  # noqa: PLR0917 (fixtures)
+    hass: HomeAssistant, memory_entry: Any, julian: Resident, language: str, said: str, busy_reply: str
 ) -> None:
-    """HA 2026.11+: while another agent's turn holds the conversation's chat log, a memory sentence
-    to the memory agent is answered "busy" in the asker's language — no error, nothing stored."""
+    """HA 2026.11+: while another agent's turn holds the conversation's chat log, a turn to the
+    memory agent is answered "busy" in the asker's language, whoever would have answered it — no
+    error, nothing stored."""
+    if said.startswith("What should"):
+        await async_scripted_llm(hass, [LLM_API_ID], domain=LLM_DOMAIN, wrapped_by=memory_entry)
     from homeassistant.helpers.chat_session import async_get_chat_session  # noqa: PLC0415
 
     first = await async_say(hass, memory_entry, "Where is the spare key?", who=julian)
@@ -277,17 +334,12 @@ async def test_a_turn_while_something_else_holds_the_conversation_is_told_busy(
         # a turn of its own, as another caller's: not inside this held chat log's context
         task = asyncio.get_running_loop().create_task(
             async_say(
-                hass,
-                memory_entry,
-                "Merk dir: der Schlüssel liegt im Keller.",
-                language="de",
-                who=julian,
-                conversation_id=conversation_id,
+                hass, memory_entry, said, language=language, who=julian, conversation_id=conversation_id
             ),
             context=contextvars.Context(),
         )
         async with asyncio.timeout(30):  # a hang fails the test
             busy = await task
-    assert speech(busy) == "Ich beantworte hier noch die letzte Frage. Frag bitte gleich noch einmal."
+    assert speech(busy).startswith(busy_reply)
     assert busy.response.response_type is not intent.IntentResponseType.ERROR
     assert not [m for m in await async_all_memories(hass, memory_entry) if "Keller" in m.content]
