@@ -47,7 +47,7 @@ from custom_components.memory.const import (
     CONF_WHISPER_MODEL,
     DOMAIN,
 )
-from custom_components.memory.ha_compat import ENTRY_SET_UP
+from custom_components.memory.ha_compat import ENTRY_SET_UP, FIELDS_CAN_HIDE
 from custom_components.memory.whisper import LANGUAGES
 from tests.conftest import setup_memory
 from tests.ha.voice_helpers import (
@@ -379,12 +379,13 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
 
     result = await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
     assert result["type"] is FlowResultType.CREATE_ENTRY
+    # HA 2026.11+ shows (and submits) Whisper's fields only with the Whisper engine
+    whisper = {} if FIELDS_CAN_HIDE else {CONF_WHISPER_MODEL: "base", CONF_WHISPER_LANGUAGE: "pipeline"}
     assert entry.options[CONF_VOICE] == {
         "voice_recognition": True,
         CONF_STT_ENGINE: "proxy",
         CONF_STT_PROXY: TARGET,
-        CONF_WHISPER_MODEL: "base",
-        CONF_WHISPER_LANGUAGE: "pipeline",
+        **whisper,
     }
     own = stt_entity_id(household, entry)
     assert own == "stt.household_memory_speech_to_text"  # on the Household Memory service device
