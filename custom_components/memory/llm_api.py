@@ -654,7 +654,8 @@ class TurnRenewal:
         chat_log = ref() if ref is not None else None
         if chat_log is None:
             self._logs.pop(conversation_id, None)
-        elif not chat_log.turn_active:  # a running turn keeps its tools
+        # a running turn keeps its tools (turn_active: HA 2026.11+, the only releases renewed)
+        elif not getattr(chat_log, "turn_active", False):
             del self._logs[conversation_id]
             chat_log.llm_api = None  # the agent's next async_provide_llm_data asks the APIs again
 
