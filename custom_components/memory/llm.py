@@ -1,6 +1,6 @@
 """The LLM tool platform: the memory tools for every agent and MCP client of the Assist API.
 
-HA (2026.8+) asks each loaded integration's `llm.py` for tools when it builds the Assist API,
+Home Assistant asks each loaded integration's `llm.py` for tools when it builds the Assist API,
 so an LLM agent with only "Assist" ticked (and HA's MCP server) gets remember, replace, recall,
 find_to_forget and forget as `memory__remember` … — the same classes as the Memory API's tools
 (llm_api.memory_tools), each call acting as the speaker of its turn (llm_api.bind). The per-turn
