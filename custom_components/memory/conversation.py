@@ -451,8 +451,8 @@ class MemoryConversationEntity(
             extra_system_prompt=extra_prompt,
         )
         for busy in BUSY_ERRORS:
-            if _found(busy(turn.conversation_id), result):  # answered "busy" (_async_safe_turn)
-                raise busy(turn.conversation_id)
+            if _found(error := busy(turn.conversation_id), result):  # answered "busy" (_async_safe_turn)
+                raise error
         return result
 
     def _offer_to_remember(self, turn: Turn) -> conversation.ConversationResult:

@@ -12,7 +12,7 @@ one set of them (`claim_tools`).
 
 Memory on every turn: HA 2026.11+ keeps a chat log's API instance and system prompt while the
 agent, user, device and APIs stay the same (so providers can cache the prompt), without asking
-the API again. The Memory API used directly by an LLM agent recalls per turn, so it asks HA to
+the API again. The Memory API's prompt holds one turn's speaker and memories, so it asks HA to
 build its instance anew at the conversation's next user message (`TurnRenewal`); its prompt keeps
 the stable part first (tools prompt), the speaker and the turn's memories last.
 
@@ -699,7 +699,7 @@ class MemoryAPI(llm.API):
         """Record the live utterance, recall for it, and format the memory block."""
         text = current_user_text()
         language = tool_language(self.hass, llm_context)
-        if (chat_log := current_chat_log.get()) is not None and text:  # before recall interprets it
+        if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
             record_turn(
                 self._entry,
                 chat_log.conversation_id,

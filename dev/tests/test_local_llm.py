@@ -79,18 +79,25 @@ async def test_extracts_spare_key(hass: HomeAssistant, llm_entry: Any, language:
 async def test_conversation_agent_answers(hass: HomeAssistant, llm_entry: Any) -> None:
     """The conversation entity replies through HA's conversation component."""
     assert await async_setup_component(hass, conversation.DOMAIN, {})
+    speech = await _ask(hass, llm_entry, "What is the capital of France? Answer with one word.")
+    assert "paris" in speech.lower()
+
+
+async def _ask(hass: HomeAssistant, llm_entry: Any, question: str) -> str:
+    """`question` to the entry's conversation agent in a new conversation; its spoken answer
+    (printed with how long it took)."""
     started = os.times().elapsed
     result = await conversation.async_converse(
         hass,
-        "What is the capital of France? Answer with one word.",
+        question,
         None,
         Context(),
         language="en",
         agent_id=_entity_id(hass, conversation.DOMAIN, llm_entry, "conversation"),
     )
-    speech = result.response.speech["plain"]["speech"]
-    print(f"\nconversation {os.times().elapsed - started:.1f} s: {speech!r}")
-    assert "paris" in speech.lower()
+    speech: str = result.response.speech["plain"]["speech"]
+    print(f"\n{question!r} {os.times().elapsed - started:.1f} s: {speech!r}")
+    return speech
 
 
 class _WordAPI(llm.API):
@@ -115,17 +122,7 @@ async def test_options_tick_llm_apis_for_the_conversation_agent(hass: HomeAssist
     assert done["type"] is FlowResultType.CREATE_ENTRY
     assert llm_entry.options == {CONF_LLM_HASS_API: ["word"]}
 
-    started = os.times().elapsed
-    result = await conversation.async_converse(
-        hass,
-        "What is the household's secret word? Answer with one word.",
-        None,
-        Context(),
-        language="en",
-        agent_id=_entity_id(hass, conversation.DOMAIN, llm_entry, "conversation"),
-    )
-    speech = result.response.speech["plain"]["speech"]
-    print(f"\nconversation with an LLM API {os.times().elapsed - started:.1f} s: {speech!r}")
+    speech = await _ask(hass, llm_entry, "What is the household's secret word? Answer with one word.")
     assert "plum" in speech.lower()
 
 
