@@ -6,7 +6,7 @@ Home Assistant. Ids are opaque strings (uuid4 hex).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -143,6 +143,12 @@ class Memory:
     access_count: int = 0
     last_accessed_at: datetime | None = None
     speaker_id: str | None = None  # provenance: the recognised person who said it; None if unknown
+
+
+# The fields a store keeps, declared once: both stores' columns and codecs and the move between
+# stores follow it, tests/engine/test_record_fields.py checks the rest. `withheld` is not the
+# memory's but one caller's (engine/audience.py), so it is never stored.
+STORED_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Memory) if f.name != "withheld")
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from typing import Protocol, runtime_checkable
 
 from ..embedding.base import Vectors
 from ..models import (
+    STORED_FIELDS,
     EmbeddingIdentity,
     Kind,
     Memory,
@@ -179,14 +180,10 @@ class LexicalRow:
 # The tables a move between stores copies (engine/transfer.py), in copy order, and the columns
 # of each as exported: the SQLite schema's names; timestamps as fixed-width UTC ISO text
 # ("%Y-%m-%dT%H:%M:%S.%f+00:00"), vectors as little-endian float32 bytes, booleans as 0/1.
-# Every backend exports exactly these keys, so checksums compare across backends.
+# Every backend exports exactly these keys, so checksums compare across backends. A memory's are
+# its stored fields (models.STORED_FIELDS) and its vector with the vector's identity.
 TRANSFER_TABLES: dict[str, tuple[str, ...]] = {
-    "memories": (
-        "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
-        "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
-        "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at",
-        "updated_at", "value", "speaker_id", "embedding", "emb_provider", "emb_model", "emb_dimension",
-    ),
+    "memories": (*STORED_FIELDS, "embedding", "emb_provider", "emb_model", "emb_dimension"),
     "tombstones": (
         "id", "scope", "owner_id", "area_id", "embedding", "emb_provider", "emb_model",
         "emb_dimension", "created_at", "lifted_at", "anchors",

@@ -10,19 +10,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from types import NoneType, UnionType
+from typing import Any, get_args, get_type_hints
 
-from ..models import Status
+from ..models import STORED_FIELDS, Memory, Status
 from .base import MemoryFilter, Visibility
 
-# The columns of a memory row as every SQL backend reads and writes them (models.Memory's fields,
-# in this order): rows.py of each backend maps them to and from Memory.
-MEMORY_COLUMNS = (
-    "id", "content", "kind", "language", "provenance", "scope", "owner_id", "area_id", "subject",
-    "predicate", "confidence", "importance", "sensitive", "status", "superseded_by", "valid_from",
-    "valid_to", "source", "source_ref", "access_count", "last_accessed_at", "created_at", "updated_at",
-    "value", "speaker_id",
-)  # fmt: skip
+# The columns of a memory row as every SQL backend reads and writes them: the stored fields of
+# models.Memory (STORED_FIELDS, the one declaration), in its order; rows.py of each backend maps
+# them to and from Memory by MEMORY_TYPES.
+MEMORY_COLUMNS: tuple[str, ...] = STORED_FIELDS
+
+
+def _stored_types() -> dict[str, type]:
+    """Each stored field's type with None left aside, read off Memory's annotations."""
+    hints = get_type_hints(Memory)
+    out: dict[str, type] = {}
+    for name in STORED_FIELDS:
+        hint = hints[name]
+        types = [t for t in get_args(hint) if t is not NoneType] if isinstance(hint, UnionType) else [hint]
+        if len(types) != 1 or not isinstance(types[0], type):
+            raise TypeError(f"Memory.{name}: a stored field holds one type or None, not {hint}")
+        out[name] = types[0]
+    return out
+
+
+# What each backend's codec converts per column: an Enum (stored as its value), datetime, bool,
+# int, float or str.
+MEMORY_TYPES: dict[str, type] = _stored_types()
 SELECT_MEMORY = "SELECT " + ", ".join(f"m.{c}" for c in MEMORY_COLUMNS) + " FROM memories m"
 
 

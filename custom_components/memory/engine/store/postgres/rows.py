@@ -13,15 +13,14 @@ from typing import Any
 import numpy as np
 
 from ...embedding.base import Vectors
-from ...models import Kind, Memory, Provenance, Scope, Source, Status
+from ...models import Memory
 from ..base import EVERYTHING
-from ..sql import MEMORY_COLUMNS, current_sql
+from ..sql import MEMORY_COLUMNS, MEMORY_TYPES, current_sql
 
-ENUMS: dict[str, type[Enum]] = {
-    "kind": Kind, "provenance": Provenance, "scope": Scope, "status": Status, "source": Source,
-}  # fmt: skip
-TIMES = frozenset({"valid_from", "valid_to", "last_accessed_at", "created_at", "updated_at",
-                    "lifted_at", "judged_at"})  # fmt: skip
+# The memory columns stored as text of an enum's value, and the moments (timestamptz) of every
+# table: a memory's read off the stored fields' types (sql.MEMORY_TYPES), the others' named here.
+ENUMS: dict[str, type[Enum]] = {c: t for c, t in MEMORY_TYPES.items() if issubclass(t, Enum)}
+TIMES = frozenset({c for c, t in MEMORY_TYPES.items() if t is datetime} | {"lifted_at", "judged_at"})
 
 
 def mine(alias: str = "") -> str:

@@ -12,6 +12,7 @@ from psycopg import AsyncConnection
 
 from ...embedding.base import from_blob, to_blob
 from ..base import TRANSFER_TABLES, Record, transfer_columns
+from ..sql import MEMORY_TYPES
 from .connection import OPEN_TIMEOUT, PostgresConnection, analyze_when_grown, nothing
 from .fulltext import TEXT_COLUMNS, fulltext_columns
 from .rows import ACCESS_COLUMNS, TIMES, WITH_ACCESS, as_array, mine, select_list, ts_text
@@ -167,6 +168,6 @@ def _imported(table: str, column: str, value: Any) -> Any:
         return from_blob(bytes(value))
     if column in TIMES:
         return datetime.fromisoformat(str(value))
-    if column == "sensitive":
+    if table == "memories" and MEMORY_TYPES.get(column) is bool:
         return bool(value)
     return value

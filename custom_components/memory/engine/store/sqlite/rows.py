@@ -8,26 +8,16 @@ SQLite's planner (unary +) and moments as `ts` text: `where_visible`, `where_cur
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 
 import numpy as np
 
-from ...models import (
-    Kind,
-    Memory,
-    Provenance,
-    Role,
-    Scope,
-    Source,
-    SpeakerSource,
-    Status,
-    TranscriptTurn,
-    Voiceprint,
-)
+from ...models import Memory, Role, SpeakerSource, TranscriptTurn, Voiceprint
 from ..base import EVERYTHING, Visibility
-from ..sql import MEMORY_COLUMNS, SELECT_MEMORY, current_sql, visibility_sql
+from ..sql import MEMORY_COLUMNS, MEMORY_TYPES, SELECT_MEMORY, current_sql, visibility_sql
 
 
 def ts(value: datetime | None) -> str | None:
@@ -65,50 +55,43 @@ def select_current(ids: Sequence[str], vis: Visibility) -> tuple[str, list[Any]]
     return f"{SELECT_MEMORY} WHERE m.id IN ({marks}) AND {current} AND {where}", [*ids, *at, *params]
 
 
+def _decoder(kind: type) -> Callable[[Any], Any]:
+    """How a column of `kind` (sql.MEMORY_TYPES) is read back from what memory_values wrote."""
+    if issubclass(kind, Enum):
+        return kind
+    if kind is datetime:
+        return datetime.fromisoformat
+    return kind  # bool from 0/1, int, float, str
+
+
+def _encoder(kind: type) -> Callable[[Any], Any]:
+    """How a field of `kind` (sql.MEMORY_TYPES) is written: enums as their value, moments as `ts`
+    text, booleans as 0/1."""
+    if issubclass(kind, Enum):
+        return lambda v: v.value
+    if kind is datetime:
+        return ts
+    if kind is bool:
+        return int
+    return lambda v: v
+
+
+# The codec of a memory row, one converter per column, derived from the stored fields' types.
+_DECODE = tuple(_decoder(MEMORY_TYPES[c]) for c in MEMORY_COLUMNS)
+_ENCODE = tuple(_encoder(MEMORY_TYPES[c]) for c in MEMORY_COLUMNS)
+
+
 def memory_of(row: sqlite3.Row | tuple[Any, ...]) -> Memory:
     """A memory from a row of MEMORY_COLUMNS (in that order)."""
-    r = dict(zip(MEMORY_COLUMNS, row, strict=True))
-    created = dt(r["created_at"])
-    updated = dt(r["updated_at"])
-    assert created is not None and updated is not None
-    return Memory(
-        id=r["id"],
-        content=r["content"],
-        kind=Kind(r["kind"]),
-        language=r["language"],
-        provenance=Provenance(r["provenance"]),
-        scope=Scope(r["scope"]),
-        owner_id=r["owner_id"],
-        area_id=r["area_id"],
-        created_at=created,
-        updated_at=updated,
-        subject=r["subject"],
-        predicate=r["predicate"],
-        confidence=float(r["confidence"]),
-        importance=float(r["importance"]),
-        sensitive=bool(r["sensitive"]),
-        status=Status(r["status"]),
-        superseded_by=r["superseded_by"],
-        valid_from=dt(r["valid_from"]),
-        valid_to=dt(r["valid_to"]),
-        source=Source(r["source"]),
-        source_ref=r["source_ref"],
-        access_count=int(r["access_count"]),
-        last_accessed_at=dt(r["last_accessed_at"]),
-        value=r["value"],
-        speaker_id=r["speaker_id"],
-    )
+    values = zip(MEMORY_COLUMNS, _DECODE, row, strict=True)
+    fields: dict[str, Any] = {c: None if v is None else decode(v) for c, decode, v in values}
+    return Memory(**fields)
 
 
 def memory_values(m: Memory) -> tuple[Any, ...]:
     """A memory as the values of MEMORY_COLUMNS (in that order)."""
-    return (
-        m.id, m.content, m.kind.value, m.language, m.provenance.value, m.scope.value, m.owner_id,
-        m.area_id, m.subject, m.predicate, m.confidence, m.importance, int(m.sensitive), m.status.value,
-        m.superseded_by, ts(m.valid_from), ts(m.valid_to), m.source.value, m.source_ref,
-        m.access_count, ts(m.last_accessed_at), ts(m.created_at), ts(m.updated_at), m.value,
-        m.speaker_id,
-    )  # fmt: skip
+    values = ((getattr(m, c), encode) for c, encode in zip(MEMORY_COLUMNS, _ENCODE, strict=True))
+    return tuple(None if v is None else encode(v) for v, encode in values)
 
 
 INSERT_TURN = (
