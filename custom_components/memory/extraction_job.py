@@ -49,13 +49,13 @@ from .const import (
     EVENT_MEMORY_LEARNED,
 )
 from .engine.extraction import (
+    EXTRACTION_SCHEMA,
     MAX_CANDIDATES,
-    SCOPE_HINTS,
     LearnResult,
     parse_candidates,
     select_user_text,
 )
-from .engine.models import Kind, Role, Speaker, TranscriptTurn
+from .engine.models import Role, Speaker, TranscriptTurn
 from .engine.sensitive import is_sensitive
 from .engine_calls import async_run
 from .judge import async_judge_pairs
@@ -71,35 +71,37 @@ EXTRACTION_FAILURES_FOR_REPAIR = 3  # "when it keeps happening" (issue): three f
 ISSUE_EXTRACTION_FAILING = "extraction_failing"
 TASK_NAME = "Household Memory: learn from a conversation"
 
-# The AI Task `structure`: EXTRACTION_SCHEMA (engine/extraction.py) as HA selectors.
-EXTRACTION_STRUCTURE = vol.Schema(
-    {
-        vol.Required("memories", description="At most 5 facts worth remembering"): selector.ObjectSelector(
-            selector.ObjectSelectorConfig(
-                multiple=True,
-                fields={
-                    "content": {"required": True, "selector": {"text": {}}},
-                    "kind": {
-                        "required": True,
-                        "selector": {"select": {"options": [k.value for k in Kind if k is not Kind.EPISODE]}},
-                    },
-                    "subject": {"required": False, "selector": {"text": {}}},
-                    "predicate": {"required": False, "selector": {"text": {}}},
-                    "value": {"required": False, "selector": {"text": {}}},
-                    "scope_hint": {
-                        "required": False,
-                        "selector": {"select": {"options": sorted(SCOPE_HINTS)}},
-                    },
-                    "confidence": {
-                        "required": True,
-                        "selector": {"number": {"min": 0, "max": 1, "step": 0.01}},
-                    },
-                },
-            )
-        ),
-        vol.Optional("summary", description="One or two sentences, or empty"): selector.TextSelector(),
-    }
-)
+# The AI Task `structure`: EXTRACTION_SCHEMA (engine/extraction.py, its one spelling) as HA
+# selectors. A number between 0 and 1 (the confidence) is offered in hundredths.
+NUMBER_STEP = 0.01
+
+
+def _selector(prop: dict[str, Any]) -> dict[str, Any]:
+    """One answer field of the schema as an HA selector: a choice, a number or a text."""
+    if "enum" in prop:
+        return {"select": {"options": list(prop["enum"])}}
+    if prop["type"] == "number":
+        return {"number": {"min": prop["minimum"], "max": prop["maximum"], "step": NUMBER_STEP}}
+    return {"text": {}}
+
+
+def _structure(schema: dict[str, Any]) -> vol.Schema:
+    """An object schema of texts and arrays of objects as the AI Task's `structure`."""
+    out: dict[Any, Any] = {}
+    for name, prop in schema["properties"].items():
+        key = vol.Required if name in schema["required"] else vol.Optional
+        if prop["type"] == "array":
+            item = prop["items"]
+            fields = {f: {"required": f in item["required"], "selector": _selector(p)}
+                      for f, p in item["properties"].items()}  # fmt: skip
+            value: Any = selector.ObjectSelector(selector.ObjectSelectorConfig(multiple=True, fields=fields))
+        else:
+            value = selector.TextSelector()
+        out[key(name, description=prop.get("description"))] = value
+    return vol.Schema(out)
+
+
+EXTRACTION_STRUCTURE = _structure(EXTRACTION_SCHEMA)
 
 
 # Languages named in the instructions: small models keep "French" better than the code "fr"

@@ -54,7 +54,7 @@ type IsTombstoned = Callable[..., bool]
 
 _LOGGER = logging.getLogger(__name__)
 
-MAX_CANDIDATES = 5  # "at most 5 candidates" (issue: learning from conversations)
+MAX_CANDIDATES = 5  # "at most 5 candidates" (issue: learning from conversations); schema and prompt
 MIN_CONFIDENCE = 0.6  # candidates under this are dropped (same issue)
 MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skipped (docs/design.md §6)
 # A candidate without a confidence is taken at the threshold: kept (the schema asks for one, a
@@ -62,7 +62,8 @@ MIN_USER_CHARS = 15  # conversations with fewer characters of user text are skip
 MISSING_CONFIDENCE = MIN_CONFIDENCE
 SCOPE_HINTS = frozenset({"private", "shared", "room"})
 
-# The structure an AI Task must return; the HA side turns it into its `structure` selector.
+# The structure an AI Task must return, spelled once: the HA side derives its `structure` selector
+# from it (extraction_job.EXTRACTION_STRUCTURE) and parse_candidates reads what comes back.
 CANDIDATE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -79,8 +80,13 @@ CANDIDATE_SCHEMA: dict[str, Any] = {
 EXTRACTION_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "memories": {"type": "array", "maxItems": MAX_CANDIDATES, "items": CANDIDATE_SCHEMA},
-        "summary": {"type": ["string", "null"], "description": "One or two sentences, or null."},
+        "memories": {
+            "type": "array",
+            "maxItems": MAX_CANDIDATES,
+            "items": CANDIDATE_SCHEMA,
+            "description": f"At most {MAX_CANDIDATES} facts worth remembering",
+        },
+        "summary": {"type": ["string", "null"], "description": "One or two sentences, or empty"},
     },
     "required": ["memories"],
 }
