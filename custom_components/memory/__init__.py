@@ -41,7 +41,9 @@ from .engine_calls import async_run
 from .extraction_job import ExtractionJob
 from .ha_compat import ENTRY_SET_UP, async_unload_platforms
 from .health import StoreHealth, clear_file_faults, file_fault
+from .intents import async_register_intents
 from .judge import async_consolidate, async_load_consolidation, consolidation_store
+from .llm_api import async_register_llm_api
 from .panel import async_register_panel
 from .recognition import VoiceRecognizer
 from .reembed import ReembedWorker
@@ -76,10 +78,9 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool | None:
-    """Open the store, then register the agent, LLM API, intents and listeners. A failure raises;
-    done, it returns what the running release expects (None from 2026.11, True before: ha_compat)."""
-    if anchor_key(entry.data) is None:  # entries made before tombstones kept identifier digests
-        hass.config_entries.async_update_entry(entry, data={**entry.data, CONF_ANCHOR_KEY: new_anchor_key()})
+    """Open the store, build the runtime data whole and assign it once, then start the workers and
+    register the agent, LLM API, intents and listeners. A failure raises; done, it returns what the
+    running release expects (None from 2026.11, True before: ha_compat)."""
     settings = StoreSettings.of(entry.data)
     engine = await _async_build_engine(
         hass,
@@ -109,40 +110,56 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
             ) from err
         raise
 
+    voice = entry.options.get(CONF_VOICE) or {}
     entry.runtime_data = data = MemoryRuntimeData(
-        engine=engine, options=dict(entry.options), transcripts=TranscriptRecorder(hass, entry)
+        engine=engine,
+        options=dict(entry.options),
+        health=StoreHealth(hass, engine, settings.describe(), entry.entry_id),
+        transcripts=TranscriptRecorder(hass, entry),
+        extraction=ExtractionJob(hass, entry),  # learning from conversations
+        reembed=ReembedWorker(hass, engine),
+        # the encoder loads on first use (an utterance or an enrolment), in the executor
+        recognizer=VoiceRecognizer(hass, engine)
+        if voice.get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION)
+        else None,
     )
     # Registered first, so it runs last and once: on unload, and when set-up fails from here on.
     entry.async_on_unload(lambda: _async_close(hass, data))
+    entry.async_on_unload(data.health.stop)
     clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
     _async_check_anchor_key(hass, entry, engine.anchor_key_matches, settings.describe())
     await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
-    entry.runtime_data.health = health = StoreHealth(hass, engine, settings.describe(), entry.entry_id)
-    entry.async_on_unload(health.stop)
-    if (entry.options.get(CONF_VOICE) or {}).get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION):
-        # the encoder loads on first use (an utterance or an enrolment), in the executor
-        entry.runtime_data.recognizer = VoiceRecognizer(hass, engine)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
-
-    # Imported here: conversation/LLM/intents modules belong to another part of the integration
-    # and import this package's runtime; a late import keeps the module graph acyclic.
-    from .intents import async_register_intents  # noqa: PLC0415
-    from .llm_api import async_register_llm_api  # noqa: PLC0415
 
     entry.async_on_unload(async_register_llm_api(hass, entry))
     entry.async_on_unload(async_register_intents(hass, entry))
     entry.async_on_unload(_async_listen_person_removal(hass, entry))
     await async_purge_transcripts(hass, entry)  # once at set-up, then daily (retention option)
     entry.async_on_unload(async_track_purge(hass, entry))
-    data.extraction = ExtractionJob(hass, entry)  # learning from conversations
     data.extraction.start()
     entry.async_on_unload(_async_track_consolidation(hass, entry))
     entry.async_on_unload(await async_register_panel(hass))  # the admin panel in the sidebar
 
-    data.reembed = ReembedWorker(hass, engine)
     data.reembed.start()
-    health.on_recovery(data.reembed.resume)
+    data.health.on_recovery(data.reembed.resume)
     return ENTRY_SET_UP
+
+
+async def async_migrate_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool:
+    """Bring an entry made by an earlier version up to config_flow's VERSION.MINOR_VERSION, one
+    step at a time; False (HA: migration error, nothing set up) for a major version from the
+    future, i.e. after a downgrade. A later minor version is compatible and left as it is.
+
+    1.1 -> 1.2: entries made before tombstones kept identifier digests get an anchor key."""
+    _LOGGER.debug("Migrating the memory entry from version %s.%s", entry.version, entry.minor_version)
+    if entry.version > 1:
+        return False
+    if entry.minor_version < 2:
+        data = dict(entry.data)
+        if anchor_key(data) is None:
+            data[CONF_ANCHOR_KEY] = new_anchor_key()
+        hass.config_entries.async_update_entry(entry, data=data, minor_version=2)
+    return True
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bool | None:
@@ -155,10 +172,8 @@ async def async_unload_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> b
 async def _async_close(hass: HomeAssistant, data: MemoryRuntimeData) -> None:
     """The entry's workers stop (the running re-embed batch and extractions end first), the last
     turns are recorded, then the engine closes: nothing is left open or running against it."""
-    if data.reembed is not None:
-        await data.reembed.async_stop()
-    if data.extraction is not None:
-        await data.extraction.async_stop()
+    await data.reembed.async_stop()
+    await data.extraction.async_stop()
     await data.transcripts.async_flush()  # the turns said last, before the store closes
     await async_run(hass, data.engine.close)
 

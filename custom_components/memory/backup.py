@@ -29,6 +29,7 @@ from .const import DOMAIN, STORAGE_POSTGRESQL
 from .engine.api import EngineError
 from .engine.store.write_gate import PAUSE_MAX
 from .engine_calls import async_run
+from .runtime import loaded_entry_or_none
 from .storage import StoreSettings
 
 if TYPE_CHECKING:
@@ -51,8 +52,7 @@ async def async_pre_backup(hass: HomeAssistant) -> None:
     Raises HomeAssistantError (translation "backup_not_paused"; the backup stops) when the store
     cannot be paused: a write did not end within PRE_BACKUP_WAIT, the store is unreachable, or its
     WAL may still hold a forgotten memory's text. Nothing stays paused then."""
-    entry = next(iter(hass.config_entries.async_loaded_entries(DOMAIN)), None)
-    if entry is None:
+    if (entry := loaded_entry_or_none(hass)) is None:
         _LOGGER.debug("No memory store is loaded: nothing to pause for the backup")
         return
     if StoreSettings.of(entry.data).storage == STORAGE_POSTGRESQL:

@@ -213,6 +213,7 @@ class MemoryConfigFlow(ConfigFlow, domain=DOMAIN):
     """Set up Household Memory: where memories are stored and which encoder embeds them."""
 
     VERSION = 1
+    MINOR_VERSION = 2  # 1.2: every entry has an anchor key (__init__.async_migrate_entry)
 
     def __init__(self) -> None:
         self._base: dict[str, Any] = {}  # the first step's answers (storage, encoder) before PostgreSQL's

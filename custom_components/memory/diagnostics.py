@@ -43,11 +43,9 @@ async def async_get_config_entry_diagnostics(hass: HomeAssistant, entry: MemoryC
         },
         "device_persons": len(entry.options.get(CONF_DEVICE_PERSONS) or []),
         "engine": async_redact_data(stats_dict, TO_REDACT) if stats_dict is not None else None,
-        "store_down_since": (
-            data.health.down_since.isoformat() if data.health and data.health.down_since else None
-        ),
+        "store_down_since": data.health.down_since.isoformat() if data.health.down_since else None,
         "possible_conflicts": data.possible_conflicts,  # left by the last consolidation (None: none ran)
-        "reembed_running": data.reembed is not None and data.reembed.running,
+        "reembed_running": data.reembed.running,
         "voice": {
             "recognition": recognizer is not None,
             "encoder": recognizer.encoder_name if recognizer is not None else None,

@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from homeassistant.core import HomeAssistant
 
-from .const import DOMAIN
 from .engine.api import StoreUnavailable
 from .engine.inputs import recall_query
 from .engine.models import Hit, Speaker
+from .runtime import MemoryRuntimeData, loaded_entry_or_none
 from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .health import StoreHealth
-    from .runtime import MemoryRuntimeData
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -44,11 +43,9 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
 
 
 def _health(hass: HomeAssistant) -> StoreHealth | None:
-    """The loaded entry's store health (single_config_entry); None while none is loaded."""
-    for entry in hass.config_entries.async_loaded_entries(DOMAIN):
-        data: MemoryRuntimeData = entry.runtime_data
-        return data.health
-    return None
+    """The loaded entry's store health; None while none is loaded (set-up, unload)."""
+    entry = loaded_entry_or_none(hass)
+    return entry.runtime_data.health if entry is not None else None
 
 
 async def async_recall(
@@ -58,7 +55,7 @@ async def async_recall(
     (speaker.persons_named, speaker.areas_named); never raises (engine contract). While the store
     is known to be down (health.py) it answers [] at once: the turn goes on without memories and
     without waiting on an unreachable database."""
-    if data.health is not None and data.health.down:
+    if data.health.down:
         return []
     query = recall_query(query)  # what the engine reads of it: the names are looked for there too
     if "named_persons" not in overrides:

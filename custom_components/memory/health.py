@@ -1,11 +1,11 @@
 """Is the store reachable, and is its file the one opened? One tracker per loaded entry
-(runtime_data.health), fed by the one door every engine call goes through (runtime.async_run).
+(runtime_data.health), fed by the one door every engine call goes through (engine_calls.async_run).
 
 A StoreUnavailable from an engine call is checked with a probe (engine.stats: one cheap read):
 when the probe fails too the store is DOWN; when it succeeds, the failure was that call's own
 (a duplicate transcript turn, a statement timeout) and nothing changes.
 
-While it is down: recall answers [] at once (runtime.async_recall), so conversations go on
+While it is down: recall answers [] at once (engine_calls.async_recall), so conversations go on
 without memories; every other call fails at once in the store itself (the PostgreSQL store's
 breaker: no call waits for a server that is down) and writes are refused, never acknowledged;
 the probe runs every PROBE_INTERVAL and marks the store up when it answers; after

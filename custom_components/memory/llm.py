@@ -16,7 +16,7 @@ from homeassistant.helpers import llm
 
 from .const import DOMAIN
 from .llm_api import claim_tools, memory_tools, tools_prompt
-from .runtime import MemoryConfigEntry
+from .runtime import loaded_entry_or_none
 
 # HA requires a platform's tool names to start with its domain (llm: TOOL_PREFIX_BREAKS_IN_HA_VERSION).
 TOOL_PREFIX = f"{DOMAIN}__"
@@ -29,10 +29,9 @@ def async_get_tools(hass: HomeAssistant, llm_context: llm.LLMContext, api_id: st
     already offers them."""
     if api_id != llm.LLM_API_ASSIST:
         return None
-    entries: list[MemoryConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
-    if not entries or not claim_tools(llm_context, "platform"):
+    if (entry := loaded_entry_or_none(hass)) is None or not claim_tools(llm_context, "platform"):
         return None
     return LLMTools(
-        tools=memory_tools(entries[0], prefix=TOOL_PREFIX),  # single_config_entry
+        tools=memory_tools(entry, prefix=TOOL_PREFIX),
         prompt=tools_prompt(TOOL_PREFIX),
     )

@@ -1,4 +1,5 @@
-"""What a config entry holds at run time (entry.runtime_data)."""
+"""What a config entry holds at run time (entry.runtime_data), and the one way to find the
+loaded entry (`loaded_entry`, `loaded_entry_or_none`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers.storage import Store
 
 from .const import (
@@ -18,6 +21,7 @@ from .const import (
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_SENSITIVE_TO_UNKNOWN,
     DEFAULT_TOP_K,
+    DOMAIN,
 )
 from .dialogue import LAST_REMEMBERED_WINDOW, PendingQuestion, Remembered
 from .engine.api import RecallOptions
@@ -33,31 +37,32 @@ if TYPE_CHECKING:
 
 @dataclass
 class MemoryRuntimeData:
-    """entry.runtime_data: the open engine plus per-entry state.
+    """entry.runtime_data: the open engine, its workers and per-entry state. Built whole by
+    __init__.py's set-up before it is assigned, once; nothing is added to it later.
 
+    Workers (each stopped once, before the engine closes, by the entry's close on unload):
+    health, whether the store is reachable (health.StoreHealth), fed by engine_calls.async_run;
+    transcripts, the turns waiting to be recorded; extraction, learning from ended conversations;
+    reembed, the background re-embed.
+    recognizer: speaker recognition by voice (recognition.VoiceRecognizer) that the STT entity
+    feeds; None: the voice recognition option is off.
     pending: conversation_id -> the question waiting for yes/no (multi-turn forget/remember).
     remembered: conversation id or asker (turn.asker_key) -> what it stored last.
-    Workers (set by __init__.py; each stopped once, before the engine closes, by its close on
-    unload): reembed, the background re-embed; extraction, learning from ended conversations;
-    transcripts, the turns waiting to be recorded.
-    recognizer: speaker recognition by voice (recognition.VoiceRecognizer) that the STT entity
-    feeds; None when the voice recognition option is off.
-    health: whether the store is reachable (health.StoreHealth), fed by async_run.
     """
 
     engine: MemoryEngine
     options: dict[str, Any]
+    health: StoreHealth
     transcripts: TranscriptRecorder  # turns to record, in order
+    extraction: ExtractionJob
+    reembed: ReembedWorker
+    recognizer: VoiceRecognizer | None
     pending: dict[str, PendingQuestion] = field(default_factory=dict)
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
-    reembed: ReembedWorker | None = None
-    extraction: ExtractionJob | None = None
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
     last_consolidation: datetime | None = None  # when the last real consolidation run ended (any start)
     # judge.py: both above, kept over restarts in HA's storage (loaded at set-up, saved by each run)
     consolidation_store: Store[dict[str, Any]] | None = None
-    recognizer: VoiceRecognizer | None = None
-    health: StoreHealth | None = None  # is the store reachable (health.py); set by __init__.py
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);
@@ -94,3 +99,19 @@ class MemoryRuntimeData:
 
 
 type MemoryConfigEntry = ConfigEntry[MemoryRuntimeData]
+
+
+@callback
+def loaded_entry_or_none(hass: HomeAssistant) -> MemoryConfigEntry | None:
+    """The loaded memory entry (single_config_entry); None while none is loaded (not set up yet,
+    retrying, unloading)."""
+    entries: list[MemoryConfigEntry] = hass.config_entries.async_loaded_entries(DOMAIN)
+    return entries[0] if entries else None
+
+
+@callback
+def loaded_entry(hass: HomeAssistant) -> MemoryConfigEntry:
+    """The loaded memory entry; a translated `not_loaded` error for the caller when none is."""
+    if (entry := loaded_entry_or_none(hass)) is None:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    return entry

@@ -403,7 +403,8 @@ async def test_a_set_up_failing_after_the_store_opened_closes_it_and_stops_its_w
     await household.async_block_till_done()
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert len(closed) == 1 and not closed[0].is_open  # the store it opened is closed again
-    assert [type(worker) for worker in stopped] == [ExtractionJob]  # started before the failure
+    # the runtime data holds every worker from the start: each stopped once (one not started yet: a no-op)
+    assert [type(worker) for worker in stopped] == [ReembedWorker, ExtractionJob]
 
     monkeypatch.setattr(integration, "async_register_panel", real_register_panel)
     assert await household.config_entries.async_reload(entry.entry_id)
