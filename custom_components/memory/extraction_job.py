@@ -92,8 +92,10 @@ def _structure(schema: dict[str, Any]) -> vol.Schema:
         key = vol.Required if name in schema["required"] else vol.Optional
         if prop["type"] == "array":
             item = prop["items"]
-            fields = {f: {"required": f in item["required"], "selector": _selector(p)}
-                      for f, p in item["properties"].items()}  # fmt: skip
+            fields: dict[str, selector.ObjectSelectorField] = {
+                f: {"required": f in item["required"], "selector": _selector(p)}
+                for f, p in item["properties"].items()
+            }
             value: Any = selector.ObjectSelector(selector.ObjectSelectorConfig(multiple=True, fields=fields))
         else:
             value = selector.TextSelector()

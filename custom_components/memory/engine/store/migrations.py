@@ -3,12 +3,17 @@
 Version N is reached by running MIGRATIONS[N-1] on a database at version N-1, each
 in its own transaction together with the version bump. A later change is one more
 function appended here plus one test that a database of the previous version upgrades.
+A step keeps meaning what it meant: what it needs of the engine's rules is copied in beside it
+(`_v4_…`, `_v6_…`), so a later change of those rules cannot change how an old file migrates.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
+
+from .. import language as lang_rules
 
 FTS_TOKENIZER = "unicode61 remove_diacritics 0"  # keep ß/ä/é: Python tokens must match FTS terms
 
@@ -89,19 +94,46 @@ def _v3_transcripts(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX transcript_turns_created ON transcript_turns(created_at)")
 
 
+# What _v4_fact_values normalises with: facts.fact_subject/fact_predicate as they were when
+# version 4 was the newest, frozen here so a later change of facts.py cannot change what
+# migrating an old file produces.
+_V4_FIRST_PERSON = frozenset({
+    "conmigo", "i", "i'", "ich", "im", "io", "j'", "je", "m'", "ma", "me", "mein", "meine", "meinem",
+    "meinen", "meiner", "meines", "meins", "mes", "mi", "mia", "mich", "mie", "miei", "mine", "mio",
+    "mir", "mis", "moi", "mon", "my", "myself", "mí", "mía", "mías", "mío", "míos", "speaker",
+    "the person speaking", "the speaker", "the user", "user", "yo",
+})  # fmt: skip
+_V4_NON_WORD = re.compile(r"[\W_]+")
+
+
+def _v4_fact_subject(subject: str | None) -> str | None:
+    """The subject casefolded, whitespace collapsed; a first-person form becomes "me"."""
+    if subject is None:
+        return None
+    folded = " ".join(subject.casefold().split())
+    if not folded:
+        return None
+    return "me" if folded in _V4_FIRST_PERSON else folded
+
+
+def _v4_fact_predicate(predicate: str | None) -> str | None:
+    """The predicate casefolded, each run of non-alphanumerics one "_"."""
+    if predicate is None:
+        return None
+    return "_".join(_V4_NON_WORD.sub(" ", predicate.casefold()).split()) or None
+
+
 def _v4_fact_values(conn: sqlite3.Connection) -> None:
     """The value of a fact (supersession, docs/design.md §6) and an index for finding the current
     memories of one fact key (bucket, subject, predicate); existing keys are normalised so the
-    index finds them (facts.fact_subject/fact_predicate, both idempotent)."""
-    from ..facts import fact_predicate, fact_subject  # noqa: PLC0415 - the one normaliser
-
+    index finds them (_v4_fact_subject/_v4_fact_predicate, both idempotent)."""
     conn.execute("ALTER TABLE memories ADD COLUMN value TEXT")
     rows = conn.execute(
         "SELECT id, subject, predicate FROM memories WHERE subject IS NOT NULL OR predicate IS NOT NULL"
     ).fetchall()
     conn.executemany(
         "UPDATE memories SET subject = ?, predicate = ? WHERE id = ?",
-        [(fact_subject(subject), fact_predicate(predicate), mid) for mid, subject, predicate in rows],
+        [(_v4_fact_subject(subject), _v4_fact_predicate(predicate), mid) for mid, subject, predicate in rows],
     )
     conn.execute(
         "CREATE INDEX memories_fact_key ON memories(predicate, subject, scope, owner_id, area_id, status)"
@@ -114,17 +146,25 @@ def _v5_tombstone_anchors(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE tombstones ADD COLUMN anchors TEXT")
 
 
+def _v6_document_terms(text: str, language: str | None) -> str:
+    """terms.document_terms as it was when version 6 was the newest (frozen here, so a change of
+    terms.py cannot change what v6 writes): stems of the content words in the text's language.
+    The language rules it reads still move (language.py); _v11 writes these rows again."""
+    known = lang_rules.lexical_language(text, language)
+    function_words = lang_rules.function_words(known)
+    words = [w for w in lang_rules.words(text) if w.isdigit() or w not in function_words]
+    return " ".join(lang_rules.stem(known, w) for w in words) if known is not None else " ".join(words)
+
+
 def _v6_terms_and_context(conn: sqlite3.Connection) -> None:
-    """Stemmed search terms of each memory (terms.document_terms, the full-text recall leg) in an
+    """Stemmed search terms of each memory (_v6_document_terms, the full-text recall leg) in an
     FTS5 table (rowid = memories.rowid), backfilled; and an index for conversation context
     (memories of one source_ref in time order)."""
-    from ..terms import document_terms  # noqa: PLC0415 - the one term maker
-
     conn.execute(f"CREATE VIRTUAL TABLE memories_terms USING fts5(terms, tokenize='{FTS_TOKENIZER}')")
     rows = conn.execute("SELECT rowid, content, language FROM memories").fetchall()
     conn.executemany(
         "INSERT INTO memories_terms(rowid, terms) VALUES (?, ?)",
-        [(rowid, document_terms(content, language)) for rowid, content, language in rows],
+        [(rowid, _v6_document_terms(content, language)) for rowid, content, language in rows],
     )
     conn.execute("CREATE INDEX memories_source_ref ON memories(source_ref, created_at)")
 
@@ -178,7 +218,9 @@ def _v10_anchor_check(conn: sqlite3.Connection) -> None:
 def _v11_terms_of_every_language(conn: sqlite3.Connection) -> None:
     """Both FTS5 tables made again for every memory (engine/language.py: a text's words in its
     detected language, Chinese/Japanese runs as bigrams, scripts without spaces set apart from
-    identifiers so FTS5 sees "hx", "4471" inside a Chinese sentence)."""
+    identifiers so FTS5 sees "hx", "4471" inside a Chinese sentence). Today's indexer on purpose:
+    the newest rebuild must write what recall reads; a change of the indexer appends another
+    rebuild and freezes what this one needs, as _v4 and _v6 are."""
     from .sqlite.fulltext import fts_drop, fts_put_text  # noqa: PLC0415 - the one indexer
 
     rows = conn.execute("SELECT rowid, content, language, id FROM memories").fetchall()

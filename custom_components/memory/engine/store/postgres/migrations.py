@@ -4,7 +4,8 @@ Version N is reached by running MIGRATIONS[N-1] on a database at version N-1, in
 together with its row in `schema_migrations`. Every step first takes a transaction-level advisory
 lock (MIGRATION_LOCK) and re-reads the version under it, so two instances opening one database at
 once migrate it once: the second waits, then finds the work done. A later change is one more
-function appended here plus a test that a database of the previous version upgrades.
+function appended here plus a test that a database of the previous version upgrades; what a
+step needs of the engine's rules is copied in beside it, so it keeps meaning what it meant.
 
 Every table carries a `household` key (several Home Assistant instances may share one database,
 each seeing only its household; store/postgres/ adds the condition to every query). Its default
@@ -350,7 +351,9 @@ async def _v7_anchor_checks(conn: AsyncConnection) -> None:
 async def _v8_terms_of_every_language(conn: AsyncConnection) -> None:
     """The full-text columns made again for every memory (engine/language.py: a text's words in
     its detected language, Chinese/Japanese runs as bigrams, scripts without spaces set apart
-    from identifiers); the memory_terms trigger rewrites the postings of each changed row."""
+    from identifiers); the memory_terms trigger rewrites the postings of each changed row. Today's
+    term maker on purpose: the newest rebuild must write what recall reads; a change of it appends
+    another rebuild and freezes what this one needs (as store/migrations.py's _v4 and _v6 are)."""
     from .fulltext import TEXT_COLUMNS, fulltext_columns  # noqa: PLC0415 - the one term maker
 
     cursor = await conn.execute("SELECT household, id, content, language FROM memories")
