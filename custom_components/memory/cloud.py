@@ -1,8 +1,8 @@
 """Which conversation agents and LLM platforms are cloud services, decided by manifest.
 
-A memory flagged sensitive (credentials and codes, payment, health) is never sent to a cloud
-model: not in the memory block of a prompt, not in an LLM tool's result. Whether a model is
-"cloud" comes from its integration's manifest `iot_class` (cloud_polling / cloud_push).
+Whether a model is "cloud" comes from its integration's manifest `iot_class` (cloud_polling /
+cloud_push); what a cloud model may be told is decided by engine/audience.py for the audience
+audience.py builds from this.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.loader import IntegrationNotFound, async_get_integration
-
-from .engine.models import Hit
 
 # HA's own agent and the conversation component run in-process.
 LOCAL_DOMAINS = frozenset({conversation.DOMAIN, "homeassistant"})
@@ -51,7 +49,3 @@ def agent_domain(hass: HomeAssistant, agent_id: str) -> str | None:
         return entry.domain
     return None
 
-
-def without_sensitive(hits: list[Hit]) -> list[Hit]:
-    """The hits a cloud model may see: sensitive memories left out."""
-    return [hit for hit in hits if not hit.memory.sensitive]

@@ -36,7 +36,8 @@ from homeassistant.helpers.chat_session import ChatSession, async_get_chat_sessi
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .answers import quote_all, reply
-from .cloud import agent_domain, async_is_cloud_domain
+from .audience import async_for_model
+from .cloud import agent_domain
 from .commands import async_strict_intent
 from .const import (
     CONF_AGENT,
@@ -76,7 +77,6 @@ from .turn import (
     question,
     start_turn,
     utterance_problem,
-    withheld,
 )
 from .utterances import (
     answer_then,
@@ -434,9 +434,9 @@ class MemoryConversationEntity(
         block in its system prompt (a Memory LLM API of that agent reads the same turn and adds no
         second block)."""
         hass = self.hass
-        # a sensitive memory never reaches a cloud model; the local no-LLM answer may use it
-        cloud = await async_is_cloud_domain(hass, agent_domain(hass, agent_id))
-        block = turn_block(hass, self._data, hits, turn.speaker, cloud=cloud)
+        # the turn's hits re-told for the agent's model (a cloud model is told less than the person)
+        audience = await async_for_model(hass, self._data, turn.speaker, agent_domain(hass, agent_id))
+        block = turn_block(hass, self._data, hits, audience)
         said_by = speaker_line(hass, turn.speaker)
         extra_prompt = "\n\n".join(p for p in (said_by, block, user_input.extra_system_prompt) if p)
         result = await conversation.async_converse(
@@ -517,7 +517,7 @@ class MemoryConversationEntity(
         # a newer memory of the slate that likely replaces it is what holds now
         memory = answer_hit(best, hits).memory
         language = turn.language
-        if withheld(memory, turn.speaker, self._data.options):
+        if memory.withheld is not None:  # the turn's recall decided it (turn.async_recall_once)
             return reply(language, "withheld")
         items = quote_all([memory.content])
         (name,) = other_tellers(self.hass, turn.speaker, [memory])

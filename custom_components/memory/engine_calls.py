@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from homeassistant.core import HomeAssistant
 
 from .engine.api import StoreUnavailable
+from .engine.audience import Audience
 from .engine.inputs import recall_query
-from .engine.models import Hit, Speaker
+from .engine.models import Hit
 from .runtime import MemoryRuntimeData, loaded_entry_or_none
 from .speaker import areas_named, persons_named
 
@@ -49,12 +50,13 @@ def _health(hass: HomeAssistant) -> StoreHealth | None:
 
 
 async def async_recall(
-    hass: HomeAssistant, data: MemoryRuntimeData, query: str, speaker: Speaker, **overrides: Any
+    hass: HomeAssistant, data: MemoryRuntimeData, query: str, audience: Audience, **overrides: Any
 ) -> list[Hit]:
-    """Recall for speaker with the entry's options and the persons and areas the query names
-    (speaker.persons_named, speaker.areas_named); never raises (engine contract). While the store
-    is known to be down (health.py) it answers [] at once: the turn goes on without memories and
-    without waiting on an unreachable database."""
+    """Recall for the audience (audience.py: each hit told or withheld for it) with the entry's
+    options and the persons and areas the query names (speaker.persons_named,
+    speaker.areas_named); never raises (engine contract). While the store is known to be down
+    (health.py) it answers [] at once: the turn goes on without memories and without waiting on
+    an unreachable database."""
     if data.health.down:
         return []
     query = recall_query(query)  # what the engine reads of it: the names are looked for there too
@@ -63,6 +65,6 @@ async def async_recall(
     if "named_areas" not in overrides:
         overrides["named_areas"] = areas_named(hass, query)
     try:
-        return await async_run(hass, data.engine.recall, query, speaker, data.recall_options(**overrides))
+        return await async_run(hass, data.engine.recall, query, audience, data.recall_options(**overrides))
     except Exception:
         return []

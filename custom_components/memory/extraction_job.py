@@ -28,21 +28,18 @@ from typing import Any
 import probatio as vol
 from homeassistant.components import ai_task
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import selector
 from homeassistant.helpers.chat_session import ChatSession
 from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.util import dt as dt_util
 
-from .cloud import async_is_cloud_domain
+from .audience import async_for_task
 from .commands import async_is_device_command
 from .const import (
-    CONF_CLOUD_PERSONAL,
     CONF_EXTRACTION_ENTITY,
     CONF_IDLE_MINUTES,
     CONF_REVIEW,
-    DEFAULT_CLOUD_PERSONAL,
     DEFAULT_IDLE_MINUTES,
     DEFAULT_REVIEW,
     DOMAIN,
@@ -229,7 +226,8 @@ class ExtractionJob:
         if not all(learning_allowed(options, t.area_id) for t in user_turns):
             return None
         personal = seen.speaker.known or any(t.speaker_id for t in user_turns)
-        if personal and await self._is_cloud_without_consent(entity_id):
+        audience = await async_for_task(self.hass, self.entry.runtime_data, entity_id)
+        if audience.withholds_text(sensitive=False, personal=personal) is not None:
             self.skipped_cloud += 1
             _LOGGER.info(
                 "Not learning from conversation %s: %s is a cloud model and personal memories "
@@ -241,7 +239,7 @@ class ExtractionJob:
         said = [  # a sensitive turn is never sent, to any model (invariant 7); nor a command
             (t.role.value, t.text)
             for t in user_turns
-            if not is_sensitive(t.text)
+            if audience.withholds_text(sensitive=is_sensitive(t.text), personal=personal) is None
             and not await async_is_device_command(self.hass, t.text, t.language or seen.language)
         ]
         if (user_text := select_user_text(said)) is None:
@@ -305,14 +303,6 @@ class ExtractionJob:
                 self.hass, self.entry.runtime_data, ((old, new) for new, old in result.conflicts)
             )
         return result
-
-    async def _is_cloud_without_consent(self, entity_id: str) -> bool:
-        """True when the AI Task is a cloud model (manifest iot_class) and personal memories may
-        not go to the cloud (option, off by default)."""
-        if self.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
-            return False
-        entity = er.async_get(self.hass).async_get(entity_id)
-        return await async_is_cloud_domain(self.hass, entity.platform if entity else None)
 
     def _count_failure(self, failed: bool, entity_id: str) -> None:
         """Count failed answers in a row; the repair issue comes at the threshold, goes on success."""

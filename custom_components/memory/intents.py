@@ -15,7 +15,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +28,19 @@ from homeassistant.helpers import intent
 from homeassistant.util import dt as dt_util
 
 from .answers import base_language, quote_all, reply, spoken_date
+from .audience import for_person
 from .const import DOMAIN
 from .dialogue import Ask, PendingQuestion
 from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
-from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker, Status
+from .engine.audience import told as told_only
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Status
 from .engine.text import strip_invisible
 from .engine.writer import checked_text, scope_for
 from .engine_calls import async_recall, async_run
 from .judge import async_judge_translations
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import areas_named, other_tellers
-from .turn import Turn, as_asker, current_turn, error_reply, may_answer, question, start_turn, withheld
+from .turn import Turn, as_asker, current_turn, error_reply, may_answer, question, start_turn
 from .utterances import is_filler
 
 _LOGGER = logging.getLogger(__name__)
@@ -298,7 +300,7 @@ async def async_remember_said(
         source_ref=turn.conversation_id or None,
     )
     try:
-        result = await async_run(hass, data.engine.remember, draft)
+        result = await async_run(hass, data.engine.remember, draft, for_person(data, turn.speaker))
     except InvalidInput as err:
         return error_reply(err), {}
     except StoreUnavailable:  # unreachable, its file deleted, replaced or damaged: nothing stored
@@ -306,7 +308,7 @@ async def async_remember_said(
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
     if result.action is not WriteAction.CREATED:  # said before, in these or other words
         return "remember_known", {"items": quote_all([result.memory.content])}
-    told = [c.memory for c in result.conflicts if not withheld(c.memory, turn.speaker, data.options)]
+    told = told_only(c.memory for c in result.conflicts)  # decided for the speaker by remember
     same, told = await async_judge_translations(hass, data, result.memory, told)
     if same is not None:  # the AI Task judged it the same fact told in another language
         return "remember_known", {"items": quote_all([same.content])}
@@ -366,12 +368,13 @@ class ForgetIntentHandler(_MemoryIntentHandler):
             if not candidates:
                 return self._respond(intent_obj, "forget_what")
         else:
-            hits = await async_run(intent_obj.hass, self.data.engine.find_to_forget, query, turn.speaker)
+            audience = for_person(self.data, turn.speaker)
+            hits = await async_run(intent_obj.hass, self.data.engine.find_to_forget, query, audience)
             candidates = [h.memory for h in forget_candidates(hits)]
         if not candidates:
             return self._respond(intent_obj, "forget_none")
         self._ask(turn, question(turn, Ask.FORGET, memory_ids=tuple(m.id for m in candidates)))
-        told = [m for m in candidates if not withheld(m, turn.speaker, self.data.options)]
+        told = told_only(candidates)
         items = quote_all([m.content for m in told])
         if len(told) < len(candidates):
             items = "; ".join(filter(None, (items, reply(intent_obj.language, "withheld_item"))))
@@ -382,7 +385,8 @@ class ForgetIntentHandler(_MemoryIntentHandler):
         memory_id = self.data.last_remembered(dt_util.utcnow(), turn.conversation_id, turn.asker)
         if memory_id is None:
             return []
-        memory = await async_run(intent_obj.hass, self.data.engine.get, memory_id, turn.speaker)
+        audience = for_person(self.data, turn.speaker)
+        memory = await async_run(intent_obj.hass, self.data.engine.get, memory_id, audience)
         return [memory] if memory is not None and memory.status is Status.ACTIVE else []
 
 
@@ -459,7 +463,7 @@ class ConfirmIntentHandler(_MemoryIntentHandler):
         forgotten = 0
         for memory_id in pending.memory_ids:
             try:
-                await async_run(hass, self.data.engine.forget, memory_id, turn.speaker)
+                await async_run(hass, self.data.engine.forget, memory_id, for_person(self.data, turn.speaker))
                 forgotten += 1
             except InvalidInput:  # gone meanwhile, or not visible to this speaker
                 continue
@@ -483,14 +487,14 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         slots = self.async_validate_slots(intent_obj.slots)
         turn = self._turn(intent_obj)
         query = str(slots[SLOT_QUERY]["value"])
-        hits = await async_recall(intent_obj.hass, self.data, query, turn.speaker, language=turn.language)
+        audience = for_person(self.data, turn.speaker)
+        hits = await async_recall(intent_obj.hass, self.data, query, audience, language=turn.language)
         # The speaker's own memories ride along with every recall; for "what do you know
         # about <topic>" they are noise unless nothing else matched (e.g. "… about me").
         matches = [h.memory for h in hits if "about_speaker" not in h.factors] or [h.memory for h in hits]
         if not matches:  # nothing about the topic itself: a room it names has its room notes
-            matches = await self._room_notes(intent_obj, query)
-        options = self.data.options
-        told = [m for m in matches if not withheld(m, turn.speaker, options)]
+            matches = await self._room_notes(intent_obj, turn, query)
+        told = told_only(matches)
         kept = len(matches) - len(told)
         if not told:
             return self._respond(intent_obj, "withheld" if kept else "know_nothing")
@@ -504,15 +508,16 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
             items = f"{items}; {reply(intent_obj.language, 'withheld_item')}"
         return self._respond(intent_obj, "know_list", items=items)
 
-    async def _room_notes(self, intent_obj: intent.Intent, query: str) -> list[Memory]:
+    async def _room_notes(self, intent_obj: intent.Intent, turn: Turn, query: str) -> list[Memory]:
         """The current room memories of the areas `query` names (speaker.areas_named), newest
-        first ("What do you know about the kitchen?"); never a private memory."""
+        first ("What do you know about the kitchen?"), told or withheld for the turn's speaker;
+        never a private memory."""
         notes: list[Memory] = []
         for area_id in areas_named(intent_obj.hass, query):
             visible = await async_run(
                 intent_obj.hass,
                 self.data.engine.list_memories,
-                Speaker(area_id=area_id),
+                for_person(self.data, replace(turn.speaker, area_id=area_id)),
                 limit=ROOM_LIST_LIMIT,
             )
             notes += [m for m in visible if m.scope is Scope.ROOM and m.area_id == area_id]

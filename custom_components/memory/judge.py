@@ -34,23 +34,20 @@ import probatio as vol
 from homeassistant.components import ai_task
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import selector
 from homeassistant.helpers.storage import Store
 from homeassistant.util import dt as dt_util
 
-from .cloud import async_is_cloud_domain
+from .audience import ADMIN, async_for_task
 from .const import (
-    CONF_CLOUD_PERSONAL,
     CONF_EXTRACTION_ENTITY,
-    DEFAULT_CLOUD_PERSONAL,
     DOMAIN,
     EVENT_MEMORY_CONSOLIDATED,
 )
 from .engine.api import ConsolidationReport, EngineError
 from .engine.facts import Relation
 from .engine.language import base as lang_base
-from .engine.models import Memory, Scope, Speaker, Status
+from .engine.models import Memory, Status
 from .engine_calls import async_run
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 
@@ -61,7 +58,6 @@ _LOGGER = logging.getLogger(__name__)
 CONSOLIDATION_STORE_VERSION = 1
 MAX_JUDGED_PER_RUN = 10  # AI Task calls per consolidation run or conversation: bounded cost and time
 TASK_NAME = "Household Memory: judge two memories"
-ADMIN = Speaker.administrator()
 
 JUDGE_STRUCTURE = vol.Schema(
     {
@@ -182,18 +178,19 @@ async def async_judge_pairs(
     asked_by_person = context is not None and context.user_id is not None
     evaluate = _evaluation(hass, entity_id, asked_by_person=asked_by_person)
     engine = data.engine
-    cloud_blocked = await _cloud_without_consent(hass, data, entity_id)
+    audience = await async_for_task(hass, data, entity_id)  # what the AI Task may be sent
     for index, (older_id, newer_id) in enumerate(todo):
         if index >= MAX_JUDGED_PER_RUN:
             judged.left.extend(todo[index:])
             break
-        older = await async_run(hass, engine.get, older_id, ADMIN)
-        newer = await async_run(hass, engine.get, newer_id, ADMIN)
+        older = await async_run(hass, engine.get, older_id, audience)
+        newer = await async_run(hass, engine.get, newer_id, audience)
         if (
             older is None
             or newer is None
             or not _current(older, newer)
-            or not _may_send(older, newer, cloud_blocked=cloud_blocked)
+            or older.withheld is not None  # sensitive, or personal to a cloud model without consent
+            or newer.withheld is not None
         ):
             judged.left.append((older_id, newer_id))
             continue
@@ -287,20 +284,6 @@ def _evaluation(hass: HomeAssistant, entity_id: str, *, asked_by_person: bool) -
 def _current(*memories: Memory) -> bool:
     """Both still current (a pending one is settled by its review, a retired one by nothing)."""
     return all(m.status is Status.ACTIVE for m in memories)
-
-
-def _may_send(*memories: Memory, cloud_blocked: bool) -> bool:
-    """No sensitive memory to any model; no personal one to a cloud model without consent."""
-    if any(m.sensitive for m in memories):
-        return False
-    return not (cloud_blocked and any(m.scope is Scope.PRIVATE or m.speaker_id for m in memories))
-
-
-async def _cloud_without_consent(hass: HomeAssistant, data: MemoryRuntimeData, entity_id: str) -> bool:
-    if data.options.get(CONF_CLOUD_PERSONAL, DEFAULT_CLOUD_PERSONAL):
-        return False
-    entity = er.async_get(hass).async_get(entity_id)
-    return await async_is_cloud_domain(hass, entity.platform if entity else None)
 
 
 async def async_consolidate(

@@ -29,9 +29,10 @@ import json
 import secrets
 import sys
 import weakref
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import probatio
@@ -48,9 +49,11 @@ from homeassistant.helpers import llm
 from homeassistant.util.json import JsonObjectType, JsonValueType
 
 from .answers import base_language
-from .cloud import CLIENT_DOMAINS, async_is_cloud_domain, without_sensitive
+from .audience import async_for_model
+from .cloud import CLIENT_DOMAINS
 from .const import DOMAIN, LLM_API_ID, LLM_API_NAME
 from .engine.api import EngineError, InvalidInput, MemoryDraft, RecallOptions
+from .engine.audience import Audience, Withheld, told, withheld_count
 from .engine.models import Hit, Kind, Memory, Provenance, Role, Scope, Source, Speaker, SpeakerSource
 from .engine.text import is_encodable
 from .engine.writer import checked_text, clean_content, scope_for
@@ -59,9 +62,9 @@ from .ha_compat import KEEPS_API_BETWEEN_TURNS
 from .intents import forget_candidates, infer_kind
 from .recognition import heard_for
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
-from .speaker import area_of, person_names, resolve_identity, tellers
+from .speaker import person_names, resolve_identity, tellers
 from .transcripts import record_turn
-from .turn import Turn, asker_key, current_turn, tellable, withheld
+from .turn import Turn, asker_key, current_turn
 from .utterances import is_filler
 
 # How each provenance is labelled in a prompt (docs/design.md §6).
@@ -100,10 +103,22 @@ NOT_STORED = "Nothing was stored: the memory store is unavailable. Tell the user
 # After a memory a newer listed one likely replaces (Hit.outdated_by; nobody settled it yet).
 OUTDATED_NOTE = "older; a newer memory listed here may replace it"
 IN_TURN_PROMPT = "The memories recalled for this turn are in the household memory block of the system prompt."
-WITHHELD_NOTE = (
-    "{count} more stored memories matched but are sensitive (codes, health, payment) and this "
-    "speaker is not recognised: say you cannot share that here, not that you do not know."
-)
+# After the memories: how many more matched but were withheld from this model (engine/audience.py),
+# by reason, so the model says it cannot share them rather than that it does not know.
+WITHHELD_NOTES: dict[Withheld, str] = {
+    Withheld.SENSITIVE_UNKNOWN_SPEAKER: (
+        "{count} more stored memories matched but are sensitive (codes, health, payment) and this "
+        "speaker is not recognised: say you cannot share that here, not that you do not know."
+    ),
+    Withheld.SENSITIVE_TO_MODEL: (
+        "{count} more stored memories matched but are sensitive (codes, health, payment) and are "
+        "never sent to this model: say you cannot share that here, not that you do not know."
+    ),
+    Withheld.PERSONAL_TO_CLOUD: (
+        "{count} more stored memories matched but are personal and the household does not send "
+        "them to this model: say you cannot share that here, not that you do not know."
+    ),
+}
 # How the prompt says who speaks (Speaker.source), so the model knows how far to trust it.
 SPEAKER_LINES: dict[SpeakerSource, str] = {
     SpeakerSource.VOICE: "The speaker is {name}, recognised by voice.",
@@ -149,45 +164,42 @@ def format_memory_block(
     hits: list[Hit],
     options: RecallOptions | None = None,
     names: Mapping[str, str] | None = None,
-    *,
-    withheld: int = 0,
 ) -> str | None:
     """The memory block for a system prompt, or None when nothing was recalled.
 
+    hits: as the engine decided them for the model's audience (engine/audience.py): the told
+    ones are listed, the withheld ones only counted by reason (WITHHELD_NOTES), never their text.
     The slate is already capped by the engine (top-k, characters); each memory is
     additionally cut at options.max_chars_per_memory; one a newer listed memory likely replaces
     (Hit.outdated_by) is marked so (OUTDATED_NOTE). names: person id -> how the prompt
-    names them as a memory's teller (speaker.tellers). withheld: how many matching memories
-    the speaker may not hear (turn.withheld); the block then says so, without their text.
+    names them as a memory's teller (speaker.tellers).
     """
-    if not hits and not withheld:
+    if not hits:
         return None
     limit = (options or RecallOptions()).max_chars_per_memory
     said_by = names or {}
-    listed = {hit.memory.id for hit in hits}
+    shown = [hit for hit in hits if not hit.withheld]
+    listed = {hit.memory.id for hit in shown}
     lines = [
         memory_line(
             hit.memory, limit, said_by.get(hit.memory.speaker_id or ""), outdated=hit.outdated_by in listed
         )
-        for hit in hits
+        for hit in shown
     ]
-    if withheld:
-        lines.append(WITHHELD_NOTE.format(count=withheld))
+    reasons = Counter(Withheld(hit.memory.withheld) for hit in hits if hit.withheld)
+    lines += [WITHHELD_NOTES[reason].format(count=count) for reason, count in reasons.items()]
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
 
 
 def turn_block(
-    hass: HomeAssistant, data: MemoryRuntimeData, hits: list[Hit], speaker: Speaker, *, cloud: bool
+    hass: HomeAssistant, data: MemoryRuntimeData, hits: list[Hit], audience: Audience
 ) -> str | None:
-    """The memory block of one turn for a model: what `speaker` may hear (turn.tellable; the rest
-    only counted), nothing sensitive for a `cloud` model, tellers named (speaker.tellers); None
-    when nothing matched. The one place both doors (memory agent, Memory LLM API) build it."""
-    told, kept = tellable(hits)
+    """The memory block of one turn for the model in `audience` (audience.async_for_model): the
+    turn's hits re-told for it (a cloud model is told less than the person), tellers named
+    (speaker.tellers); None when nothing matched. The one place both doors (memory agent, Memory
+    LLM API) build it."""
     return format_memory_block(
-        without_sensitive(told) if cloud else told,
-        data.recall_options(),
-        tellers(hass, speaker),
-        withheld=len(kept),
+        audience.tell_hits(hits), data.recall_options(), tellers(hass, audience.speaker)
     )
 
 
@@ -250,17 +262,15 @@ def bind(hass: HomeAssistant, data: MemoryRuntimeData, llm_context: llm.LLMConte
     if turn is not None:
         return Binding(turn.speaker, turn.asker, turn)
     device_id = llm_context.device_id
-    client = llm_context.platform in CLIENT_DOMAINS
     speaker = resolve_identity(
         hass,
         context=llm_context.context,
-        device_id=None if client else device_id,
+        device_id=device_id,
         satellite_id=None,
         options=data.options,
         heard=heard_for(current_user_text()),
+        device_names_person=llm_context.platform not in CLIENT_DOMAINS,
     ).speaker
-    if client and device_id:
-        speaker = replace(speaker, area_id=area_of(hass, device_id=device_id, satellite_id=None))
     return Binding(speaker, asker_key(speaker, device_id, None))
 
 
@@ -360,15 +370,10 @@ class _SpeakerTool(llm.Tool):
     ) -> llm.ToolResult:
         raise NotImplementedError
 
-    def _hidden(self, memory: Memory, who: Binding, *, cloud: bool) -> bool:
-        """True when the model may not see `memory`'s text: sensitive and a `cloud` model, or a
-        sensitive memory an unknown speaker may not hear (turn.withheld)."""
-        return (memory.sensitive and cloud) or withheld(memory, who.speaker, self._data.options)
-
-    @staticmethod
-    async def _cloud(hass: HomeAssistant, llm_context: llm.LLMContext) -> bool:
-        """The model is a cloud service (or unknown: an MCP client): it never sees a sensitive memory."""
-        return await async_is_cloud_domain(hass, llm_context.platform)
+    async def _audience(self, hass: HomeAssistant, llm_context: llm.LLMContext, who: Binding) -> Audience:
+        """The model calling (local, or cloud: also an MCP client) answering this call's speaker:
+        what the engine may tell it (audience.async_for_model)."""
+        return await async_for_model(hass, self._data, who.speaker, llm_context.platform)
 
     def _args(self, tool_input: llm.ToolInput) -> dict[str, Any]:
         """The model's arguments checked against `parameters`.
@@ -426,6 +431,7 @@ class RememberTool(_SpeakerTool):
         scope = Scope(args["scope"]) if "scope" in args else scope_for(content, language, who.speaker)
         if scope is Scope.PRIVATE and not who.speaker.known:
             return _failed("unknown_speaker")
+        audience = await self._audience(hass, llm_context, who)
         try:
             result = await async_run(
                 hass,
@@ -439,27 +445,30 @@ class RememberTool(_SpeakerTool):
                     provenance=Provenance.CONFIRMED,
                     source=Source.VOICE,
                 ),
+                audience,
             )
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
             return _failed("store_unavailable", message=NOT_STORED)
-        cloud = await self._cloud(hass, llm_context)
         new_id = result.memory.id
-        return _ok(
-            id=new_id,
-            action=result.action.value,  # "confirmed": the user said it before, nothing new stored
-            scope=result.memory.scope.value,
-            conflicts=[
+        conflicts = [c.memory for c in result.conflicts]
+        found: JsonObjectType = {
+            "id": new_id,
+            "action": result.action.value,  # "confirmed": the user said it before, nothing new stored
+            "scope": result.memory.scope.value,
+            "conflicts": [
                 {
-                    "id": c.memory.id,
-                    "content": c.memory.content,
-                    "confirmation": confirmation("replace", who.asker, new_id, c.memory.id),
+                    "id": memory.id,
+                    "content": memory.content,
+                    "confirmation": confirmation("replace", who.asker, new_id, memory.id),
                 }
-                for c in result.conflicts
-                if not self._hidden(c.memory, who, cloud=cloud)
+                for memory in told(conflicts)
             ],
-        )
+        }
+        if count := withheld_count(conflicts):
+            found["withheld"] = count  # replaced perhaps, but not for this model or speaker to read
+        return _ok(**found)
 
 
 class ReplaceTool(_SpeakerTool):
@@ -512,14 +521,14 @@ class RecallTool(_SpeakerTool):
         self, hass: HomeAssistant, args: dict[str, Any], llm_context: llm.LLMContext, who: Binding
     ) -> llm.ToolResult:
         query = args["query"]
-        hits = await async_recall(hass, self._data, query, who.speaker) if is_encodable(query) else []
+        audience = await self._audience(hass, llm_context, who)
+        hits = await async_recall(hass, self._data, query, audience) if is_encodable(query) else []
         names = tellers(hass, who.speaker)
-        cloud = await self._cloud(hass, llm_context)
-        visible = [hit for hit in hits if not hit.withheld and not (cloud and hit.memory.sensitive)]
+        visible = [hit for hit in hits if not hit.withheld]
         listed = {hit.memory.id for hit in visible}
         result: JsonObjectType = {"memories": [_hit_json(hit, names, listed) for hit in visible]}
-        if withheld_count := len(hits) - len(visible):
-            result["withheld"] = withheld_count  # matched, but not for this model or speaker
+        if count := len(hits) - len(visible):
+            result["withheld"] = count  # matched, but not for this model or speaker
         return _ok(**result)
 
 
@@ -541,21 +550,22 @@ class FindToForgetTool(_SpeakerTool):
             return _ok(candidates=[])  # nothing named: nothing found
         if error:
             return _failed(error)
+        audience = await self._audience(hass, llm_context, who)
         try:
-            hits = await async_run(hass, self._data.engine.find_to_forget, query, who.speaker)
+            hits = await async_run(hass, self._data.engine.find_to_forget, query, audience)
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
             return _failed("store_unavailable")
         names = tellers(hass, who.speaker)
-        cloud = await self._cloud(hass, llm_context)
         candidates: list[JsonValueType] = []
         for hit in forget_candidates(hits):
             found = _hit_json(hit, names)
             found["confirmation"] = confirmation("forget", who.asker, hit.memory.id)
-            if self._hidden(hit.memory, who, cloud=cloud):  # may be forgotten, never read out
+            if hit.withheld:  # may be forgotten, never read out
                 found["content"] = None
                 found["sensitive"] = True
+                found["withheld"] = hit.memory.withheld
             candidates.append(found)
         return _ok(candidates=candidates)
 
@@ -588,13 +598,14 @@ class ForgetTool(_SpeakerTool):
         given = args["confirmation"].encode("utf-8", "surrogatepass")
         if not hmac.compare_digest(given, confirmation("forget", who.asker, memory_id).encode()):
             return _failed("not_confirmed")
+        audience = await self._audience(hass, llm_context, who)
         try:
-            memory = await async_run(hass, self._data.engine.forget, memory_id, who.speaker)
+            memory = await async_run(hass, self._data.engine.forget, memory_id, audience)
         except InvalidInput as err:
             return _failed(err.reason)
         except EngineError:
             return _failed("store_unavailable")
-        if self._hidden(memory, who, cloud=await self._cloud(hass, llm_context)):
+        if memory.withheld is not None:
             return _ok()
         return _ok(forgotten=memory.content)
 
@@ -688,15 +699,17 @@ class MemoryAPI(llm.API):
         if binding.turn is not None:
             parts.append(IN_TURN_PROMPT)  # the memory agent's prompt names the speaker already
         else:
-            cloud = await async_is_cloud_domain(self.hass, llm_context.platform)
-            block = await self._async_prompt(data, binding.speaker, llm_context, cloud=cloud)
+            audience = await async_for_model(self.hass, data, binding.speaker, llm_context.platform)
+            block = await self._async_prompt(data, audience, llm_context)
             parts.append(f"{speaker_line(self.hass, binding.speaker)}\n\n{block}")
         return llm.APIInstance(api=self, api_prompt="\n\n".join(parts), llm_context=llm_context, tools=tools)
 
     async def _async_prompt(
-        self, data: MemoryRuntimeData, speaker: Speaker, llm_context: llm.LLMContext, *, cloud: bool
+        self, data: MemoryRuntimeData, audience: Audience, llm_context: llm.LLMContext
     ) -> str:
-        """Record the live utterance, recall for it, and format the memory block."""
+        """Record the live utterance, recall for it (for the model's `audience`), and format the
+        memory block."""
+        speaker = audience.speaker
         text = current_user_text()
         language = tool_language(self.hass, llm_context)
         if text and (chat_log := current_chat_log.get()) is not None:  # before recall interprets it
@@ -708,8 +721,8 @@ class MemoryAPI(llm.API):
                 speaker=speaker,
                 language=language,
             )
-        hits = await async_recall(self.hass, data, text, speaker, language=language) if text else []
-        return turn_block(self.hass, data, hits, speaker, cloud=cloud) or NO_MEMORY_PROMPT
+        hits = await async_recall(self.hass, data, text, audience, language=language) if text else []
+        return turn_block(self.hass, data, hits, audience) or NO_MEMORY_PROMPT
 
 
 @callback

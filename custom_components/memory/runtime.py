@@ -15,11 +15,9 @@ from homeassistant.helpers.storage import Store
 from .const import (
     CONF_MAX_CHARS,
     CONF_MIN_SIMILARITY,
-    CONF_SENSITIVE_TO_UNKNOWN,
     CONF_TOP_K,
     DEFAULT_MAX_CHARS,
     DEFAULT_MIN_SIMILARITY,
-    DEFAULT_SENSITIVE_TO_UNKNOWN,
     DEFAULT_TOP_K,
     DOMAIN,
 )
@@ -90,9 +88,6 @@ class MemoryRuntimeData:
             "limit": int(self.options.get(CONF_TOP_K, DEFAULT_TOP_K)),
             "max_chars": int(self.options.get(CONF_MAX_CHARS, DEFAULT_MAX_CHARS)),
             "min_similarity": float(self.options.get(CONF_MIN_SIMILARITY, DEFAULT_MIN_SIMILARITY)),
-            "sensitive_to_unknown": bool(
-                self.options.get(CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN)
-            ),
         }
         base.update(overrides)
         return RecallOptions(**base)

@@ -41,6 +41,7 @@ from homeassistant.helpers.service import async_register_admin_service
 from homeassistant.util import dt as dt_util
 
 from .answers import base_language
+from .audience import ADMIN, for_person
 from .const import (
     CONF_ANCHOR_KEY,
     CONF_DB_PATH,
@@ -58,10 +59,11 @@ from .engine.api import (
     InvalidInput,
     MemoryDraft,
 )
+from .engine.audience import Audience
 from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable
-from .engine.writer import checked_text
+from .engine.writer import checked_text, scope_for
 from .engine_calls import async_recall, async_run
 from .judge import async_consolidate
 from .recognition import (
@@ -78,9 +80,8 @@ from .recognition import (
     satellite_key,
 )
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
-from .speaker import is_person, person_for_user
+from .speaker import acting_as, is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
-from .turn import tellable
 from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range, whole_number
 
 SERVICE_REMEMBER = "remember"
@@ -126,9 +127,8 @@ REMEMBER_SCHEMA = vol.Schema(
     {
         vol.Required(ATTR_CONTENT): cv.string,
         vol.Optional(ATTR_KIND, default=Kind.FACT.value): vol.In([k.value for k in Kind]),
-        vol.Optional(ATTR_SCOPE, default=Scope.SHARED.value): vol.In(
-            [Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]
-        ),
+        # not given: the one rule every door uses (writer.scope_for)
+        vol.Optional(ATTR_SCOPE): vol.In([Scope.PRIVATE.value, Scope.ROOM.value, Scope.SHARED.value]),
         vol.Optional(ATTR_LANGUAGE): cv.string,
         vol.Optional(ATTR_OBSERVED, default=False): cv.boolean,
         # ids of current memories this one replaces (a list, or one id; empty: none)
@@ -181,10 +181,9 @@ async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
     area = call.data.get(ATTR_AREA) or None
     if area is not None and ar.async_get(hass).async_get_area(area) is None:
         raise invalid("unknown_area", ATTR_AREA)
-    caller = person_for_user(hass, call.context.user_id)
     if person is not None:
         await _async_may_act_for(hass, call, person)
-    return Speaker(person_id=person or caller, area_id=area)
+    return acting_as(hass, call.context, person, area)
 
 
 async def _async_may_act_for(hass: HomeAssistant, call: ServiceCall, person: str) -> None:
@@ -252,10 +251,13 @@ def _as_of(call: ServiceCall) -> datetime | None:
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:
-    """A memory as service response data (JSON-safe; times ISO 8601 UTC)."""
+    """A memory as service response data (JSON-safe; times ISO 8601 UTC). One withheld from the
+    caller (engine/audience.py) has `content` null and `withheld` its reason; told, `withheld`
+    is null."""
     return {
         "id": memory.id,
-        "content": memory.content,
+        "content": None if memory.withheld is not None else memory.content,
+        "withheld": memory.withheld,
         "kind": memory.kind.value,
         "scope": memory.scope.value,
         "provenance": memory.provenance.value,
@@ -288,6 +290,15 @@ def history_dict(memory: Memory) -> dict[str, Any]:
     }
 
 
+# The field a scope the caller cannot have is missing (InvalidInput reasons of writer.resolve_bucket).
+SCOPE_NEEDS = {"scope_needs_person": ATTR_PERSON, "scope_needs_area": ATTR_AREA}
+
+
+def withheld_hits(hits: list[Hit]) -> int:
+    """How many recalled memories matched but were withheld from the caller."""
+    return sum(hit.withheld for hit in hits)
+
+
 def hit_dict(hit: Hit) -> dict[str, Any]:
     """A recall hit: the memory plus its score, similarity, the factors behind the score and
     `outdated_by` (the id of a newer memory of the same answer that likely replaces it, or None)."""
@@ -305,14 +316,11 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
     data = _runtime(hass)
     content = _text(call, ATTR_CONTENT, MAX_CONTENT_CHARS)
     speaker = await _async_speaker(hass, call)
-    scope = Scope(call.data[ATTR_SCOPE])
-    if scope is Scope.PRIVATE and not speaker.known:
-        raise invalid("scope_needs_person", ATTR_PERSON)
-    if scope is Scope.ROOM and speaker.area_id is None:
-        raise invalid("scope_needs_area", ATTR_AREA)
     language = call.data.get(ATTR_LANGUAGE) or hass.config.language
     if not LANGUAGE_TAG.match(language):
         raise invalid("invalid_language", ATTR_LANGUAGE)
+    given = call.data.get(ATTR_SCOPE)
+    scope = Scope(given) if given else scope_for(content, base_language(language), speaker)
     observed = call.data[ATTR_OBSERVED]
     try:
         result = await async_run(
@@ -329,9 +337,11 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
                 source_ref=call.context.id,
                 replaces=tuple(r.strip() for r in call.data[ATTR_REPLACES]),
             ),
+            for_person(data, speaker),
         )
     except InvalidInput as err:
-        raise map_invalid(err) from err
+        # a scope the caller cannot have names the field that is missing (`person`, `area`)
+        raise map_invalid(err, SCOPE_NEEDS.get(err.reason)) from err
     except EngineError as err:
         raise engine_failed(err) from err
     return {
@@ -358,10 +368,14 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
         overrides["as_of"] = as_of
     # an automation's query is taken to be in the installation's language (full-text stems)
     hits = await async_recall(
-        hass, data, query, speaker, language=base_language(hass.config.language), **overrides
+        hass,
+        data,
+        query,
+        for_person(data, speaker),
+        language=base_language(hass.config.language),
+        **overrides,
     )
-    told, kept = tellable(hits)  # what the assistant would tell this speaker (turn.py)
-    return {"memories": [hit_dict(hit) for hit in told], "withheld": len(kept)}
+    return {"memories": [hit_dict(hit) for hit in hits if not hit.withheld], "withheld": withheld_hits(hits)}
 
 
 async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
@@ -371,7 +385,7 @@ async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
     speaker = await _async_speaker(hass, call)
     limit = call.data.get(ATTR_LIMIT, DEFAULT_FORGET_CANDIDATES)
     try:
-        hits = await async_run(hass, data.engine.find_to_forget, query, speaker, limit)
+        hits = await async_run(hass, data.engine.find_to_forget, query, for_person(data, speaker), limit)
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -382,7 +396,7 @@ async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
 async def _async_forget(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_memory_id(call)
     try:
-        memory = await async_run(call.hass, data.engine.forget, memory_id, speaker)
+        memory = await async_run(call.hass, data.engine.forget, memory_id, for_person(data, speaker))
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -417,7 +431,7 @@ async def _async_memory_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, S
 async def _async_approve(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_memory_id(call)
     try:
-        memory = await async_run(call.hass, data.engine.approve, memory_id, speaker)
+        memory = await async_run(call.hass, data.engine.approve, memory_id, for_person(data, speaker))
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -428,7 +442,7 @@ async def _async_approve(call: ServiceCall) -> ServiceResponse:
 async def _async_reject(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_memory_id(call)
     try:
-        forgotten = await async_run(call.hass, data.engine.reject, memory_id, speaker)
+        forgotten = await async_run(call.hass, data.engine.reject, memory_id, for_person(data, speaker))
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -439,7 +453,7 @@ async def _async_reject(call: ServiceCall) -> ServiceResponse:
 async def _async_history(call: ServiceCall) -> ServiceResponse:
     data, memory_id, speaker = await _async_memory_id(call)
     try:
-        memories = await async_run(call.hass, data.engine.history, memory_id, speaker)
+        memories = await async_run(call.hass, data.engine.history, memory_id, for_person(data, speaker))
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -452,7 +466,9 @@ async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
     limit = _pending_limit(call)
     speaker = await _async_speaker(call.hass, call)
     try:
-        memories = await async_run(call.hass, data.engine.list_pending, speaker, limit=limit)
+        memories = await async_run(
+            call.hass, data.engine.list_pending, for_person(data, speaker), limit=limit
+        )
     except InvalidInput as err:
         raise map_invalid(err) from err
     except EngineError as err:
@@ -475,14 +491,25 @@ async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
     try:
         return await async_consolidation_report(
-            call.hass, entries[0], dry_run=bool(call.data.get(ATTR_DRY_RUN, False)), context=call.context
+            call.hass,
+            entries[0],
+            dry_run=bool(call.data.get(ATTR_DRY_RUN, False)),
+            context=call.context,
+            # an administrator's call reads every text; an automation's (no user) is nobody's:
+            # what an unknown speaker may not hear stays withheld (engine/audience.py)
+            audience=ADMIN if call.context.user_id else Audience(Speaker.administrator()),
         )
     except EngineError as err:
         raise engine_failed(err) from err
 
 
 async def async_consolidation_report(
-    hass: HomeAssistant, entry: MemoryConfigEntry, *, dry_run: bool, context: Context | None = None
+    hass: HomeAssistant,
+    entry: MemoryConfigEntry,
+    *,
+    dry_run: bool,
+    context: Context | None = None,
+    audience: Audience = ADMIN,
 ) -> dict[str, Any]:
     """Consolidate now (judge.async_consolidate) and describe it: merged, superseded, pruned and
     the possible conflicts left for a person ({older, newer: {id, content}, similarity}: an
@@ -495,11 +522,13 @@ async def async_consolidation_report(
     report, judged = await async_consolidate(hass, entry, dry_run=dry_run, context=context)
     ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
     ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
-    memories = await async_run(hass, _memories, entry.runtime_data.engine, ids)
+    memories = await async_run(hass, _memories, entry.runtime_data.engine, ids, audience)
 
     def brief(memory_id: str) -> dict[str, Any]:
         memory = memories.get(memory_id)
-        return {"id": memory_id, "content": memory.content if memory else None}
+        if memory is None or memory.withheld is not None:
+            return {"id": memory_id, "content": None}
+        return {"id": memory_id, "content": memory.content}
 
     response: dict[str, Any] = {
         "merged": report.merged,
@@ -521,10 +550,10 @@ async def async_consolidation_report(
     return response
 
 
-def _memories(engine: Any, ids: list[str]) -> dict[str, Memory]:
-    """The memories of `ids` (any status), for the consolidate response's texts."""
-    admin = Speaker.administrator()
-    found = {mid: engine.get(mid, admin) for mid in dict.fromkeys(ids)}
+def _memories(engine: Any, ids: list[str], audience: Audience) -> dict[str, Memory]:
+    """The memories of `ids` (any status) told or withheld for `audience`, for the consolidate
+    response's texts."""
+    found = {mid: engine.get(mid, audience) for mid in dict.fromkeys(ids)}
     return {mid: m for mid, m in found.items() if m is not None}
 
 

@@ -148,6 +148,17 @@ def area_of(hass: HomeAssistant, *, device_id: str | None, satellite_id: str | N
     return None
 
 
+def acting_as(
+    hass: HomeAssistant, context: Context | None, person_id: str | None, area_id: str | None
+) -> Speaker:
+    """Who a service call or the panel acts as: `person_id` when the door named one (it checked
+    the caller may act for them), else the person of the context's user (None: unknown — an
+    automation, a guest); in `area_id` (None: no room)."""
+    return Speaker(
+        person_id=person_id or person_for_user(hass, context.user_id if context else None), area_id=area_id
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Identity:
     """Who speaks, and how surely: `speaker` (Speaker.source: how they were recognised) and
@@ -167,16 +178,18 @@ def resolve_identity(
     satellite_id: str | None,
     options: Mapping[str, Any],
     heard: Heard | None = None,
+    device_names_person: bool = True,
 ) -> Identity:
     """Who speaks and in which room (module docstring: the order of sources). `heard`: the
     utterance this pipeline run heard for the turn's text (recognition.heard_for); None: no voice
-    source."""
+    source. `device_names_person` False: the device gives the room only, never a person (an MCP
+    client names it in a field it fills in itself)."""
     area_id = area_of(hass, device_id=device_id, satellite_id=satellite_id)
     if heard is not None and is_person(hass, person_id := heard.match.person_id):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), heard.match.strict)
     if person_id := person_for_user(hass, context.user_id if context else None):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.USER), confirmed=True)
     signed = context is not None and context.user_id is not None
-    if not signed and (person_id := person_for_device(hass, device_id, options)):
+    if not signed and device_names_person and (person_id := person_for_device(hass, device_id, options)):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.DEVICE), confirmed=True)
     return Identity(Speaker(None, area_id), confirmed=False)

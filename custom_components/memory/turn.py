@@ -7,8 +7,8 @@ turn is recorded once and recall runs once. Doors reached without the memory age
 fired by something else, an LLM agent used directly) resolve their own speaker the same way
 (speaker.resolve_identity).
 
-Also the rules every door applies to what it tells: `withheld` (sensitive memories and unknown
-speakers) and `error_reply` (engine errors as spoken reply keys).
+What a turn may be told is decided by the engine for the turn's audience (audience.for_person;
+engine/audience.py); `error_reply` words engine errors as spoken reply keys.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from typing import Any
 from homeassistant.core import Context, HomeAssistant
 
 from .answers import base_language
-from .const import CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN
+from .audience import for_person
 from .dialogue import Ask, PendingQuestion
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput
-from .engine.models import Hit, Memory, Speaker, SpeakerSource
-from .engine.sensitive import withholds
+from .engine.models import Hit, Speaker, SpeakerSource
 from .engine_calls import async_recall
 from .recognition import VoiceRecognizer, claim_heard, heard_for, satellite_key
 from .runtime import MemoryRuntimeData
@@ -209,22 +208,9 @@ def utterance_problem(text: str) -> str | None:
 async def async_recall_once(hass: HomeAssistant, data: MemoryRuntimeData, turn: Turn) -> list[Hit]:
     """The turn's recall: run on first use, the same hits for every later door of the turn."""
     if turn.hits is None:
-        turn.hits = await async_recall(hass, data, turn.text, turn.speaker, language=turn.language)
+        audience = for_person(data, turn.speaker)
+        turn.hits = await async_recall(hass, data, turn.text, audience, language=turn.language)
     return turn.hits
-
-
-def withheld(memory: Memory, speaker: Speaker, options: Mapping[str, Any]) -> bool:
-    """The engine's rule (sensitive.withholds) for a memory that did not come from recall (a
-    conflict, a match to forget), with the entry's option (CONF_SENSITIVE_TO_UNKNOWN)."""
-    return withholds(
-        memory, speaker, to_unknown=bool(options.get(CONF_SENSITIVE_TO_UNKNOWN, DEFAULT_SENSITIVE_TO_UNKNOWN))
-    )
-
-
-def tellable(hits: list[Hit]) -> tuple[list[Hit], list[Hit]]:
-    """Recall's `hits` split into (may be told, withheld) as recall marked them (Hit.withheld),
-    order kept."""
-    return [h for h in hits if not h.withheld], [h for h in hits if h.withheld]
 
 
 def error_reply(err: EngineError) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any
 
 import probatio as vol
@@ -38,21 +39,20 @@ from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.translation import async_get_translations
 
 from .answers import base_language
+from .audience import ADMIN, for_person
 from .const import DOMAIN
 from .engine.api import EngineError, InvalidInput, MemoryEdit
 from .engine.inputs import MAX_COUNT, MAX_ID_CHARS, MAX_LANGUAGE_CHARS, MAX_QUERY_CHARS
-from .engine.models import Hit, Kind, Provenance, Scope, Speaker, Status
+from .engine.models import Hit, Kind, Memory, Provenance, Scope, Status
 from .engine.store.base import MemoryFilter
 from .engine_calls import async_recall, async_run
-from .runtime import MemoryConfigEntry
+from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .services import MAX_PENDING_LIMIT, async_consolidation_report
-from .speaker import is_person
+from .speaker import acting_as, is_person
 from .storage import StoreSettings
-from .turn import tellable
 from .validation import engine_failed, invalid, map_invalid, text, whole_number
 from .views import async_renderer
 
-ADMIN = Speaker.administrator()
 DEFAULT_PAGE = 50
 MAX_PAGE = 200
 DEFAULT_SEARCH_HITS = 10
@@ -254,15 +254,22 @@ async def _list(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, An
     },
 )
 async def _search(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
-    speaker = Speaker(
-        person_id=check_person(hass, msg.get("person"), "person"),
-        area_id=check_area(hass, msg.get("area"), "area"),
+    # the administrator sees what the assistant would tell this speaker (nobody named: an
+    # unknown one), and the text of what it would withhold from them
+    speaker = acting_as(
+        hass, None, check_person(hass, msg.get("person"), "person"), check_area(hass, msg.get("area"), "area")
     )
     language = base_language(msg.get("language") or hass.config.language)
     data = entry.runtime_data
-    hits = await async_recall(hass, data, msg["query"], speaker, language=language, limit=msg["limit"])
-    told, kept = tellable(hits)  # what the assistant would tell them (turn.py)
-    view = await async_renderer(hass, data.engine, [h.memory for h in hits])
+    audience = for_person(data, speaker)
+    hits = await async_recall(hass, data, msg["query"], audience, language=language, limit=msg["limit"])
+    told = [h for h in hits if not h.withheld]
+    kept = [
+        replace(h, memory=m)
+        for h in hits
+        if h.withheld and (m := await _admin_copy(hass, data, h)) is not None
+    ]
+    view = await async_renderer(hass, data.engine, [h.memory for h in (*told, *kept)])
 
     def shown(h: Hit) -> dict[str, Any]:
         return {
@@ -274,6 +281,11 @@ async def _search(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
         }
 
     return {"hits": [shown(h) for h in told], "withheld": [shown(h) for h in kept]}
+
+
+async def _admin_copy(hass: HomeAssistant, data: MemoryRuntimeData, hit: Hit) -> Memory | None:
+    """The administrator's copy of a memory withheld from the speaker searched as (None: gone)."""
+    return await async_run(hass, data.engine.get, hit.memory.id, ADMIN)
 
 
 @memory_command("get", {vol.Required("memory_id"): _ID})
@@ -309,7 +321,7 @@ async def _update(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     )
     engine = entry.runtime_data.engine
     try:
-        memory = await async_run(hass, engine.edit, msg["memory_id"], change, ADMIN)
+        memory = await async_run(hass, engine.edit, msg["memory_id"], change, ADMIN.speaker)
     except InvalidInput as err:  # the engine names its own fields; the command's are these
         fields = {
             "scope_needs_person": "owner",

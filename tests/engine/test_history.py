@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from custom_components.memory.engine.api import InvalidInput, MemoryDraft, RecallOptions
+from custom_components.memory.engine.audience import Audience
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Kind, Memory, Provenance, Scope, Speaker, Status
 from custom_components.memory.engine.store.base import Visibility
@@ -133,7 +134,10 @@ def wifi(engine: MemoryEngine, clock: Clock) -> tuple[Memory, Memory]:
 
 
 def recalled(engine: MemoryEngine, query: str, speaker: Speaker, as_of: datetime | None = None) -> list[str]:
-    return [h.memory.content for h in engine.recall(query, speaker, RecallOptions(as_of=as_of))]
+    """What `speaker` sees "as of" a moment (the wifi password is sensitive: a household that
+    lets unknown speakers hear it, so the guest's view is about time, not telling)."""
+    audience = Audience(speaker, sensitive_to_unknown=True)
+    return [h.memory.content for h in engine.recall(query, audience, RecallOptions(as_of=as_of))]
 
 
 @pytest.mark.usefixtures("index_mode")

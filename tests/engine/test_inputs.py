@@ -28,6 +28,7 @@ from custom_components.memory.engine.api import (
     RecallOptions,
     WriteAction,
 )
+from custom_components.memory.engine.audience import Audience
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.extraction import ExtractedFact
 from custom_components.memory.engine.facts import Relation, fact_subject
@@ -201,12 +202,15 @@ def _calls() -> dict[str, tuple[str, st.SearchStrategy[Any], Callable[[MemoryEng
     some = "0" * 32
     return {
         "get": ("memory_id", bad_id, lambda e, v: e.get(v, JULIAN)),
-        "get speaker": ("speaker", speakers.bad, lambda e, v: e.get(some, v)),
+        "get speaker": ("audience", speakers.bad, lambda e, v: e.get(some, v)),
+        "get audience": ("audience", speakers.bad.map(Audience), lambda e, v: e.get(some, v)),
+        "recall audience reader": ("audience", st.sampled_from(["cloud", None, 3]),
+                                   lambda e, v: e.find_to_forget("gate", Audience(JULIAN, reader=v))),
         "history": ("memory_id", bad_id, lambda e, v: e.history(v, JULIAN)),
         "approve": ("memory_id", bad_id, lambda e, v: e.approve(v, JULIAN)),
         "reject": ("memory_id", bad_id, lambda e, v: e.reject(v, JULIAN)),
         "forget": ("memory_id", bad_id, lambda e, v: e.forget(v, JULIAN)),
-        "forget speaker": ("speaker", speakers.bad, lambda e, v: e.forget(some, v)),
+        "forget speaker": ("audience", speakers.bad, lambda e, v: e.forget(some, v)),
         "forget_person": ("person_id", bad_id, lambda e, v: e.forget_person(v)),
         "forget_voice": ("person_id", bad_id, lambda e, v: e.forget_voice(v)),
         "lift_tombstone": ("tombstone_id", bad_id, lambda e, v: e.lift_tombstone(v)),

@@ -10,6 +10,7 @@ import pytest
 
 from custom_components.memory.engine import recall as recall_mod
 from custom_components.memory.engine.api import MemoryDraft, RecallOptions
+from custom_components.memory.engine.audience import Audience, Reader
 from custom_components.memory.engine.engine import MemoryEngine
 from custom_components.memory.engine.models import Provenance, Scope, Speaker, Status
 
@@ -508,11 +509,15 @@ def test_recall_marks_what_an_unknown_speaker_may_not_be_told(engine: MemoryEngi
     )
     assert code.memory.sensitive and not plain.memory.sensitive
     guest = Speaker(person_id=None, area_id=KITCHEN)
-    marks = {h.memory.id: h.withheld for h in engine.recall("the garden gate", guest)}
-    assert marks == {code.memory.id: True, plain.memory.id: False}
+    hits = {h.memory.id: h for h in engine.recall("the garden gate", guest)}
+    assert {i: h.withheld for i, h in hits.items()} == {code.memory.id: True, plain.memory.id: False}
+    withheld = hits[code.memory.id].memory  # no text left to leak, and the reason
+    assert (withheld.content, withheld.value, withheld.withheld) == ("", None, "sensitive_unknown_speaker")
     assert not any(h.withheld for h in engine.recall("the garden gate", julian))
-    opened = RecallOptions(sensitive_to_unknown=True)
-    assert not any(h.withheld for h in engine.recall("the garden gate", guest, opened))
+    opened = Audience(guest, sensitive_to_unknown=True)  # the household's option
+    assert not any(h.withheld for h in engine.recall("the garden gate", opened))
+    cloud = Audience(julian, Reader.CLOUD_MODEL)  # never to a cloud model, even for a member
+    assert {h.memory.id: h.withheld for h in engine.recall("the garden gate", cloud)}[code.memory.id]
 
 
 @pytest.mark.parametrize(

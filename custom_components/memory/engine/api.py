@@ -208,9 +208,6 @@ class RecallOptions:
     # ACTIVE or SUPERSEDED, valid_from (else created_at) <= as_of < valid_to (None: still current);
     # ranked as then (recency up to as_of), no access counted. None: now. A naive time recalls [].
     as_of: datetime | None = None
-    # an unknown speaker may be told sensitive memories (the integration's option); False: their
-    # hits come back marked withheld (sensitive.withholds)
-    sensitive_to_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True)

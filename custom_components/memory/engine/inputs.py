@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .api import MAX_CONTENT_CHARS, InvalidInput, MemoryDraft, MemoryEdit, RecallOptions
+from .audience import Audience, Reader
 from .extraction import ExtractedFact
 from .facts import Relation
 from .models import Kind, Provenance, Role, Scope, Source, Speaker, SpeakerSource, Status, TranscriptTurn
@@ -130,7 +131,6 @@ def check_recall_options(options: object) -> None:
     _count("max_chars_per_memory", options.max_chars_per_memory, high=None)
     _number("min_similarity", options.min_similarity)
     _flag("include_about_speaker", options.include_about_speaker)
-    _flag("sensitive_to_unknown", options.sensitive_to_unknown)
     _text("language", options.language, MAX_LANGUAGE_CHARS, optional=True)
     _names("named_persons", options.named_persons)
     for area in _items("named_areas", options.named_areas):
@@ -192,6 +192,20 @@ def check_speaker(speaker: object, field: str = "speaker") -> Speaker:
     _flag(f"{field}.admin", speaker.admin)
     source = None if speaker.source is None else _choice(f"{field}.source", speaker.source, SpeakerSource)
     return _with(speaker, source=source)
+
+
+def check_audience(audience: object, field: str = "audience") -> Audience:
+    """An Audience (engine/audience.py) with a checked speaker, a Reader and bool options; a bare
+    Speaker is that person reading the answer themselves (Audience.of)."""
+    if isinstance(audience, Speaker):
+        audience = Audience.of(audience)
+    if not isinstance(audience, Audience):
+        raise InvalidInput(field, "wrong_type")
+    speaker = check_speaker(audience.speaker, f"{field}.speaker")
+    reader = _choice(f"{field}.reader", audience.reader, Reader)
+    for name in ("cloud", "sensitive_to_unknown", "personal_to_cloud"):
+        _flag(f"{field}.{name}", getattr(audience, name))
+    return _with(audience, speaker=speaker, reader=reader)
 
 
 def check_turn(turn: object) -> TranscriptTurn:

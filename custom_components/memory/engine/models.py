@@ -143,6 +143,9 @@ class Memory:
     access_count: int = 0
     last_accessed_at: datetime | None = None
     speaker_id: str | None = None  # provenance: the recognised person who said it; None if unknown
+    # never stored: why the caller may not be told this memory (audience.Withheld; its content,
+    # subject, predicate and value are empty then), None when told (engine/audience.py)
+    withheld: str | None = None
 
 
 # The fields a store keeps, declared once: both stores' columns and codecs and the move between
@@ -171,8 +174,8 @@ class Hit:
     "importance", "recency", "about_speaker", "newer") whose sum is `score`.
     outdated_by: the id of a newer memory in the same slate that likely replaces this one
     (recall.mark_outdated; facts.relation REPLACES, nobody settled it yet), else None.
-    withheld: the speaker may see that it matched but not be told it (sensitive.withholds); every
-    door tells only the others.
+    withheld: the caller may know that it matched but not be told it (memory.withheld, decided
+    by engine/audience.py; the memory's text is removed).
     """
 
     memory: Memory
@@ -180,7 +183,11 @@ class Hit:
     similarity: float
     factors: dict[str, float] = field(default_factory=dict)
     outdated_by: str | None = None
-    withheld: bool = False
+
+    @property
+    def withheld(self) -> bool:
+        """True when the memory was withheld from the caller (Memory.withheld says why)."""
+        return self.memory.withheld is not None
 
 
 class Role(StrEnum):

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .models import Memory, Speaker
 
 
 class Sensitivity(StrEnum):
@@ -479,11 +475,3 @@ def classify(text: str) -> frozenset[Sensitivity]:
 def is_sensitive(text: str) -> bool:
     """True when the text carries credentials/codes, payment or health data."""
     return bool(classify(text))
-
-
-def withholds(memory: Memory, speaker: Speaker, *, to_unknown: bool = False) -> bool:
-    """The one rule for telling: True when `memory` may not be told to `speaker` — it is sensitive
-    (is_sensitive at write time: codes, payment, health) and the speaker is unknown, unless
-    `to_unknown` (the integration's option to let unknown speakers hear them). Recognised
-    household members hear them (their visibility already decided what they may see)."""
-    return memory.sensitive and not speaker.known and not to_unknown

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from .. import forgetting, inputs
 from ..api import InvalidInput
+from ..audience import Audience
 from ..core import Part
 from ..embedding.base import Vectors
 from ..models import Hit, Memory, Scope, Speaker, Tombstone
@@ -14,36 +15,39 @@ from ..models import Hit, Memory, Scope, Speaker, Tombstone
 class Forgetting(Part):
     """Forgetting. Blocking; thread-safe (writes under the core's write lock)."""
 
-    def find_to_forget(self, query: str, speaker: Speaker, limit: int = 3) -> list[Hit]:
-        """Candidates to forget: active memories visible to speaker matching query, best first; an
-        empty, invisible-only or non-encodable query gives []; InvalidInput("query", "too_long")
-        past inputs.MAX_QUERY_CHARS."""
+    def find_to_forget(self, query: str, audience: Audience | Speaker, limit: int = 3) -> list[Hit]:
+        """Candidates to forget: active memories visible to the audience matching query, best
+        first, each told or withheld for it (a withheld one may still be forgotten by its id);
+        an empty, invisible-only or non-encodable query gives []; InvalidInput("query",
+        "too_long") past inputs.MAX_QUERY_CHARS."""
         inputs.check_query(query)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
         inputs.check_count("limit", limit)
         self._require_open()
-        return forgetting.find_to_forget(
+        hits = forgetting.find_to_forget(
             self.store,
             self.embedder,
             self._hubness,
             query=query,
-            speaker=speaker,
+            speaker=audience.speaker,
             limit=limit,
             now=self._clock(),
         )
+        return audience.tell_hits(hits)
 
-    def forget(self, memory_id: str, speaker: Speaker) -> Memory:
+    def forget(self, memory_id: str, audience: Audience | Speaker) -> Memory:
         """Delete the memory's text (row removed, FTS row removed) and leave a
         tombstone (embedding + scope + keyed digests of its identifiers, no text); the
         older values it superseded (its superseded_by history) go with it, each to a
-        tombstone, in the same transaction. The memory must be visible to speaker, else
-        InvalidInput("memory_id", "unknown_memory"). Returns the memory as it was (for
-        the confirmation reply)."""
+        tombstone, in the same transaction. The memory must be visible to the audience, else
+        InvalidInput("memory_id", "unknown_memory"). Returns the memory as it was, told or
+        withheld for the audience (for the confirmation reply)."""
         inputs.check_id("memory_id", memory_id)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
         self._require_open()
         with self._writes:  # not beside a remember or supersede of the same memory
-            return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
+            gone = forgetting.forget(self.store, memory_id, audience.speaker, self._clock(), self._anchor_key)
+        return audience.tell(gone)
 
     def forget_person(self, person_id: str) -> int:
         """Forget every PRIVATE memory owned by person_id (tombstones left) and drop them as the

@@ -20,11 +20,11 @@ from ..api import (
     RememberResult,
     StoreUnavailable,
 )
+from ..audience import Audience
 from ..core import Part, windowed
 from ..embedding.base import Vectors, embed_queries
 from ..extraction import ExtractedFact, LearnResult
 from ..models import Hit, Memory, Provenance, Scope, Speaker, Status
-from ..sensitive import withholds
 from ..store.base import Bucket, MemoryFilter, Visibility
 from ..text import visible_text
 
@@ -34,8 +34,11 @@ _LOGGER = logging.getLogger(__name__)
 class Memories(Part):
     """Memories and their review. Blocking; thread-safe (writes under the core's write lock)."""
 
-    def remember(self, draft: MemoryDraft) -> RememberResult:
+    def remember(self, draft: MemoryDraft, audience: Audience | None = None) -> RememberResult:
         """Store a memory, committed before returning (engine/writer.py, the rules in facts.py).
+
+        audience: who reads the result (engine/audience.py): its conflicts come back told or
+        withheld for it; None: the teller (draft.speaker) reading it themselves.
 
         The same wording (case, punctuation, whitespace aside) in the same scope/owner/area
         merges. With a fact key (draft.subject and .predicate) the key decides: the same value
@@ -62,12 +65,18 @@ class Memories(Part):
         (forgetting.TOMBSTONE_ANCHOR_SIMILARITY) when the engine has an anchor key.
         """
         draft = inputs.check_draft(draft)
+        reader = inputs.check_audience(draft.speaker if audience is None else audience)
         self._require_open()
         text = writer.clean_content(draft.content)
         # embedded before the write lock: the other writers wait for the store, not for the encoder
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
         with self._writes:
-            return self.remember_embedded(draft, vector)
+            result = self.remember_embedded(draft, vector)
+        if not result.conflicts:
+            return result
+        return replace(
+            result, conflicts=tuple(replace(c, memory=reader.tell(c.memory)) for c in result.conflicts)
+        )
 
     def remember_embedded(self, draft: MemoryDraft, vector: Vectors) -> RememberResult:
         """remember() for a checked draft (inputs.check_draft) whose vector the caller embedded
@@ -149,12 +158,14 @@ class Memories(Part):
     def recall(
         self,
         query: str,
-        speaker: Speaker,
+        audience: Audience | Speaker,
         options: RecallOptions | None = None,
         *,
         vector: Vectors | None = None,
     ) -> list[Hit]:
-        """Hybrid recall, best first, capped; never raises (logs and returns []).
+        """Hybrid recall, best first, capped; never raises (logs and returns []). The hits the
+        audience sees (its speaker's Visibility), each told or withheld for it (engine/audience.py;
+        a bare Speaker: that person reading it themselves, Audience.of).
 
         vector: the query's embedding (float32[dimension], unit, of embedder.identity) when the
         caller already has it; otherwise the query is embedded here. The text is still needed
@@ -164,7 +175,8 @@ class Memories(Part):
         try:
             self._require_open()
             query = inputs.recall_query(query)
-            speaker = inputs.check_speaker(speaker)
+            audience = inputs.check_audience(audience)
+            speaker = audience.speaker
             if not query or visible_text(query) is None:
                 return []  # nothing to search for, or text no encoder/SQLite can take
             opts = options or RecallOptions()
@@ -183,12 +195,7 @@ class Memories(Part):
             )
             if hits and opts.as_of is None:  # a look back is not a use of what is current
                 self.store.touch([h.memory.id for h in hits], self._clock())
-            hits = [
-                replace(h, withheld=True)
-                if withholds(h.memory, speaker, to_unknown=opts.sensitive_to_unknown)
-                else h
-                for h in hits
-            ]
+            hits = audience.tell_hits(hits)
         except InvalidInput as err:  # the caller's mistake, not a failure: no traceback
             _LOGGER.warning("Memory recall refused its input (%s: %s); answering without memories",
                             err.field, err.reason)  # fmt: skip
@@ -207,33 +214,40 @@ class Memories(Part):
             raise InvalidInput("vector", "wrong_dimension")
         return qvec
 
-    def get(self, memory_id: str, speaker: Speaker) -> Memory | None:
-        """One memory (any status) if visible to speaker."""
+    def get(self, memory_id: str, audience: Audience | Speaker) -> Memory | None:
+        """One memory (any status) if visible to the audience, told or withheld for it."""
         inputs.check_id("memory_id", memory_id)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
         self._require_open()
-        return self.store.get(memory_id, Visibility.of(speaker))
+        memory = self.store.get(memory_id, Visibility.of(audience.speaker))
+        return None if memory is None else audience.tell(memory)
 
-    def history(self, memory_id: str, speaker: Speaker) -> list[Memory]:
-        """The memory's whole chain of values visible to speaker, newest first: the current one
-        (the head: following superseded_by forward from memory_id as far as visible), then every
-        memory the head replaced, recursively (SUPERSEDED older values, ARCHIVED paraphrases),
-        newest first. Each entry carries its validity window: valid_from (created_at when none was
-        stored) and valid_to (None while current; for a PENDING head, never current, also None).
-        memory_id may be any link of the chain. Raises InvalidInput("memory_id", "unknown_memory")
-        when it does not exist or is not visible to speaker."""
-        chain = self.lineage(memory_id, speaker)
+    def history(self, memory_id: str, audience: Audience | Speaker) -> list[Memory]:
+        """The memory's whole chain of values visible to the audience, newest first, each told or
+        withheld for it: the current one (the head: following superseded_by forward from
+        memory_id as far as visible), then every memory the head replaced, recursively
+        (SUPERSEDED older values, ARCHIVED paraphrases), newest first. Each entry carries its
+        validity window: valid_from (created_at when none was stored) and valid_to (None while
+        current; for a PENDING head, never current, also None). memory_id may be any link of the
+        chain. Raises InvalidInput("memory_id", "unknown_memory") when it does not exist or is
+        not visible."""
+        audience = inputs.check_audience(audience)
+        chain = self.lineage(memory_id, audience)
         head = chain.newer[-1] if chain.newer else chain.memory
-        older = chain.older if head is chain.memory else self.older(head.id, Visibility.of(speaker))
+        if head is chain.memory:
+            older = chain.older
+        else:
+            older = tuple(audience.tell_all(self.older(head.id, Visibility.of(audience.speaker))))
         return [head, *older]
 
-    def lineage(self, memory_id: str, speaker: Speaker) -> Lineage:
+    def lineage(self, memory_id: str, audience: Audience | Speaker) -> Lineage:
         """The memory (any status) with the values it replaced and the ones that replaced it,
-        as far as speaker sees; InvalidInput("memory_id", "unknown_memory") when not visible."""
+        as far as the audience sees, each told or withheld for it; InvalidInput("memory_id",
+        "unknown_memory") when not visible."""
         inputs.check_id("memory_id", memory_id)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
         self._require_open()
-        vis = Visibility.of(speaker)
+        vis = Visibility.of(audience.speaker)
         memory = self.store.get(memory_id, vis)
         if memory is None:
             raise InvalidInput("memory_id", "unknown_memory")
@@ -247,13 +261,18 @@ class Memories(Part):
             link = found
             seen.add(link.id)
             newer.append(windowed(link))
-        return Lineage(windowed(memory), self.older(memory.id, vis), tuple(newer))
+        tell = audience.tell
+        return Lineage(
+            tell(windowed(memory)),
+            tuple(audience.tell_all(self.older(memory.id, vis))),
+            tuple(audience.tell_all(newer)),
+        )
 
     def older(self, memory_id: str, vis: Visibility) -> tuple[Memory, ...]:
         """The values memory_id replaced, newest first, windowed (the store gives oldest first)."""
         return tuple(windowed(m) for m in self.store.history(memory_id, vis)[::-1])
 
-    def approve(self, memory_id: str, speaker: Speaker) -> Memory:
+    def approve(self, memory_id: str, audience: Audience | Speaker) -> Memory:
         """A PENDING memory visible to speaker becomes ACTIVE (review of extracted memories) and,
         with a fact key, holds it: the key's other ACTIVE memories become ARCHIVED (same value)
         or SUPERSEDED (another value), in the same transaction (approval = said now).
@@ -261,19 +280,21 @@ class Memories(Part):
         Raises InvalidInput("memory_id", "unknown_memory") when it is not visible,
         ("memory_id", "not_pending") when it is not awaiting review.
         """
-        return self.approve_pending(memory_id, speaker)[0]
+        return self.approve_pending(memory_id, audience)[0]
 
-    def approve_pending(self, memory_id: str, speaker: Speaker) -> tuple[Memory, tuple[str, ...]]:
-        """approve(), also returning the ids it superseded (another value of the fact key)."""
+    def approve_pending(self, memory_id: str, audience: Audience | Speaker) -> tuple[Memory, tuple[str, ...]]:
+        """approve(), also returning the ids it superseded (another value of the fact key); the
+        memory told or withheld for the audience."""
         inputs.check_id("memory_id", memory_id)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
         self._require_open()
         with self._writes:
-            memory = self._pending(memory_id, speaker)
+            memory = self._pending(memory_id, audience.speaker)
             approved = replace(memory, status=Status.ACTIVE)
             retired = facts.approving(approved, self._key_current(memory))
             self.store.retire([(m.id, status) for m, status in retired], approved, self._clock())
-        return approved, tuple(m.id for m, status in retired if status is Status.SUPERSEDED)
+        superseded = tuple(m.id for m, status in retired if status is Status.SUPERSEDED)
+        return audience.tell(approved), superseded
 
     def _pending(self, memory_id: str, speaker: Speaker) -> Memory:
         memory = self.store.get(memory_id, Visibility.of(speaker))
@@ -290,40 +311,49 @@ class Memories(Part):
         bucket = Bucket.of(memory.scope, memory.owner_id, memory.area_id)
         return self.store.current_by_key(bucket, memory.subject, memory.predicate, [Status.ACTIVE])
 
-    def pending_review(self, speaker: Speaker, *, limit: int = 50) -> list[tuple[Memory, list[Memory]]]:
-        """The PENDING memories visible to speaker (newest first, at most `limit`), each with the
-        current memories approving it would supersede (facts.approving: another value of its
-        fact key)."""
+    def pending_review(
+        self, audience: Audience | Speaker, *, limit: int = 50
+    ) -> list[tuple[Memory, list[Memory]]]:
+        """The PENDING memories visible to the audience (newest first, at most `limit`), each with
+        the current memories approving it would supersede (facts.approving: another value of its
+        fact key); all told or withheld for the audience."""
+        audience = inputs.check_audience(audience)
         out = []
-        for memory in self.list_pending(speaker, limit=limit):
+        for memory in self._visible_pending(audience.speaker, limit):
             retired = facts.approving(memory, self._key_current(memory))
-            out.append((memory, [m for m, status in retired if status is Status.SUPERSEDED]))
+            superseded = [m for m, status in retired if status is Status.SUPERSEDED]
+            out.append((audience.tell(memory), audience.tell_all(superseded)))
         return out
 
-    def reject(self, memory_id: str, speaker: Speaker) -> Memory:
-        """Forget a PENDING memory visible to speaker (a tombstone, as forget); else
+    def reject(self, memory_id: str, audience: Audience | Speaker) -> Memory:
+        """Forget a PENDING memory visible to the audience (a tombstone, as forget); else
         InvalidInput("memory_id", "unknown_memory") (not visible) or ("memory_id", "not_pending").
-        Returns it as it was."""
+        Returns it as it was, told or withheld for the audience."""
         inputs.check_id("memory_id", memory_id)
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
+        speaker = audience.speaker
         self._require_open()
         with self._writes:
             self._pending(memory_id, speaker)
-            return forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
+            gone = forgetting.forget(self.store, memory_id, speaker, self._clock(), self._anchor_key)
+        return audience.tell(gone)
 
     def find(
-        self, speaker: Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
+        self, audience: Audience | Speaker, where: MemoryFilter, *, limit: int = 50, offset: int = 0
     ) -> tuple[list[Memory], int]:
-        """Memories visible to speaker matching `where` (store.base.MemoryFilter; by default the
-        ACTIVE ones), newest first: the page [offset, offset + limit) and how many match in all.
-        InvalidInput("limit" | "offset", "negative")."""
-        speaker = inputs.check_speaker(speaker)
+        """Memories visible to the audience matching `where` (store.base.MemoryFilter; by default
+        the ACTIVE ones), newest first, each told or withheld for it: the page [offset, offset +
+        limit) and how many match in all. InvalidInput("limit" | "offset", "negative")."""
+        audience = inputs.check_audience(audience)
         where = inputs.check_filter(where)
         inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit" if limit < 0 else "offset", "negative")
-        return self.store.find_memories(Visibility.of(speaker), where, limit=limit, offset=offset)
+        page, total = self.store.find_memories(
+            Visibility.of(audience.speaker), where, limit=limit, offset=offset
+        )
+        return audience.tell_all(page), total
 
     def edit(self, memory_id: str, change: MemoryEdit, speaker: Speaker) -> Memory:
         """Correct a current (ACTIVE or PENDING) memory visible to speaker, committed; returns it
@@ -369,21 +399,29 @@ class Memories(Part):
             self.store.update(edited, vector)
         return edited
 
-    def list_memories(self, speaker: Speaker, *, limit: int = 100, offset: int = 0) -> list[Memory]:
-        """Visible active memories, newest first."""
-        speaker = inputs.check_speaker(speaker)
+    def list_memories(
+        self, audience: Audience | Speaker, *, limit: int = 100, offset: int = 0
+    ) -> list[Memory]:
+        """Active memories visible to the audience, newest first, each told or withheld for it."""
+        audience = inputs.check_audience(audience)
         inputs.check_page(limit=limit, offset=offset)
         self._require_open()
         if limit < 0 or offset < 0:
             raise InvalidInput("limit", "negative")
-        return self.store.list_current(Visibility.of(speaker), limit=limit, offset=offset)
+        return audience.tell_all(
+            self.store.list_current(Visibility.of(audience.speaker), limit=limit, offset=offset)
+        )
 
-    def list_pending(self, speaker: Speaker, *, limit: int = 50) -> list[Memory]:
-        """Visible PENDING memories (awaiting approve/reject), newest first, at most `limit`.
+    def list_pending(self, audience: Audience | Speaker, *, limit: int = 50) -> list[Memory]:
+        """PENDING memories (awaiting approve/reject) visible to the audience, newest first, at
+        most `limit`, each told or withheld for it.
 
         Raises InvalidInput("limit", "negative") when limit < 0.
         """
-        speaker = inputs.check_speaker(speaker)
+        audience = inputs.check_audience(audience)
+        return audience.tell_all(self._visible_pending(audience.speaker, limit))
+
+    def _visible_pending(self, speaker: Speaker, limit: int) -> list[Memory]:
         inputs.check_page(limit=limit)
         self._require_open()
         if limit < 0:
