@@ -8,6 +8,7 @@ memory")."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -20,6 +21,7 @@ from typing import Any, get_args, get_type_hints
 import numpy as np
 import psycopg
 import pytest
+import yaml
 
 from custom_components.memory.engine.extraction import (
     CANDIDATE_SCHEMA,
@@ -323,3 +325,30 @@ def test_extraction_structure_is_the_schema() -> None:
     assert EXTRACTION_SCHEMA["properties"]["memories"]["maxItems"] == MAX_CANDIDATES
     assert f"at most {MAX_CANDIDATES}" in keys["memories"].description.lower()
     assert f"at most {MAX_CANDIDATES}" in instructions("I like tea.", "en").lower()
+
+
+# ---------------------------------------------------------------- the kinds
+
+
+def test_every_kind_is_offered_and_named_wherever_kinds_are_listed() -> None:
+    """Kind is enumerated in code (`[k.value for k in Kind]`); the lists outside Python name each
+    kind too: the panel's KINDS and its labels, the remember service's choices and their names in
+    every language (docs/architecture.md, "Adding a kind")."""
+    kinds = {k.value for k in Kind}
+    panel = re.search(
+        r"export const KINDS = \[(.*?)\]", (ROOT / "frontend/src/api.ts").read_text(encoding="utf-8")
+    )
+    assert panel is not None and set(re.findall(r'"(\w+)"', panel.group(1))) == kinds
+    for labels in sorted((ROOT / "frontend/src/translations").glob("*.json")):
+        named = {
+            k.removeprefix("kind.")
+            for k in json.loads(labels.read_text(encoding="utf-8"))
+            if k.startswith("kind.")
+        }
+        assert named == kinds, labels.name
+    services = yaml.safe_load((ROOT / "custom_components/memory/services.yaml").read_text(encoding="utf-8"))
+    assert set(services["remember"]["fields"]["kind"]["selector"]["select"]["options"]) == kinds
+    component = ROOT / "custom_components/memory"
+    for strings in [component / "strings.json", *sorted((component / "translations").glob("*.json"))]:
+        names = json.loads(strings.read_text(encoding="utf-8"))["selector"]["kind"]["options"]
+        assert set(names) == kinds, strings.name
