@@ -81,6 +81,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
     """Open the store, build the runtime data whole and assign it once, then start the workers and
     register the agent, LLM API, intents and listeners. A failure raises; done, it returns what the
     running release expects (None from 2026.11, True before: ha_compat)."""
+    record = consolidation_store(hass, entry.entry_id)
+    last_consolidation, possible_conflicts = await async_load_consolidation(record)  # over restarts
     settings = StoreSettings.of(entry.data)
     engine = await _async_build_engine(
         hass,
@@ -122,13 +124,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: MemoryConfigEntry) -> bo
         recognizer=VoiceRecognizer(hass, engine)
         if voice.get(CONF_VOICE_RECOGNITION, DEFAULT_VOICE_RECOGNITION)
         else None,
+        consolidation_store=record,
+        last_consolidation=last_consolidation,
+        possible_conflicts=possible_conflicts,
     )
     # Registered first, so it runs last and once: on unload, and when set-up fails from here on.
     entry.async_on_unload(lambda: _async_close(hass, data))
     entry.async_on_unload(data.health.stop)
     clear_file_faults(hass)  # a good store: a deleted, replaced or damaged file is behind us
     _async_check_anchor_key(hass, entry, engine.anchor_key_matches, settings.describe())
-    await async_load_consolidation(hass, entry)  # when the last consolidation ran, over restarts
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
 
     entry.async_on_unload(async_register_llm_api(hass, entry))

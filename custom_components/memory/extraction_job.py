@@ -334,5 +334,4 @@ def async_note_turn(
     session: ChatSession | None = None,
 ) -> None:
     """The memory agent answered a turn of `conversation_id` (conversation.py's hook)."""
-    if (job := entry.runtime_data.extraction) is not None:
-        job.note_turn(conversation_id, speaker, language, session)
+    entry.runtime_data.extraction.note_turn(conversation_id, speaker, language, session)

@@ -319,21 +319,18 @@ def consolidation_store(hass: HomeAssistant, entry_id: str) -> Store[dict[str, A
     return Store(hass, CONSOLIDATION_STORE_VERSION, f"{DOMAIN}.{entry_id}.consolidation")
 
 
-async def async_load_consolidation(hass: HomeAssistant, entry: MemoryConfigEntry) -> None:
-    """At set-up: the runtime's `consolidation_store`, and `last_consolidation` and
-    `possible_conflicts` as the last run (of any earlier start) left them; nothing when none ran
-    or the record cannot be read."""
-    data = entry.runtime_data
-    data.consolidation_store = store = consolidation_store(hass, entry.entry_id)
+async def async_load_consolidation(store: Store[dict[str, Any]]) -> tuple[datetime | None, int | None]:
+    """At set-up, for the runtime data: when the last run (of any earlier start) ended and the
+    possible conflicts it left, from `store` (consolidation_store); (None, None) when none ran or
+    the record cannot be read."""
     record = await store.async_load()
     if not isinstance(record, dict):
-        return
+        return None, None
     last = dt_util.parse_datetime(str(record.get("last_consolidation") or ""))
     conflicts = record.get("possible_conflicts")
     if last is None or last.tzinfo is None:
-        return
-    data.last_consolidation = last
-    data.possible_conflicts = conflicts if isinstance(conflicts, int) and conflicts >= 0 else None
+        return None, None
+    return last, conflicts if isinstance(conflicts, int) and conflicts >= 0 else None
 
 
 async def async_note_consolidation(entry: MemoryConfigEntry, ended: datetime, conflicts: int) -> None:
@@ -342,7 +339,6 @@ async def async_note_consolidation(entry: MemoryConfigEntry, ended: datetime, co
     data = entry.runtime_data
     data.last_consolidation = ended
     data.possible_conflicts = conflicts
-    if data.consolidation_store is not None:
-        await data.consolidation_store.async_save(
-            {"last_consolidation": ended.isoformat(), "possible_conflicts": conflicts}
-        )
+    await data.consolidation_store.async_save(
+        {"last_consolidation": ended.isoformat(), "possible_conflicts": conflicts}
+    )

@@ -55,12 +55,13 @@ class MemoryRuntimeData:
     extraction: ExtractionJob
     reembed: ReembedWorker
     recognizer: VoiceRecognizer | None
+    # judge.py: the last run's record in HA's storage (read at set-up, saved by each run), which
+    # keeps last_consolidation and possible_conflicts over restarts
+    consolidation_store: Store[dict[str, Any]]
     pending: dict[str, PendingQuestion] = field(default_factory=dict)
     remembered: dict[str | tuple[str, str], Remembered] = field(default_factory=dict)
     possible_conflicts: int | None = None  # left for a person by the last consolidation (diagnostics)
     last_consolidation: datetime | None = None  # when the last real consolidation run ended (any start)
-    # judge.py: both above, kept over restarts in HA's storage (loaded at set-up, saved by each run)
-    consolidation_store: Store[dict[str, Any]] | None = None
 
     def note_remembered(self, memory_id: str, at: datetime, *keys: str | tuple[str, str]) -> None:
         """Record that `memory_id` was stored at `at` by each of `keys` (conversation id, asker);

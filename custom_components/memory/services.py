@@ -15,7 +15,8 @@ and memory.voice_status; like the person field elsewhere, a non-admin user may o
 their own voice (an enrolled voice reads that person's private memories).
 Bad input raises ServiceValidationError with a translation key from strings.json "exceptions"
 and the offending field as the `field` placeholder; nothing is written then (one engine call,
-made only after every check passed). Responses are documented in docs/services.md.
+made only after every check passed). Responses are documented in docs/services.md; their shapes,
+shared with the panel, are responses.py's, and voice enrolment's checks voice_enrolment.py's.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import Any
 
 import probatio as vol
 from homeassistant.core import (
-    Context,
     HomeAssistant,
     ServiceCall,
     ServiceResponse,
@@ -35,8 +35,6 @@ from homeassistant.core import (
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
-from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_register_admin_service
 from homeassistant.util import dt as dt_util
 
@@ -52,37 +50,45 @@ from .const import (
     STORAGE_POSTGRESQL,
     STORAGE_SQLITE,
 )
-from .engine.api import (
-    MAX_CONTENT_CHARS,
-    Conflict,
-    EngineError,
-    InvalidInput,
-    MemoryDraft,
-)
+from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput, MemoryDraft
 from .engine.audience import Audience
 from .engine.inputs import MAX_QUERY_CHARS
-from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Speaker
+from .engine.models import Kind, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable
+from .engine.transfer import TargetNotEmpty
 from .engine.writer import checked_text, scope_for
 from .engine_calls import async_recall, async_run
-from .judge import async_consolidate
-from .recognition import (
-    MAX_ENROL_CLIPS,
-    MIN_ENROL_CLIPS,
-    RECENT_UTTERANCES,
-    ClipFormatError,
-    ClipProblem,
-    EnrolmentReport,
-    VoiceRecognizer,
-    VoiceTaken,
-    async_voice_status,
-    read_wav,
-    satellite_key,
+from .move import EntryNotLoaded, async_move_store
+from .recognition import VoiceRecognizer
+from .responses import (
+    DEFAULT_PENDING_LIMIT,
+    MAX_PENDING_LIMIT,
+    async_consolidation_report,
+    conflict_dict,
+    history_dict,
+    hit_dict,
+    memory_dict,
+    pending_dict,
+    withheld_hits,
 )
-from .runtime import MemoryConfigEntry, MemoryRuntimeData
+from .runtime import MemoryRuntimeData, loaded_entry
 from .speaker import acting_as, is_person, person_for_user
 from .storage import StoreSettings, async_default_household, async_validate_postgres
-from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_in_range, whole_number
+from .validation import LANGUAGE_TAG, engine_failed, invalid, map_invalid, whole_number
+from .voice_enrolment import (
+    ATTR_CLIPS,
+    ATTR_SATELLITE,
+    ATTR_UTTERANCES,
+    async_enroll_voice,
+    async_forget_voice,
+    async_media_clip,
+    async_satellite_clips,
+    async_voices,
+    check_clip_count,
+    check_repeated,
+    recognizer_of,
+    utterance_count,
+)
 
 SERVICE_REMEMBER = "remember"
 SERVICE_RECALL = "recall"
@@ -110,14 +116,9 @@ ATTR_LIMIT = "limit"
 ATTR_MEMORY_ID = "memory_id"
 ATTR_REPLACES = "replaces"
 ATTR_AS_OF = "as_of"
-ATTR_CLIPS = "clips"
-ATTR_SATELLITE = "satellite"
-ATTR_UTTERANCES = "utterances"
 
 MAX_RECALL_LIMIT = 50  # a service response, not a prompt block: generous but bounded
 DEFAULT_FORGET_CANDIDATES = 3  # as many as a person can choose between when asked
-DEFAULT_PENDING_LIMIT = 50  # one review session's worth
-MAX_PENDING_LIMIT = 500  # a whole backlog of a chatty household, still a bounded response
 # Empty strings count as "not given" (UI forms and blueprint inputs send them).
 _SPEAKER_FIELDS: dict[vol.Marker, Any] = {
     vol.Optional(ATTR_PERSON): vol.Any(None, cv.string),
@@ -149,8 +150,6 @@ FORGET_SCHEMA = vol.Schema({vol.Required(ATTR_MEMORY_ID): cv.string, **_SPEAKER_
 FORGET_PERSON_SCHEMA = vol.Schema({vol.Required(ATTR_PERSON): cv.string})
 # limit is checked by _pending_limit (not vol.Range): a ServiceValidationError naming the field.
 LIST_PENDING_SCHEMA = vol.Schema({vol.Optional(ATTR_LIMIT): vol.Any(None, cv.string), **_SPEAKER_FIELDS})
-# What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
-PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
 HISTORY_SCHEMA = FORGET_SCHEMA
 # utterances is checked by utterance_count (not vol.Range): a ServiceValidationError naming the field.
 ENROLL_VOICE_SCHEMA = vol.Schema(
@@ -163,14 +162,6 @@ ENROLL_VOICE_SCHEMA = vol.Schema(
 )
 FORGET_VOICE_SCHEMA = FORGET_PERSON_SCHEMA
 VOICE_STATUS_SCHEMA = vol.Schema({})
-
-
-def _runtime(hass: HomeAssistant) -> MemoryRuntimeData:
-    """The loaded entry's runtime data (single_config_entry)."""
-    if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-    data: MemoryRuntimeData = entries[0].runtime_data
-    return data
 
 
 async def _async_speaker(hass: HomeAssistant, call: ServiceCall) -> Speaker:
@@ -250,70 +241,13 @@ def _as_of(call: ServiceCall) -> datetime | None:
         raise invalid("invalid_datetime", ATTR_AS_OF) from None
 
 
-def memory_dict(memory: Memory) -> dict[str, Any]:
-    """A memory as service response data (JSON-safe; times ISO 8601 UTC). One withheld from the
-    caller (engine/audience.py) has `content` null and `withheld` its reason; told, `withheld`
-    is null."""
-    return {
-        "id": memory.id,
-        "content": None if memory.withheld is not None else memory.content,
-        "withheld": memory.withheld,
-        "kind": memory.kind.value,
-        "scope": memory.scope.value,
-        "provenance": memory.provenance.value,
-        "language": memory.language,
-        "person": memory.owner_id,
-        "said_by": memory.speaker_id,
-        "area": memory.area_id,
-        "created_at": memory.created_at.isoformat(),
-    }
-
-
-def conflict_dict(conflict: Conflict) -> dict[str, Any]:
-    """A memory a new one may replace: the memory plus the relation and their similarity."""
-    return {
-        **memory_dict(conflict.memory),
-        "relation": conflict.relation.value,
-        "similarity": round(conflict.similarity, 4),
-    }
-
-
-def history_dict(memory: Memory) -> dict[str, Any]:
-    """One value in a memory's history: memory_dict plus its status, what replaced it and the
-    window it was current in (valid_to null: still current)."""
-    return {
-        **memory_dict(memory),
-        "status": memory.status.value,
-        "superseded_by": memory.superseded_by,
-        "valid_from": (memory.valid_from or memory.created_at).isoformat(),
-        "valid_to": None if memory.valid_to is None else memory.valid_to.isoformat(),
-    }
-
-
 # The field a scope the caller cannot have is missing (InvalidInput reasons of writer.resolve_bucket).
 SCOPE_NEEDS = {"scope_needs_person": ATTR_PERSON, "scope_needs_area": ATTR_AREA}
 
 
-def withheld_hits(hits: list[Hit]) -> int:
-    """How many recalled memories matched but were withheld from the caller."""
-    return sum(hit.withheld for hit in hits)
-
-
-def hit_dict(hit: Hit) -> dict[str, Any]:
-    """A recall hit: the memory plus its score, similarity, the factors behind the score and
-    `outdated_by` (the id of a newer memory of the same answer that likely replaces it, or None)."""
-    return {
-        **memory_dict(hit.memory),
-        "score": round(hit.score, 4),
-        "similarity": round(hit.similarity, 4),
-        "factors": {name: round(value, 4) for name, value in hit.factors.items()},
-        "outdated_by": hit.outdated_by,
-    }
-
-
 async def _async_remember(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
-    data = _runtime(hass)
+    data = loaded_entry(hass).runtime_data
     content = _text(call, ATTR_CONTENT, MAX_CONTENT_CHARS)
     speaker = await _async_speaker(hass, call)
     language = call.data.get(ATTR_LANGUAGE) or hass.config.language
@@ -357,7 +291,7 @@ async def _async_remember(call: ServiceCall) -> ServiceResponse:
 
 async def _async_recall(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
-    data = _runtime(hass)
+    data = loaded_entry(hass).runtime_data
     if not is_encodable(str(call.data[ATTR_QUERY])):
         return {"memories": []}  # recall never fails on text (invariant 2); nothing can match it
     query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
@@ -380,7 +314,7 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
 
 async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
-    data = _runtime(hass)
+    data = loaded_entry(hass).runtime_data
     query = _text(call, ATTR_QUERY, MAX_QUERY_CHARS)
     speaker = await _async_speaker(hass, call)
     limit = call.data.get(ATTR_LIMIT, DEFAULT_FORGET_CANDIDATES)
@@ -406,7 +340,7 @@ async def _async_forget(call: ServiceCall) -> ServiceResponse:
 
 async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
     hass = call.hass
-    data = _runtime(hass)
+    data = loaded_entry(hass).runtime_data
     speaker = await _async_speaker(hass, call)  # a non-admin user may only forget themselves
     if speaker.person_id is None:
         raise invalid("unknown_person", ATTR_PERSON)
@@ -420,7 +354,7 @@ async def _async_forget_person(call: ServiceCall) -> ServiceResponse:
 
 
 async def _async_memory_id(call: ServiceCall) -> tuple[MemoryRuntimeData, str, Speaker]:
-    data = _runtime(call.hass)
+    data = loaded_entry(call.hass).runtime_data
     speaker = await _async_speaker(call.hass, call)
     memory_id = call.data[ATTR_MEMORY_ID].strip()
     if not is_encodable(memory_id):
@@ -462,7 +396,7 @@ async def _async_history(call: ServiceCall) -> ServiceResponse:
 
 
 async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
-    data = _runtime(call.hass)
+    data = loaded_entry(call.hass).runtime_data
     limit = _pending_limit(call)
     speaker = await _async_speaker(call.hass, call)
     try:
@@ -473,11 +407,7 @@ async def _async_list_pending(call: ServiceCall) -> ServiceResponse:
         raise map_invalid(err) from err
     except EngineError as err:
         raise engine_failed(err) from err
-    return {
-        "memories": [
-            {key: value for key, value in memory_dict(m).items() if key in PENDING_FIELDS} for m in memories
-        ]
-    }
+    return {"memories": [pending_dict(m) for m in memories]}
 
 
 ATTR_DRY_RUN = "dry_run"
@@ -486,13 +416,11 @@ CONSOLIDATE_SCHEMA = vol.Schema({vol.Optional(ATTR_DRY_RUN, default=False): cv.b
 
 async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
     """Consolidate now (async_consolidation_report)."""
-    entries = call.hass.config_entries.async_loaded_entries(DOMAIN)
-    if not entries:
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    entry = loaded_entry(call.hass)
     try:
         return await async_consolidation_report(
             call.hass,
-            entries[0],
+            entry,
             dry_run=bool(call.data.get(ATTR_DRY_RUN, False)),
             context=call.context,
             # an administrator's call reads every text; an automation's (no user) is nobody's:
@@ -501,127 +429,6 @@ async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
         )
     except EngineError as err:
         raise engine_failed(err) from err
-
-
-async def async_consolidation_report(
-    hass: HomeAssistant,
-    entry: MemoryConfigEntry,
-    *,
-    dry_run: bool,
-    context: Context | None = None,
-    audience: Audience = ADMIN,
-) -> dict[str, Any]:
-    """Consolidate now (judge.async_consolidate) and describe it: merged, superseded, pruned and
-    the possible conflicts left for a person ({older, newer: {id, content}, similarity}: an
-    administrator's view); with dry_run (`dry_run: true`) also what it would merge and supersede
-    (`changes`: {id, content, status, by}) and prune (`prune`: ids of inferred guesses), and
-    nothing is done; otherwise `judged`: the verdicts the AI Task applied (docs/consolidation.md).
-    The same response for memory.consolidate and the panel's memory/consolidate; `context`, the
-    request's, tells the judge whether a person asked (judge.async_judge_pairs). Raises
-    EngineError."""
-    report, judged = await async_consolidate(hass, entry, dry_run=dry_run, context=context)
-    ids = [i for c in report.changes for i in (c.memory_id, c.by_id)]
-    ids += [i for c in report.conflicts for i in (c.older_id, c.newer_id)]
-    memories = await async_run(hass, _memories, entry.runtime_data.engine, ids, audience)
-
-    def brief(memory_id: str) -> dict[str, Any]:
-        memory = memories.get(memory_id)
-        if memory is None or memory.withheld is not None:
-            return {"id": memory_id, "content": None}
-        return {"id": memory_id, "content": memory.content}
-
-    response: dict[str, Any] = {
-        "merged": report.merged,
-        "superseded": report.superseded,
-        "pruned": report.pruned,
-        "conflicts": [
-            {"older": brief(c.older_id), "newer": brief(c.newer_id), "similarity": c.similarity}
-            for c in report.conflicts
-        ],
-    }
-    if dry_run:
-        response["dry_run"] = True
-        response["changes"] = [
-            {**brief(c.memory_id), "status": c.status.value, "by": brief(c.by_id)} for c in report.changes
-        ]
-        response["prune"] = list(report.pruned_ids)  # inferred guesses: ids only
-    else:
-        response["judged"] = len(judged.applied)
-    return response
-
-
-def _memories(engine: Any, ids: list[str], audience: Audience) -> dict[str, Memory]:
-    """The memories of `ids` (any status) told or withheld for `audience`, for the consolidate
-    response's texts."""
-    found = {mid: engine.get(mid, audience) for mid in dict.fromkeys(ids)}
-    return {mid: m for mid, m in found.items() if m is not None}
-
-
-def recognizer_of(data: MemoryRuntimeData) -> VoiceRecognizer:
-    """The entry's voice recognizer; voice_recognition_off when the option is off."""
-    if data.recognizer is None:
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="voice_recognition_off")
-    return data.recognizer
-
-
-def clip_error(key: str, field: str, clip: str) -> ServiceValidationError:
-    return ServiceValidationError(
-        translation_domain=DOMAIN,
-        translation_key=key,
-        translation_placeholders={"field": field, "clip": clip},
-    )
-
-
-def _too_few(field: str, count: int, least: int = MIN_ENROL_CLIPS) -> ServiceValidationError:
-    return ServiceValidationError(
-        translation_domain=DOMAIN,
-        translation_key="too_few_clips",
-        translation_placeholders={"field": field, "count": str(count), "min": str(least)},
-    )
-
-
-async def _async_media_clip(hass: HomeAssistant, media_id: str) -> bytes:
-    """The PCM of a media-source WAV file on this machine (media_source.async_resolve_media gives
-    its path); clip_unreadable when it does not resolve to a readable local file, clip_format
-    when it is not 16-bit mono 16 kHz WAV."""
-    from homeassistant.components import media_source  # noqa: PLC0415 - only for enrolment
-
-    if not media_source.is_media_source_id(media_id):
-        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id)
-    try:
-        resolved = await media_source.async_resolve_media(hass, media_id, None)
-    except HomeAssistantError as err:  # media_source.Unresolvable, not loaded
-        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
-    if resolved.path is None:
-        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id)
-    try:
-        return await hass.async_add_executor_job(read_wav, resolved.path)
-    except ClipFormatError as err:
-        raise clip_error("clip_format", ATTR_CLIPS, media_id) from err
-    except OSError as err:
-        raise clip_error("clip_unreadable", ATTR_CLIPS, media_id) from err
-
-
-def utterance_count(raw: Any) -> int:
-    """`utterances` as a whole number MIN_ENROL_CLIPS..RECENT_UTTERANCES (None or empty: all kept);
-    invalid_utterances otherwise."""
-    if raw is None or not str(raw).strip():
-        return RECENT_UTTERANCES
-    return whole_in_range(raw, ATTR_UTTERANCES, MIN_ENROL_CLIPS, RECENT_UTTERANCES, "invalid_utterances")
-
-
-def _satellite(hass: HomeAssistant, value: str) -> str:
-    """The recent-utterance key of a satellite given as an entity id or a device id
-    (recognition.satellite_key); unknown_satellite when it is neither."""
-    if er.async_get(hass).async_get(value) is not None:
-        key = satellite_key(hass, satellite_id=value, device_id=None)
-    elif dr.async_get(hass).async_get(value) is not None:
-        key = value
-    else:
-        key = None
-    if key is None:
-        raise invalid("unknown_satellite", ATTR_SATELLITE)
-    return key
 
 
 async def _async_enroll_clips(
@@ -635,7 +442,7 @@ async def _async_enroll_clips(
         raise invalid("enroll_needs_clips", ATTR_CLIPS)
     if media_ids:
         check_clip_count(len(media_ids), ATTR_CLIPS)
-        clips = [(media_id, await _async_media_clip(hass, media_id)) for media_id in media_ids]
+        clips = [(media_id, await async_media_clip(hass, media_id)) for media_id in media_ids]
         check_repeated(clips, ATTR_CLIPS)
         return ATTR_CLIPS, clips
     if not await _async_is_admin(hass, call):  # what a satellite heard may be anyone's voice
@@ -644,83 +451,11 @@ async def _async_enroll_clips(
     return ATTR_UTTERANCES, async_satellite_clips(hass, recognizer, satellite, count)
 
 
-def check_clip_count(count: int, field: str, least: int = MIN_ENROL_CLIPS) -> None:
-    """too_few_clips below `least`, too_many_clips above MAX_ENROL_CLIPS, naming `field`."""
-    if count < least:
-        raise _too_few(field, count, least)
-    if count > MAX_ENROL_CLIPS:
-        raise invalid("too_many_clips", field)
-
-
-def check_repeated(clips: list[tuple[str, bytes]], field: str) -> None:
-    """clip_repeated for the first clip whose name or audio an earlier clip has (one recording twice)."""
-    for index, (name, pcm) in enumerate(clips):
-        if any(name == seen or pcm == heard for seen, heard in clips[:index]):
-            raise clip_error("clip_repeated", field, name)
-
-
-@callback
-def async_satellite_clips(
-    hass: HomeAssistant, recognizer: VoiceRecognizer, satellite: str, count: int
-) -> list[tuple[str, bytes]]:
-    """[(clip name, PCM)] of the last `count` utterances heard at `satellite` (an entity id or a
-    device id), oldest first; unknown_satellite, or too_few_clips (field `utterances`) when fewer
-    than MIN_ENROL_CLIPS are kept (recognition.VoiceRecognizer.recent)."""
-    heard = recognizer.recent(_satellite(hass, satellite))[-count:]
-    if len(heard) < MIN_ENROL_CLIPS:
-        raise _too_few(ATTR_UTTERANCES, len(heard))
-    return [(f"utterance {i} ({h.text!r})", h.pcm) for i, h in enumerate(heard, 1)]
-
-
-def _voice_failed(err: Exception) -> HomeAssistantError:
-    """The speaker encoder (OSError: its weights cannot be read) or the engine failed."""
-    if isinstance(err, EngineError):
-        return engine_failed(err)
-    return HomeAssistantError(
-        translation_domain=DOMAIN,
-        translation_key="engine_error",
-        translation_placeholders={"error": str(err)},
-    )
-
-
-async def async_assess_voice(
-    recognizer: VoiceRecognizer, person: str | None, clips: list[tuple[str, bytes]]
-) -> EnrolmentReport:
-    """recognizer.async_assess with its failures translated (_voice_failed)."""
-    try:
-        return await recognizer.async_assess(person, clips)
-    except (EngineError, OSError) as err:
-        raise _voice_failed(err) from err
-
-
-async def async_enroll_voice(
-    recognizer: VoiceRecognizer, person: str, field: str, clips: list[tuple[str, bytes]]
-) -> dict[str, Any]:
-    """Enrol `person` from `clips` (checked for count and format already; `field`: where they came
-    from, named in the errors): clip_<reason> for a rejected clip, voice_of_another_person,
-    or the engine's and the encoder's failures. Returns person, clips (how many), enrolled_at (ISO
-    8601 UTC) and report (recognition.EnrolmentReport.as_dict)."""
-    try:
-        stored, report = await recognizer.async_enroll(person, clips)
-    except ClipProblem as err:
-        raise clip_error(f"clip_{err.reason}", field, err.clip) from err
-    except VoiceTaken as err:  # these clips are someone else's enrolled voice
-        raise invalid("voice_of_another_person", field) from err
-    except (EngineError, OSError) as err:
-        raise _voice_failed(err) from err
-    return {
-        "person": person,
-        "clips": stored.clips,
-        "enrolled_at": stored.updated_at.isoformat(),
-        "report": report.as_dict(),
-    }
-
-
 async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
     """memory.enroll_voice: a person's voiceprint from clips (module docstring); re-enrolment
     replaces. Response: async_enroll_voice's."""
     hass = call.hass
-    data = _runtime(hass)
+    data = loaded_entry(hass).runtime_data
     recognizer = recognizer_of(data)
     person = str(call.data[ATTR_PERSON]).strip()
     if not is_person(hass, person):
@@ -730,37 +465,16 @@ async def _async_enroll_voice(call: ServiceCall) -> ServiceResponse:
     return await async_enroll_voice(recognizer, person, field, clips)
 
 
-async def async_forget_voice(hass: HomeAssistant, data: MemoryRuntimeData, person: str) -> dict[str, Any]:
-    """Delete `person`'s voiceprint. Returns person, forgotten (bool: there was one)."""
-    try:
-        forgotten = await async_run(hass, data.engine.forget_voice, person)
-    except InvalidInput as err:
-        raise map_invalid(err, ATTR_PERSON) from err
-    except EngineError as err:
-        raise engine_failed(err) from err
-    return {"person": person, "forgotten": forgotten}
-
-
 async def _async_forget_voice(call: ServiceCall) -> ServiceResponse:
     """memory.forget_voice: delete a person's voiceprint (async_forget_voice)."""
     person = str(call.data[ATTR_PERSON]).strip()
     await _async_may_act_for(call.hass, call, person)
-    return await async_forget_voice(call.hass, _runtime(call.hass), person)
-
-
-async def async_voices(hass: HomeAssistant, data: MemoryRuntimeData) -> dict[str, Any]:
-    """Whether voice recognition is on and, per person, enrolled, clips and when
-    (recognition.async_voice_status; never a vector)."""
-    try:
-        voices = await async_voice_status(hass, data.engine)
-    except EngineError as err:
-        raise engine_failed(err) from err
-    return {"recognition": data.recognizer is not None, "voices": voices}
+    return await async_forget_voice(call.hass, loaded_entry(call.hass).runtime_data, person, ATTR_PERSON)
 
 
 async def _async_voice_status(call: ServiceCall) -> ServiceResponse:
     """memory.voice_status: async_voices."""
-    return await async_voices(call.hass, _runtime(call.hass))
+    return await async_voices(call.hass, loaded_entry(call.hass).runtime_data)
 
 
 SERVICE_MOVE_STORE = "move_store"  # admin: copy everything to another store, verify, switch
@@ -801,16 +515,12 @@ async def _async_move_target(hass: HomeAssistant, call: ServiceCall, key: str) -
 async def _async_move_store(call: ServiceCall) -> ServiceResponse:
     """memory.move_store: move every memory to the target store, verify, switch (move.py).
     Response: {"storage", "store" (password-free), "tables": {table: {"rows", "checksum"}}}."""
-    from .engine.transfer import TargetNotEmpty  # noqa: PLC0415
-    from .move import EntryNotLoaded, async_move_store  # noqa: PLC0415 - the engine factory
-
     hass = call.hass
-    if not (entries := hass.config_entries.async_loaded_entries(DOMAIN)):
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
-    target = await _async_move_target(hass, call, entries[0].data[CONF_ANCHOR_KEY])
+    entry = loaded_entry(hass)
+    target = await _async_move_target(hass, call, entry.data[CONF_ANCHOR_KEY])
     field = CONF_DB_URL if target.storage == STORAGE_POSTGRESQL else CONF_DB_PATH
     try:
-        report = await async_move_store(hass, entries[0], target)
+        report = await async_move_store(hass, entry, target)
     except EntryNotLoaded as err:
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded") from err
     except TargetNotEmpty as err:

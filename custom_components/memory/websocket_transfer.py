@@ -1,6 +1,6 @@
 """The admin panel's WebSocket commands for moving memories in and out and for the learning
 switches: memory/export, memory/import, memory/settings, memory/settings/update
-(docs/websocket_api.md; the command framework is websocket_api.py's).
+(docs/websocket_api.md; the command framework is websocket_base.py's).
 
 Export is a JSON document a person can read: every current memory (MemoryView) with the values it
 replaced (`history`), the pending ones, tombstones as counts only (they hold no text), no vectors.
@@ -49,7 +49,7 @@ from .runtime import MemoryConfigEntry
 from .speaker import is_person
 from .validation import LANGUAGE_TAG, REASON_KEYS, invalid, map_invalid, text, whole_in_range
 from .views import async_renderer
-from .websocket_api import check_area, memory_command
+from .websocket_base import check_area, memory_command
 
 EXPORT_FORMAT = "household-memory/export"
 EXPORT_VERSION = 1

@@ -1,10 +1,10 @@
 """The admin panel's WebSocket commands for voices: memory/voice/status, memory/voice/assess,
 memory/voice/enroll, memory/voice/forget (docs/websocket_api.md; the command framework, admin
-only, is websocket_api.py's).
+only, is websocket_base.py's).
 
 Clips come either as WAV files in the message (`clips`: [{name, wav}], `wav` base64 of a 16-bit
 mono 16 kHz WAV, recorded or converted by the panel) or as the last utterances heard at a
-satellite (`satellite`, `utterances`: services.async_satellite_clips, the path memory.enroll_voice
+satellite (`satellite`, `utterances`: voice_enrolment.async_satellite_clips, the path memory.enroll_voice
 takes). Uploads are bounded: at most recognition.MAX_ENROL_CLIPS clips, MAX_CLIP_SECONDS each and
 MAX_UPLOAD_SECONDS together; longer is refused (clip_too_long, clips_too_long), never cut. The
 audio is decoded in RAM, assessed or enrolled, and dropped: nothing of it is written anywhere.
@@ -33,7 +33,8 @@ from .recognition import (
     read_wav,
 )
 from .runtime import MemoryConfigEntry
-from .services import (
+from .validation import invalid, text
+from .voice_enrolment import (
     ATTR_CLIPS,
     ATTR_SATELLITE,
     ATTR_UTTERANCES,
@@ -48,8 +49,7 @@ from .services import (
     recognizer_of,
     utterance_count,
 )
-from .validation import invalid, text
-from .websocket_api import _ID, check_person, memory_command
+from .websocket_base import ID, check_person, memory_command
 
 # What one message may carry: 90 s of 16-bit 16 kHz audio is 2.9 MB, 3.8 MB as base64, under the
 # 4 MiB aiohttp lets Home Assistant's WebSocket receive in one message (a bigger one closes it).
@@ -66,7 +66,7 @@ _CLIP = vol.Schema(
 )
 _SOURCE: dict[vol.Marker, Any] = {
     vol.Optional(ATTR_CLIPS): [_CLIP],
-    vol.Optional(ATTR_SATELLITE): vol.Any(None, _ID),
+    vol.Optional(ATTR_SATELLITE): vol.Any(None, ID),
     vol.Optional(ATTR_UTTERANCES): vol.Any(None, int, float, str),  # utterance_count names a bad one
 }
 
@@ -127,7 +127,7 @@ async def _status(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     return {**status, "satellites": _satellites(hass, data.recognizer)}
 
 
-@memory_command("voice/assess", {vol.Optional("person"): vol.Any(None, _ID), **_SOURCE})
+@memory_command("voice/assess", {vol.Optional("person"): vol.Any(None, ID), **_SOURCE})
 async def _assess(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
     recognizer = recognizer_of(entry.runtime_data)
     person = check_person(hass, msg.get("person"), "person")
@@ -135,7 +135,7 @@ async def _assess(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     return (await async_assess_voice(recognizer, person, clips)).as_dict()
 
 
-@memory_command("voice/enroll", {vol.Required("person"): _ID, **_SOURCE})
+@memory_command("voice/enroll", {vol.Required("person"): ID, **_SOURCE})
 async def _enroll(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
     recognizer = recognizer_of(entry.runtime_data)
     person = check_person(hass, msg["person"], "person")
@@ -144,9 +144,9 @@ async def _enroll(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     return await async_enroll_voice(recognizer, person, field, clips)
 
 
-@memory_command("voice/forget", {vol.Required("person"): _ID})
+@memory_command("voice/forget", {vol.Required("person"): ID})
 async def _forget(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
-    return await async_forget_voice(hass, entry.runtime_data, msg["person"])
+    return await async_forget_voice(hass, entry.runtime_data, msg["person"], "person")
 
 
 VOICE_COMMANDS = (_status, _assess, _enroll, _forget)
