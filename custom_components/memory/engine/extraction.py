@@ -45,7 +45,7 @@ from .models import Kind, Provenance, Scope, Source, Speaker, Status
 from .sensitive import is_sensitive
 from .store.base import Bucket
 from .text import is_encodable, visible_text
-from .writer import buckets_seen, embedding_text
+from .writer import buckets_seen, embedding_text, resolve_bucket, scope_for
 
 # The writer's door (MemoryEngine.remember: checked, embedded, committed) and the tombstone
 # check (forgetting.is_tombstoned with the store, embedder and anchor key bound).
@@ -364,14 +364,12 @@ class LearnResult:
         }
 
 
-def target_bucket(speaker: Speaker, scope_hint: str | None) -> Bucket:
-    """Where a candidate goes: ROOM only when hinted and the speaker's area is known; SHARED when
-    hinted or the speaker is unknown (docs/design.md §5); else PRIVATE to the recognised speaker."""
-    if scope_hint == "room" and speaker.area_id:
-        return Bucket(Scope.ROOM, None, speaker.area_id)
-    if scope_hint == "shared" or not speaker.known:
-        return Bucket(Scope.SHARED, None, None)
-    return Bucket(Scope.PRIVATE, speaker.person_id, None)
+def target_bucket(speaker: Speaker, scope_hint: str | None, text: str, language: str) -> Bucket:
+    """Where a candidate goes: writer.scope_for's rule for a learned fact (the model's
+    `scope_hint` "private" | "room" | "shared" | None), in the speaker's own bucket."""
+    hint = Scope(scope_hint) if scope_hint in SCOPE_HINTS else None
+    scope = scope_for(text, language, speaker, hint=hint, learned=True)
+    return resolve_bucket(scope, speaker, None, None)
 
 
 def apply_candidates(
@@ -433,7 +431,7 @@ def _apply_one(
     if candidate.confidence < MIN_CONFIDENCE or not text or too_long or is_device_command(text):
         result.rejected += 1
         return
-    target = target_bucket(speaker, candidate.scope_hint)
+    target = target_bucket(speaker, candidate.scope_hint, text, language)
     buckets = buckets_seen(speaker, target)
     vector = embedder.embed([embedding_text(text)])[0]
     if any(

@@ -40,13 +40,27 @@ TOMBSTONE_SIMILARITY = 0.85
 LEARNED = frozenset({Provenance.EXTRACTED, Provenance.INFERRED})
 
 
-def scope_for(content: str, language: str, speaker: Speaker, *, room: bool = False) -> Scope:
-    """The scope of a memory whose teller did not name one — the one rule every door uses: ROOM
-    when it was asked for this room (`room`; the speaker's area then holds it), PRIVATE when a
-    recognised speaker speaks of themself (language.speaks_as_self), else SHARED."""
-    if room:
+def scope_for(
+    content: str,
+    language: str,
+    speaker: Speaker,
+    *,
+    room: bool = False,
+    hint: Scope | None = None,
+    learned: bool = False,
+) -> Scope:
+    """The scope of a memory whose teller did not name one — the one rule every writer uses
+    (voice, services, LLM tools, extraction): ROOM when it was asked for this room (`room`) or a
+    model's `hint` says so and the speaker's area is known; SHARED when the hint says so;
+    PRIVATE when a recognised speaker speaks of themself (language.speaks_as_self) or the hint
+    says so — and for a fact `learned` from a recognised speaker's conversation without a hint
+    (a model's rewording hides who it is about: the private side is the safe one); else SHARED.
+    A private hint for an unknown speaker is SHARED (nobody to own it)."""
+    if room or (hint is Scope.ROOM and speaker.area_id):
         return Scope.ROOM
-    if speaker.known and speaks_as_self(content, language):
+    if hint is Scope.SHARED or not speaker.known:
+        return Scope.SHARED
+    if hint is Scope.PRIVATE or learned or speaks_as_self(content, language):
         return Scope.PRIVATE
     return Scope.SHARED
 
