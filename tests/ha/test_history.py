@@ -22,7 +22,7 @@ COFFEE, TEA = "I drink coffee in the morning.", "I drink tea in the morning now.
 QUESTION = "What do I drink in the morning?"
 HISTORY_KEYS = {
     "id", "content", "kind", "scope", "provenance", "language", "person", "said_by", "area",
-    "created_at", "status", "superseded_by", "valid_from", "valid_to",
+    "created_at", "status", "superseded_by", "valid_from", "valid_to", "withheld",
 }  # fmt: skip
 
 

@@ -48,8 +48,8 @@ async def test_what_a_named_person_told_ranks_first(
 ) -> None:
     """Julian and Anna each told the household what they started; asked about Julian, his cello
     comes first although Anna's piano is nearer in meaning and words and neither says a name."""
-    await async_call(household, "remember", {"content": CELLO}, context=julian.context)
-    await async_call(household, "remember", {"content": PIANO}, context=anna.context)
+    await async_call(household, "remember", {"content": CELLO, "scope": "shared"}, context=julian.context)
+    await async_call(household, "remember", {"content": PIANO, "scope": "shared"}, context=anna.context)
 
     recalled = await async_call(household, "recall", {"query": "Which instrument did Julian start playing?"})
     assert [m["content"] for m in recalled["memories"]][:2] == [CELLO, PIANO]

@@ -186,7 +186,7 @@ async def test_c27_service_stores_verbatim(
     recalled = await async_call(hass, "recall", {"query": query, "person": julian.person_id})
     assert [m["content"] for m in recalled["memories"]] == [stored]
     engine = memory_entry.runtime_data.engine
-    hits = await hass.async_add_executor_job(engine.recall, query, Speaker())
+    hits = await hass.async_add_executor_job(engine.recall, query, Speaker(person_id=julian.person_id))
     block = format_memory_block(hits)
     assert block is not None
     (line,) = block.splitlines()[1:]

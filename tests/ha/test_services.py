@@ -67,6 +67,7 @@ async def test_remember_then_recall(household: HomeAssistant, memory_entry, lang
         "said_by": None,
         "area": None,
         "created_at": None,
+        "withheld": None,  # told (a reason when withheld from the caller)
     }
 
     recalled = await async_call(household, "recall", {"query": question})
