@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +12,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+import custom_components.memory as integration
 from custom_components.memory import async_migrate_entry
 from custom_components.memory.config_flow import MemoryConfigFlow
 from custom_components.memory.const import CONF_ANCHOR_KEY, CONF_DB_PATH, CONF_ENCODER, CONF_STORAGE, DOMAIN
@@ -105,3 +108,50 @@ async def test_the_loaded_entry_while_loaded_and_after_unload(household: HomeAss
     with pytest.raises(ServiceValidationError) as err:
         await async_call(household, "recall", {"query": "Where is the spare key?"})
     assert err.value.translation_key == "not_loaded"
+
+
+def _imports_of(module: Path) -> dict[str, set[str]]:
+    """The integration's modules `module` imports at run time (typing-only imports left out),
+    each with the names it takes from it."""
+    found: dict[str, set[str]] = {}
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.ImportFrom) and child.level == 1:
+                if child.module is None:  # from . import whisper
+                    for alias in child.names:
+                        found.setdefault(alias.name, set())
+                else:
+                    found.setdefault(child.module.split(".")[0], set()).update(a.name for a in child.names)
+            walk(child)
+
+    walk(ast.parse(module.read_text(encoding="utf-8")))
+    return found
+
+
+def test_the_integration_modules_import_each_other_without_a_cycle() -> None:
+    """No late import to dodge a cycle is needed: the HA side's modules form no import cycle, and
+    the WebSocket modules share websocket_base.py instead of reaching into each other."""
+    package = Path(integration.__file__).parent
+    graph = {path.stem: _imports_of(path) for path in package.glob("*.py")}
+    graph["__init__"].pop("__init__", None)
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join((*path, module))
+        if module in done or module not in graph:
+            return
+        for imported in graph[module]:
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in graph:
+        visit(module, ())
+    siblings = {"websocket_api", "websocket_transfer", "websocket_voice", "websocket_base"}
+    for module in siblings - {"websocket_api"}:
+        assert not siblings & {*graph[module]} - {"websocket_base"}, module
+    for module in siblings:
+        taken = {name for target in siblings & graph[module].keys() for name in graph[module][target]}
+        assert not {name for name in taken if name.startswith("_")}, module
