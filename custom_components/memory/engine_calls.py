@@ -10,6 +10,7 @@ from homeassistant.core import HomeAssistant
 
 from .engine.api import StoreUnavailable
 from .engine.audience import Audience
+from .engine.engine import MemoryEngine
 from .engine.inputs import recall_query
 from .engine.models import Hit
 from .runtime import MemoryRuntimeData, loaded_entry_or_none
@@ -17,6 +18,12 @@ from .speaker import areas_named, persons_named
 
 if TYPE_CHECKING:
     from .health import StoreHealth
+
+# The engine's methods that return memories to a caller: each needs the request's Audience.
+TELLING = frozenset({
+    "recall", "find_to_forget", "remember", "history", "lineage", "get", "find", "list_memories",
+    "list_pending", "pending_review", "forget", "approve", "approve_pending", "reject",
+})  # fmt: skip
 
 
 async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -26,7 +33,14 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
     loaded entry's store health (health.StoreHealth): a StoreUnavailable from the engine is
     checked by the health (a fault of the file, is the store reachable at all, or was it this
     call?) and raised on as it is (its `writing` says whether a write was refused). A store
-    known to be down fails at once by itself (the PostgreSQL store's breaker)."""
+    known to be down fails at once by itself (the PostgreSQL store's breaker).
+
+    A door that names no audience cannot call an engine method that tells memories (TELLING):
+    TypeError before anything runs (audience.py builds one)."""
+    if _tells(func) and not any(isinstance(arg, Audience) for arg in (*args, *kwargs.values())):
+        raise TypeError(
+            f"MemoryEngine.{getattr(func, '__name__', '')} needs the request's Audience (audience.py)"
+        )
     health = _health(hass)
     engine_call = health is not None and getattr(func, "__self__", None) is health.engine
     try:
@@ -41,6 +55,13 @@ async def async_run[T](hass: HomeAssistant, func: Callable[..., T], *args: Any, 
     if health is not None and engine_call:
         health.answered(reached=func != health.engine.recall)
     return result
+
+
+def _tells(func: Callable[..., Any]) -> bool:
+    """`func` is a MemoryEngine method that returns memories to a caller (TELLING)."""
+    return getattr(func, "__name__", None) in TELLING and isinstance(
+        getattr(func, "__self__", None), MemoryEngine
+    )
 
 
 def _health(hass: HomeAssistant) -> StoreHealth | None:

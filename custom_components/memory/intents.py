@@ -406,7 +406,10 @@ class ForgetAboutMeIntentHandler(_MemoryIntentHandler):
         if not turn.confirmed:
             return self._respond(intent_obj, "about_me_unconfirmed")
         visible = await async_run(
-            intent_obj.hass, self.data.engine.list_memories, speaker, limit=ABOUT_ME_LIST_LIMIT
+            intent_obj.hass,
+            self.data.engine.list_memories,
+            for_person(self.data, speaker),
+            limit=ABOUT_ME_LIST_LIMIT,
         )
         count = sum(1 for m in visible if m.scope is Scope.PRIVATE and m.owner_id == speaker.person_id)
         if not count:
