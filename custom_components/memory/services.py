@@ -39,7 +39,7 @@ from homeassistant.helpers.service import async_register_admin_service
 from homeassistant.util import dt as dt_util
 
 from .answers import base_language
-from .audience import ADMIN, for_person
+from .audience import ADMIN, UNATTENDED_ADMIN, for_person
 from .const import (
     CONF_ANCHOR_KEY,
     CONF_DB_PATH,
@@ -51,7 +51,6 @@ from .const import (
     STORAGE_SQLITE,
 )
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput, MemoryDraft
-from .engine.audience import Audience
 from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Kind, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable
@@ -423,9 +422,7 @@ async def _async_consolidate(call: ServiceCall) -> ServiceResponse:
             entry,
             dry_run=bool(call.data.get(ATTR_DRY_RUN, False)),
             context=call.context,
-            # an administrator's call reads every text; an automation's (no user) is nobody's:
-            # what an unknown speaker may not hear stays withheld (engine/audience.py)
-            audience=ADMIN if call.context.user_id else Audience(Speaker.administrator()),
+            audience=ADMIN if call.context.user_id else UNATTENDED_ADMIN,
         )
     except EngineError as err:
         raise engine_failed(err) from err
