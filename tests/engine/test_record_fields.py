@@ -44,7 +44,7 @@ VECTOR_COLUMNS = ("embedding", "emb_provider", "emb_model", "emb_dimension")  # 
 POSTGRES_ROW_ONLY = {"household", "seq", *VECTOR_COLUMNS, "content_tsv", "content_len", "terms",
                      "terms_tsv", "terms_len"}  # fmt: skip
 
-# Stored fields memory.* service responses leave out (services.memory_dict), and why: a service
+# Stored fields memory.* service responses leave out (responses.memory_dict), and why: a service
 # answers an automation or a voice turn with what a memory says, who and where; history_dict adds
 # the history, and the panel shows the rest.
 SERVICE_NOT_SHOWN = {
@@ -251,10 +251,10 @@ def _leaves(shape: Any) -> set[Any]:
 
 
 def test_service_responses_show_each_stored_field_or_say_they_do_not() -> None:
-    """services.memory_dict, read as it is now: a stored field is shown when its value comes out
-    (under any key), else it is in SERVICE_NOT_SHOWN. The memory is one told to the caller (its
-    unstored fields at their defaults: nothing withheld)."""
-    from custom_components.memory.services import memory_dict  # noqa: PLC0415 - the HA side
+    """responses.memory_dict (the services' shape of a memory), read as it is now: a stored field
+    is shown when its value comes out (under any key), else it is in SERVICE_NOT_SHOWN. The memory
+    is one told to the caller (its unstored fields at their defaults: nothing withheld)."""
+    from custom_components.memory.responses import memory_dict  # noqa: PLC0415 - the HA side
 
     memory = Memory(**_stored(unusual_memory()))
     said = _leaves(memory_dict(memory))
