@@ -48,4 +48,3 @@ def agent_domain(hass: HomeAssistant, agent_id: str) -> str | None:
     if (entry := hass.config_entries.async_get_entry(agent_id)) is not None:
         return entry.domain
     return None
-

@@ -186,7 +186,7 @@ def format_memory_block(
         )
         for hit in shown
     ]
-    reasons = Counter(Withheld(hit.memory.withheld) for hit in hits if hit.withheld)
+    reasons = Counter(Withheld(why) for hit in hits if (why := hit.memory.withheld) is not None)
     lines += [WITHHELD_NOTES[reason].format(count=count) for reason, count in reasons.items()]
     return "\n".join([MEMORY_BLOCK_HEADER, *lines])
 

@@ -67,8 +67,8 @@ async def test_anchor_key_is_added_to_old_entries_and_never_in_diagnostics(
 ) -> None:
     entry = await setup_memory(household)
     first = entry.data[CONF_ANCHOR_KEY]
-    old = {k: v for k, v in entry.data.items() if k != CONF_ANCHOR_KEY}  # an entry from before
-    household.config_entries.async_update_entry(entry, data=old)
+    old = {k: v for k, v in entry.data.items() if k != CONF_ANCHOR_KEY}  # an entry from before (1.1)
+    household.config_entries.async_update_entry(entry, data=old, minor_version=1)
     await household.config_entries.async_reload(entry.entry_id)
     await household.async_block_till_done()
     key = entry.data[CONF_ANCHOR_KEY]
