@@ -596,7 +596,9 @@ async def _async_validate_voice(hass: HomeAssistant, voice: dict[str, Any]) -> d
 
 
 @callback
-def _validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
+def validate_options(hass: HomeAssistant, user_input: dict[str, Any]) -> dict[str, str]:
+    """The options' own checks (the options flow, and settings imported in the panel): field ->
+    error key ({} when valid)."""
     errors: dict[str, str] = {}
     if (agent := user_input.get(CONF_AGENT)) and agent in _own_entities(hass, CONVERSATION_DOMAIN):
         errors[CONF_AGENT] = "agent_is_memory"
@@ -626,7 +628,7 @@ class MemoryOptionsFlow(OptionsFlowWithReload):
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         if user_input is not None:
-            errors = _validate_options(self.hass, user_input)
+            errors = validate_options(self.hass, user_input)
             if CONF_VOICE in user_input:
                 errors |= await _async_validate_voice(self.hass, user_input[CONF_VOICE])
         if user_input is not None and not errors:

@@ -28,7 +28,7 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.util import dt as dt_util
 
-from .config_flow import _validate_options as validate_options
+from .config_flow import validate_options
 from .const import (
     CONF_CLOUD_PERSONAL,
     CONF_LEARNING,
