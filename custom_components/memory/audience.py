@@ -24,9 +24,9 @@ from .engine.models import Speaker
 from .runtime import MemoryRuntimeData
 
 ADMIN = Audience.administrator()
-# An administrator's service run with no user (an automation): it sees every scope, and is told
-# only what an unknown speaker may be (nobody is there to be recognised).
-UNATTENDED_ADMIN = Audience(Speaker.administrator())
+# An administrator's service run with no user (an automation): it sees every scope, is told no
+# private memory and a sensitive one only as an unknown speaker would be (engine/audience.py).
+UNATTENDED_ADMIN = Audience(Speaker.administrator(), Reader.AUTOMATION)
 
 
 def for_person(

@@ -48,6 +48,7 @@ from .const import (
 from .dialogue import Ask
 from .engine.models import Hit, Role
 from .engine.recall import answer_hit
+from .engine.sensitive import is_sensitive
 from .entity import MemoryEntity
 from .extraction_job import async_note_turn
 from .intents import (
@@ -63,7 +64,7 @@ from .intents import (
     match_sentence,
     said_on,
 )
-from .llm_api import speaker_line, turn_block
+from .llm_api import WITHHELD_REPLY, speaker_line, turn_block
 from .runtime import MemoryConfigEntry, MemoryRuntimeData
 from .speaker import other_tellers
 from .transcripts import learning_allowed, record_turn
@@ -348,9 +349,24 @@ class MemoryConversationEntity(
                 )
             speech = response.speech.get("plain", {}).get("speech", "")
             chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(agent_id=self.entity_id or DOMAIN, content=speech)
+                conversation.AssistantContent(
+                    agent_id=self.entity_id or DOMAIN, content=await self._async_for_model(turn, speech)
+                )
             )
         return self._result(turn, response)
+
+    async def _async_for_model(self, turn: Turn, speech: str) -> str:
+        """A memory reply as the chat log keeps it for the wrapped agent's model, which reads the
+        conversation's history at its next turn: what the speaker heard, unless it reads out
+        something this model may not be told (a sensitive memory to a cloud model: the audience's
+        rule, engine/audience.py), then WITHHELD_REPLY."""
+        hass = self.hass
+        audience = await async_for_model(
+            hass, self._data, turn.speaker, agent_domain(hass, self._wrapped_agent_id())
+        )
+        if audience.withholds_text(sensitive=is_sensitive(speech), personal=False) is None:
+            return speech
+        return WITHHELD_REPLY
 
     async def _async_go_on(
         self,

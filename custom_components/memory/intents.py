@@ -265,6 +265,11 @@ class _MemoryIntentHandler(intent.IntentHandler):
         return None if slot is None or slot.get("value") is None else str(slot["value"])
 
 
+def _quoted(memory: Memory, language: str) -> str:
+    """A memory read back to the speaker: quoted, or said to be withheld (its text was not told)."""
+    return reply(language, "withheld_item") if memory.withheld is not None else quote_all([memory.content])
+
+
 async def async_remember_said(
     hass: HomeAssistant,
     data: MemoryRuntimeData,
@@ -299,19 +304,20 @@ async def async_remember_said(
         source=Source.VOICE,
         source_ref=turn.conversation_id or None,
     )
+    audience = for_person(data, turn.speaker)
     try:
-        result = await async_run(hass, data.engine.remember, draft, for_person(data, turn.speaker))
+        result = await async_run(hass, data.engine.remember, draft, audience)
     except InvalidInput as err:
         return error_reply(err), {}
     except StoreUnavailable:  # unreachable, its file deleted, replaced or damaged: nothing stored
         return "remember_failed", {}
     data.note_remembered(result.memory.id, dt_util.utcnow(), turn.conversation_id, turn.asker)
     if result.action is not WriteAction.CREATED:  # said before, in these or other words
-        return "remember_known", {"items": quote_all([result.memory.content])}
+        return "remember_known", {"items": _quoted(result.memory, turn.language)}
     told = told_only(c.memory for c in result.conflicts)  # decided for the speaker by remember
     same, told = await async_judge_translations(hass, data, result.memory, told)
     if same is not None:  # the AI Task judged it the same fact told in another language
-        return "remember_known", {"items": quote_all([same.content])}
+        return "remember_known", {"items": _quoted(audience.tell(same), turn.language)}
     if told and turn.conversation_id:
         data.pending[turn.conversation_id] = question(
             turn, Ask.REPLACE, memory_ids=(told[0].id,), replacement=result.memory.id

@@ -103,6 +103,10 @@ NOT_STORED = "Nothing was stored: the memory store is unavailable. Tell the user
 # After a memory a newer listed one likely replaces (Hit.outdated_by; nobody settled it yet).
 OUTDATED_NOTE = "older; a newer memory listed here may replace it"
 IN_TURN_PROMPT = "The memories recalled for this turn are in the household memory block of the system prompt."
+# In a model's chat log instead of a memory reply that read out what it may not be told.
+WITHHELD_REPLY = (
+    "(Here the assistant read a sensitive memory out to the user; it is never sent to this model.)"
+)
 # After the memories: how many more matched but were withheld from this model (engine/audience.py),
 # by reason, so the model says it cannot share them rather than that it does not know.
 WITHHELD_NOTES: dict[Withheld, str] = {

@@ -83,6 +83,8 @@ def may_tell(audience: Audience, memory: Memory) -> bool:
     model = audience.reader in (Reader.CLOUD_MODEL, Reader.TASK)
     if memory.sensitive and (model or (not audience.speaker.known and not audience.sensitive_to_unknown)):
         return False
+    if audience.reader is Reader.AUTOMATION and memory.scope is Scope.PRIVATE:
+        return False  # nobody to recognise: no one's private memory
     personal = memory.scope is Scope.PRIVATE or memory.speaker_id is not None
     return not (
         audience.reader is Reader.TASK and audience.cloud and personal and not audience.personal_to_cloud
@@ -193,6 +195,21 @@ def test_conflicts_and_forgetting_are_told_to_their_audience(engine: MemoryEngin
         assert ("4711" in shown.content) is told and (shown.withheld is None) is told, audience
         gone = engine.forget(old.memory.id, audience)
         assert gone.id == old.memory.id and ("4711" in gone.content) is told, audience
+
+
+def test_a_restatement_reads_back_only_what_the_teller_may_be_told(engine: MemoryEngine) -> None:
+    """A guest guessing a few words of a sensitive memory ("wifi password") restates it: the
+    memory now holding it comes back withheld, not read out; the member hears it."""
+    julian = Speaker(person_id=JULIAN, area_id=KITCHEN)
+    stored = engine.remember(
+        MemoryDraft("The wifi password is sunflower.", speaker=julian, scope=Scope.SHARED)
+    )
+    guest = Speaker(area_id=KITCHEN)
+    guessed = engine.remember(MemoryDraft("The wifi password", speaker=guest, scope=Scope.SHARED))
+    assert guessed.memory.id == stored.memory.id, "a restatement confirms the memory"
+    assert (guessed.memory.content, guessed.memory.withheld) == ("", "sensitive_unknown_speaker")
+    again = engine.remember(MemoryDraft("The wifi password", speaker=julian, scope=Scope.SHARED))
+    assert again.memory.content == "The wifi password is sunflower."
 
 
 def test_a_bare_speaker_is_the_strictest_person_and_the_admin_speaker_the_administrator(

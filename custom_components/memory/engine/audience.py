@@ -13,6 +13,9 @@ The rules (docs/privacy.md "What each caller is told"):
   a cloud model (Reader.CLOUD_MODEL) or to a model working for the household with nobody
   listening (Reader.TASK: the judge, extraction), and not to an unknown speaker unless the
   household allows it (`sensitive_to_unknown`);
+- an automation running an administrator's service (Reader.AUTOMATION: no user, so nobody to
+  recognise) sees every scope but is told no PRIVATE memory, and a sensitive one only as an
+  unknown speaker would be;
 - a personal memory (PRIVATE, or told by a recognised person) goes to a cloud model working for
   the household (Reader.TASK with `cloud`) only with the household's "personal memories to cloud"
   option (`personal_to_cloud`). A cloud model answering a recognised person is told that person's
@@ -35,6 +38,7 @@ class Reader(StrEnum):
     LOCAL_MODEL = "local_model"  # a model running in the house answers the speaker
     CLOUD_MODEL = "cloud_model"  # a cloud service (or an unknown one: an MCP client) answers them
     TASK = "task"  # a model working for the household with nobody listening (judge, extraction)
+    AUTOMATION = "automation"  # an automation running an administrator's service (no user)
     ADMIN = "admin"  # an administrator in the panel: told everything it sees
 
 
@@ -44,6 +48,7 @@ class Withheld(StrEnum):
     SENSITIVE_UNKNOWN_SPEAKER = "sensitive_unknown_speaker"
     SENSITIVE_TO_MODEL = "sensitive_to_model"
     PERSONAL_TO_CLOUD = "personal_to_cloud"
+    PRIVATE_TO_AUTOMATION = "private_to_automation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +83,15 @@ class Audience:
     def withholds(self, memory: Memory) -> Withheld | None:
         """Why `memory` (visible to this audience) may not be told, or None when it may. A
         memory is personal when it is PRIVATE or a recognised person told it."""
-        personal = memory.scope is Scope.PRIVATE or memory.speaker_id is not None
-        return self.withholds_text(sensitive=memory.sensitive, personal=personal)
+        private = memory.scope is Scope.PRIVATE
+        personal = private or memory.speaker_id is not None
+        return self.withholds_text(sensitive=memory.sensitive, personal=personal, private=private)
 
-    def withholds_text(self, *, sensitive: bool, personal: bool) -> Withheld | None:
-        """The rule for any text this audience would read — a memory, or a conversation's turn
-        sent to extraction: `sensitive` (sensitive.is_sensitive), `personal` (a recognised
-        person's words or memory). Why it may not be told, or None."""
+    def withholds_text(self, *, sensitive: bool, personal: bool, private: bool = False) -> Withheld | None:
+        """The rule for any text this audience would read — a memory, a conversation's turn sent
+        to extraction, a reply going into a model's chat log: `sensitive`
+        (sensitive.is_sensitive), `personal` (a recognised person's words or memory), `private`
+        (a PRIVATE memory). Why it may not be told, or None."""
         if self.reader is Reader.ADMIN:
             return None
         if sensitive:
@@ -94,6 +101,8 @@ class Audience:
                 return Withheld.SENSITIVE_UNKNOWN_SPEAKER
         if personal and self.reader is Reader.TASK and self.cloud and not self.personal_to_cloud:
             return Withheld.PERSONAL_TO_CLOUD
+        if private and self.reader is Reader.AUTOMATION:
+            return Withheld.PRIVATE_TO_AUTOMATION
         return None
 
     def tell(self, memory: Memory) -> Memory:

@@ -37,8 +37,9 @@ class Memories(Part):
     def remember(self, draft: MemoryDraft, audience: Audience | None = None) -> RememberResult:
         """Store a memory, committed before returning (engine/writer.py, the rules in facts.py).
 
-        audience: who reads the result (engine/audience.py): its conflicts come back told or
-        withheld for it; None: the teller (draft.speaker) reading it themselves.
+        audience: who reads the result (engine/audience.py): the memory now holding it (perhaps
+        one said before) and its conflicts come back told or withheld for it; None: the teller
+        (draft.speaker) reading it themselves.
 
         The same wording (case, punctuation, whitespace aside) in the same scope/owner/area
         merges. With a fact key (draft.subject and .predicate) the key decides: the same value
@@ -72,11 +73,9 @@ class Memories(Part):
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
         with self._writes:
             result = self.remember_embedded(draft, vector)
-        if not result.conflicts:
-            return result
-        return replace(
-            result, conflicts=tuple(replace(c, memory=reader.tell(c.memory)) for c in result.conflicts)
-        )
+        # the memory now holding it may be one said before (a restatement): told like any other
+        told = tuple(replace(c, memory=reader.tell(c.memory)) for c in result.conflicts)
+        return replace(result, memory=reader.tell(result.memory), conflicts=told)
 
     def remember_embedded(self, draft: MemoryDraft, vector: Vectors) -> RememberResult:
         """remember() for a checked draft (inputs.check_draft) whose vector the caller embedded
