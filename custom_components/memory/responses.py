@@ -22,7 +22,7 @@ from .runtime import MemoryConfigEntry
 DEFAULT_PENDING_LIMIT = 50  # one review session's worth
 MAX_PENDING_LIMIT = 500  # a whole backlog of a chatty household, still a bounded response
 # What a reviewer needs to decide; owner/area are the caller's own or shared anyway.
-PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at")
+PENDING_FIELDS = ("id", "content", "kind", "scope", "language", "created_at", "withheld")
 
 
 def memory_dict(memory: Memory) -> dict[str, Any]:
@@ -110,7 +110,7 @@ async def async_consolidation_report(
 
     def brief(memory_id: str) -> dict[str, Any]:
         memory = memories.get(memory_id)
-        if memory is None or memory.withheld is not None:
+        if memory is None or memory.withheld is not None:  # gone, or not for this caller's eyes
             return {"id": memory_id, "content": None}
         return {"id": memory_id, "content": memory.content}
 

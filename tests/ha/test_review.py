@@ -67,7 +67,7 @@ async def test_list_pending_shows_the_reviewer_what_awaits_review(  # noqa: PLR0
     as_julian = await async_call(household, "list_pending", {}, context=julian.context)
     assert [(m["id"], m["content"]) for m in as_julian["memories"]] == [(memory_id, learned)]
     (listed,) = as_julian["memories"]
-    assert set(listed) == {"id", "content", "kind", "scope", "language", "created_at"}
+    assert set(listed) == {"id", "content", "kind", "scope", "language", "created_at", "withheld"}
     assert (listed["scope"], listed["language"]) == ("private", language)
     # Julian's private memory: not Anna's to review, nor an unknown speaker's (no user, no person)
     assert (await async_call(household, "list_pending", {}, context=anna.context))["memories"] == []
