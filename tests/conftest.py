@@ -271,3 +271,21 @@ def pg_url(postgres_server: str) -> str:
     from tests import postgres  # noqa: PLC0415
 
     return postgres.fresh_database(postgres_server)
+
+
+async def async_access_token(hass: Any, user_id: str, client_name: str) -> str:
+    """A long-lived access token of `user_id`, as a person makes one for a client (an MCP client,
+    a browser) in their profile."""
+    from datetime import timedelta  # noqa: PLC0415 - only the token tests need it
+
+    from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN  # noqa: PLC0415
+
+    user = await hass.auth.async_get_user(user_id)
+    assert user is not None
+    refresh = await hass.auth.async_create_refresh_token(
+        user,
+        client_name=client_name,
+        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
+        access_token_expiration=timedelta(days=30),
+    )
+    return str(hass.auth.async_create_access_token(refresh))

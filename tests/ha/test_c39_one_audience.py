@@ -16,11 +16,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, Unauthorized
@@ -31,7 +29,7 @@ from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, 
 from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.api import MemoryDraft
 from custom_components.memory.engine.models import Scope, Speaker, Status
-from tests.conftest import Resident, async_call, both_stores
+from tests.conftest import Resident, async_access_token, async_call, both_stores
 
 from .helpers_conversation import async_say, async_scripted_llm, memory_agent_id, speech
 
@@ -93,18 +91,6 @@ async def _guest(hass: HomeAssistant) -> Context:
     user = await hass.auth.async_create_user("Guest", group_ids=["system-users"])
     assert not user.is_admin
     return Context(user_id=user.id)
-
-
-async def _token(hass: HomeAssistant, user_id: str) -> str:
-    user = await hass.auth.async_get_user(user_id)
-    assert user is not None
-    refresh = await hass.auth.async_create_refresh_token(
-        user,
-        client_name="guest's browser",
-        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
-        access_token_expiration=timedelta(days=1),
-    )
-    return hass.auth.async_create_access_token(refresh)
 
 
 async def _ws(client: MockHAClientWebSocket, command: str, **data: Any) -> dict[str, Any]:
@@ -169,7 +155,7 @@ async def test_a_guest_is_never_told_the_code(
         )
         answers.append(speech(result))
     # the panel refuses a non-administrator every command (and so every list and the export)
-    client = await hass_ws_client(hass, await _token(hass, guest.user_id))
+    client = await hass_ws_client(hass, await async_access_token(hass, guest.user_id, "guest's browser"))
     for command, data in (
         ("search", {"query": ASKED}),
         ("list", {}),

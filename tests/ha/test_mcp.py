@@ -16,14 +16,12 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
 from http import HTTPStatus
 from typing import Any
 
 import httpx
 import pytest
 from aiohttp.test_utils import TestClient
-from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.components.mcp_server import const as mcp_const
 from homeassistant.components.mcp_server.const import CONF_ALL_LLM_APIS, CONF_REQUIRE_ADMIN
 from homeassistant.components.mcp_server.server import META_DEVICE_ID
@@ -38,7 +36,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.memory.const import CONF_DEVICE_PERSONS, LLM_API_ID
 from custom_components.memory.llm_api import TOOL_CLASSES, VERBS
-from tests.conftest import Resident, Room, async_call, both_stores
+from tests.conftest import Resident, Room, async_access_token, async_call, both_stores
 
 from .helpers_conversation import async_all_memories
 
@@ -53,19 +51,6 @@ GATE = "The garden gate code is 4711."
 JULIAN_DENTIST = "My dentist is Dr. Weber."
 ANNA_DENTIST = "My dentist is Dr. Brandt."
 WINDOW = "The window sticks, lift it before opening."
-
-
-async def _token(hass: HomeAssistant, user_id: str) -> str:
-    """A long-lived access token of `user_id`, as a person makes one for an MCP client."""
-    user = await hass.auth.async_get_user(user_id)
-    assert user is not None
-    refresh = await hass.auth.async_create_refresh_token(
-        user,
-        client_name="MCP client",
-        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
-        access_token_expiration=timedelta(days=30),
-    )
-    return hass.auth.async_create_access_token(refresh)
 
 
 # HA 2026.11's MCP server option: serve only the tools annotated read-only (at /api/mcp).
@@ -172,7 +157,9 @@ class Served:
     @asynccontextmanager
     async def session(self, who: Resident) -> AsyncIterator[ClientSession]:
         """An MCP client session with a long-lived token of `who`'s user."""
-        async with _mcp(self.server, await _token(self.hass, who.user_id), self.endpoint.path) as session:
+        async with _mcp(
+            self.server, await async_access_token(self.hass, who.user_id, "MCP client"), self.endpoint.path
+        ) as session:
             yield session
 
 
@@ -315,7 +302,7 @@ async def test_the_memory_api_endpoint_is_for_administrators(
     user = await hass.auth.async_get_user(anna.user_id)
     assert user is not None and not user.is_admin  # Julian, created first, owns this Home Assistant
     await _serve(hass, apis=None, require_admin=True)
-    client = await hass_client(await _token(hass, anna.user_id))
+    client = await hass_client(await async_access_token(hass, anna.user_id, "MCP client"))
     request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     headers = {"Accept": "application/json"}
     for path in (f"/api/mcp/{LLM_API_ID}", "/api/mcp"):
@@ -355,7 +342,7 @@ async def test_a_read_only_mcp_client_recalls_and_finds_but_changes_nothing(
     response, no session): the wire format is the same with the mcp SDK of either release."""
     await async_call(hass, "remember", {"content": PLUMBER})
     await _serve(hass, apis=apis, require_admin=False, read_only=True)
-    client = await hass_client(await _token(hass, anna.user_id))
+    client = await hass_client(await async_access_token(hass, anna.user_id, "MCP client"))
 
     async def rpc(method: str, **params: Any) -> dict[str, Any]:
         request = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
