@@ -26,7 +26,7 @@ from ..embedding.base import Vectors, embed_queries
 from ..extraction import ExtractedFact, LearnResult
 from ..models import Hit, Memory, Provenance, Scope, Speaker, Status
 from ..store.base import Bucket, MemoryFilter, Visibility
-from ..text import visible_text
+from ..text import same_text, visible_text
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -73,9 +73,13 @@ class Memories(Part):
         vector = self.embedder.embed([writer.embedding_text(text)])[0]
         with self._writes:
             result = self.remember_embedded(draft, vector)
-        # the memory now holding it may be one said before (a restatement): told like any other
         told = tuple(replace(c, memory=reader.tell(c.memory)) for c in result.conflicts)
-        return replace(result, memory=reader.tell(result.memory), conflicts=told)
+        memory = result.memory
+        if not same_text(memory.content, text, memory.language, draft.language):
+            # a memory said before in other words confirmed by this one: told like any other
+            # (a guess of a few of its words must not read it back); the caller's own words are theirs
+            memory = reader.tell(memory)
+        return replace(result, memory=memory, conflicts=told)
 
     def remember_embedded(self, draft: MemoryDraft, vector: Vectors) -> RememberResult:
         """remember() for a checked draft (inputs.check_draft) whose vector the caller embedded
