@@ -364,8 +364,8 @@ class MemoryConversationEntity(
         audience = await async_for_model(
             hass, self._data, turn.speaker, agent_domain(hass, self._wrapped_agent_id())
         )
-        if audience.withholds_text(sensitive=is_sensitive(speech), personal=False) is None:
-            return speech
+        if audience.withholds_text(sensitive=True, personal=False) is None or not is_sensitive(speech):
+            return speech  # this model may hear it (classified only when it could not)
         return WITHHELD_REPLY
 
     async def _async_go_on(

@@ -70,11 +70,6 @@ def pending_dict(memory: Memory) -> dict[str, Any]:
     return {key: value for key, value in memory_dict(memory).items() if key in PENDING_FIELDS}
 
 
-def withheld_hits(hits: list[Hit]) -> int:
-    """How many recalled memories matched but were withheld from the caller."""
-    return sum(hit.withheld for hit in hits)
-
-
 def hit_dict(hit: Hit) -> dict[str, Any]:
     """A recall hit: the memory plus its score, similarity, the factors behind the score and
     `outdated_by` (the id of a newer memory of the same answer that likely replaces it, or None)."""

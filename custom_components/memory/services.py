@@ -51,6 +51,7 @@ from .const import (
     STORAGE_SQLITE,
 )
 from .engine.api import MAX_CONTENT_CHARS, EngineError, InvalidInput, MemoryDraft
+from .engine.audience import withheld_count
 from .engine.inputs import MAX_QUERY_CHARS
 from .engine.models import Kind, Provenance, Scope, Source, Speaker
 from .engine.text import is_encodable
@@ -68,7 +69,6 @@ from .responses import (
     hit_dict,
     memory_dict,
     pending_dict,
-    withheld_hits,
 )
 from .runtime import MemoryRuntimeData, loaded_entry
 from .speaker import acting_as, is_person, person_for_user
@@ -308,7 +308,10 @@ async def _async_recall(call: ServiceCall) -> ServiceResponse:
         language=base_language(hass.config.language),
         **overrides,
     )
-    return {"memories": [hit_dict(hit) for hit in hits if not hit.withheld], "withheld": withheld_hits(hits)}
+    return {
+        "memories": [hit_dict(hit) for hit in hits if not hit.withheld],
+        "withheld": withheld_count(hit.memory for hit in hits),
+    }
 
 
 async def _async_find_to_forget(call: ServiceCall) -> ServiceResponse:

@@ -75,7 +75,9 @@ class Memories(Part):
             result = self.remember_embedded(draft, vector)
         told = tuple(replace(c, memory=reader.tell(c.memory)) for c in result.conflicts)
         memory = result.memory
-        if not same_text(memory.content, text, memory.language, draft.language):
+        if reader.withholds(memory) is not None and not same_text(
+            memory.content, text, memory.language, draft.language
+        ):
             # a memory said before in other words confirmed by this one: told like any other
             # (a guess of a few of its words must not read it back); the caller's own words are theirs
             memory = reader.tell(memory)
