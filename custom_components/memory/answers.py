@@ -25,6 +25,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by_dated": "On {date}, {name} told me: {items}",
         "withheld": "I can't tell you that here: it's sensitive, and I don't know who you are.",
         "withheld_item": "something sensitive I can't read out here",
+        "needs_recognition": (
+            "I can't answer that from what the household shared. Private memories need a "
+            "recognised voice or a personal device, like your phone."
+        ),
         "too_long": "That's too long for me. Please say it in fewer words.",
         "remember_offer": "Should I remember that?",
         "remember_declined": "Okay, I won't remember it.",
@@ -70,6 +74,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by_dated": "Am {date} hat mir {name} gesagt: {items}",
         "withheld": "Das kann ich dir hier nicht sagen: Es ist vertraulich, und ich weiß nicht, wer du bist.",
         "withheld_item": "etwas Vertrauliches, das ich hier nicht vorlese",
+        "needs_recognition": (
+            "Das kann ich aus dem, was der Haushalt teilt, nicht beantworten. Private Erinnerungen "
+            "brauchen eine erkannte Stimme oder ein persönliches Gerät, etwa dein Handy."
+        ),
         "too_long": "Das ist mir zu lang. Sag es bitte mit weniger Worten.",
         "remember_offer": "Soll ich mir das merken?",
         "remember_declined": "Gut, ich merke es mir nicht.",
@@ -117,6 +125,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by_dated": "{name} mi ha detto {date}: {items}",
         "withheld": "Non posso dirtelo qui: è riservato e non so chi sei.",
         "withheld_item": "una cosa riservata che qui non posso leggere",
+        "needs_recognition": (
+            "Non posso rispondere con ciò che la casa condivide. I ricordi privati richiedono "
+            "una voce riconosciuta o un dispositivo personale, come il tuo telefono."
+        ),
         "too_long": "È troppo lungo per me. Dillo con meno parole, per favore.",
         "remember_offer": "Devo ricordarlo?",
         "remember_declined": "Va bene, non lo ricorderò.",
@@ -164,6 +176,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by_dated": "{name} m'a dit le {date} : {items}",
         "withheld": "Je ne peux pas te le dire ici : c'est confidentiel et je ne sais pas qui tu es.",
         "withheld_item": "une chose confidentielle que je ne peux pas lire ici",
+        "needs_recognition": (
+            "Je ne peux pas répondre avec ce que le foyer partage. Les souvenirs privés demandent "
+            "une voix reconnue ou un appareil personnel, comme ton téléphone."
+        ),
         "too_long": "C'est trop long pour moi. Dis-le en moins de mots, s'il te plaît.",
         "remember_offer": "Dois-je m'en souvenir ?",
         "remember_declined": "D'accord, je ne m'en souviendrai pas.",
@@ -209,6 +225,10 @@ REPLIES: dict[str, dict[str, str]] = {
         "from_memory_by_dated": "{name} me dijo el {date}: {items}",
         "withheld": "No puedo decírtelo aquí: es confidencial y no sé quién eres.",
         "withheld_item": "algo confidencial que no puedo leer aquí",
+        "needs_recognition": (
+            "No puedo responder con lo que comparte la casa. Los recuerdos privados necesitan "
+            "una voz reconocida o un dispositivo personal, como tu teléfono."
+        ),
         "too_long": "Es demasiado largo para mí. Dilo con menos palabras, por favor.",
         "remember_offer": "¿Debo recordarlo?",
         "remember_declined": "De acuerdo, no lo recordaré.",

@@ -46,6 +46,7 @@ from .const import (
     DOMAIN,
 )
 from .dialogue import Ask
+from .engine.audience import needs_recognition
 from .engine.models import Hit, Role
 from .engine.recall import answer_hit
 from .engine.sensitive import is_sensitive
@@ -437,11 +438,19 @@ class MemoryConversationEntity(
         self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]
     ) -> conversation.ConversationResult:
         """The wrapped agent's answer (_async_delegate), or a memory at least answer_similarity
-        close when the agent did not understand the turn (NOT_UNDERSTOOD)."""
+        close when the agent did not understand the turn (NOT_UNDERSTOOD) — and when none is, an
+        unknown speaker's question about themself hears that private memories need a recognised
+        voice or a personal device (engine/audience.needs_recognition: the same whether or not
+        anyone has such a memory)."""
         result = await self._async_delegate(user_input, turn, agent_id, hits)
-        if _understood(result) or (answer := self._memory_answer(hits, turn)) is None:
+        if _understood(result):
             return result
-        return self._reply(turn, answer)
+        if (answer := self._memory_answer(hits, turn)) is not None:
+            return self._reply(turn, answer)
+        text, language = turn.text, turn.language
+        if is_question(text, language) and needs_recognition(turn.speaker, text, language):
+            return self._reply(turn, reply(language, "needs_recognition"))
+        return result
 
     async def _async_delegate(
         self, user_input: conversation.ConversationInput, turn: Turn, agent_id: str, hits: list[Hit]

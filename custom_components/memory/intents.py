@@ -32,6 +32,7 @@ from .audience import for_person
 from .const import DOMAIN
 from .dialogue import Ask, PendingQuestion
 from .engine.api import EngineError, InvalidInput, MemoryDraft, StoreUnavailable, WriteAction
+from .engine.audience import needs_recognition
 from .engine.audience import told as told_only
 from .engine.models import Hit, Kind, Memory, Provenance, Scope, Source, Status
 from .engine.text import strip_invisible
@@ -506,7 +507,11 @@ class WhatDoYouKnowIntentHandler(_MemoryIntentHandler):
         told = told_only(matches)
         kept = len(matches) - len(told)
         if not told:
-            return self._respond(intent_obj, "withheld" if kept else "know_nothing")
+            if kept:
+                return self._respond(intent_obj, "withheld")
+            # "… about me" from a stranger: why not, never whether (the same with or without one)
+            about_me = needs_recognition(turn.speaker, query, turn.language)
+            return self._respond(intent_obj, "needs_recognition" if about_me else "know_nothing")
         said = told[:KNOW_MAX_ITEMS]
         items = quote_all(
             [m.content for m in said],

@@ -19,7 +19,10 @@ The rules (docs/privacy.md "What each caller is told"):
 - a personal memory (PRIVATE, or told by a recognised person) goes to a cloud model working for
   the household (Reader.TASK with `cloud`) only with the household's "personal memories to cloud"
   option (`personal_to_cloud`). A cloud model answering a recognised person is told that person's
-  own memories: they chose to talk to it.
+  own memories: they chose to talk to it;
+- an unknown speaker's question about themself is one only a private memory could answer
+  (`needs_recognition`): a door says that private memories need a recognised voice or a personal
+  device, the same whether or not such a memory exists.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from .language import asks_about_self
 from .models import Hit, Memory, Scope, Speaker
 
 
@@ -132,3 +136,17 @@ def told(memories: Iterable[Memory]) -> list[Memory]:
 def withheld_count(memories: Iterable[Memory]) -> int:
     """How many of `memories` were withheld."""
     return sum(m.withheld is not None for m in memories)
+
+
+def needs_recognition(speaker: Speaker, question: str, language: str | None) -> bool:
+    """Whether only a private memory could answer `question` and `speaker` may see none: an
+    unknown speaker (not the administrator) asking about themself (language.asks_about_self: the
+    first person that makes a recognised person's memory private, writer.scope_for). `question`
+    is what a door knows to be a question (an utterance utterances.is_question takes for one, a
+    recall query, a "what do you know about" topic); `language` its language.
+
+    Decided from who asks and the words alone, never from what is stored: a door that answers
+    on it ("private memories need a recognised voice or a personal device") says the same
+    whether or not anyone has such a memory (docs/privacy.md "What an unknown speaker hears").
+    """
+    return not speaker.known and not speaker.admin and asks_about_self(question, language)

@@ -325,13 +325,17 @@ _CLAUSE = re.compile(r"[,;:.!?()\n]+")
 _SELF_TOKEN = re.compile(r"\w+'?")
 
 
+def _self_language(language: str | None) -> str:
+    """The language whose first-person lists read a text: `language`'s base, English without one."""
+    lang = base(language) or "en"
+    return lang if lang in SELF_PRONOUNS else "en"
+
+
 def speaks_as_self(text: str, language: str | None) -> bool:
     """True when `text` speaks in the first person singular ("I …", "my …", "mein …", and
     pronoun-less verb forms such as "sono …", "tengo …"), by `language`'s lists (English's for a
     language without its own)."""
-    lang = base(language) or "en"
-    if lang not in SELF_PRONOUNS:
-        lang = "en"
+    lang = _self_language(language)
     markers = SELF_PRONOUNS[lang] | SELF_VERBS.get(lang, frozenset())
     ambiguous = SELF_VERBS_UNLESS_AFTER_ARTICLE.get(lang, frozenset())
     articles = ARTICLES.get(lang, frozenset())
@@ -343,3 +347,32 @@ def speaks_as_self(text: str, language: str | None) -> bool:
             if word in ambiguous and not articles.intersection(words[:index]):
                 return True
     return False
+
+
+# The "me" of a request to be told ("tell me where the key is", "sag mir …", "dis-moi …", "mi dici
+# …", "me dices …"): it addresses the assistant and asks nothing about the speaker. ("dimmi",
+# "dime", "ricordami" are one word and name no first person of SELF_PRONOUNS anyway.)
+_TELL_ME: dict[str, re.Pattern[str]] = {
+    "en": re.compile(r"\b(?:tell|show|give|remind|let)\s+me\b"),
+    "de": re.compile(
+        r"\b(?:sag|sage|zeig|zeige|erzähl|erzähle|nenn|nenne|verrat|verrate)\s+mir\b"
+        r"|\b(?:kannst|könntest|kann|weißt)\s+du\s+mir\b"
+    ),
+    "it": re.compile(r"\bmi\s+(?:dici|dica|sai|puoi|potresti|ricordi)\b"),
+    "fr": re.compile(
+        r"\b(?:dis|dites|montre|montrez|rappelle|rappelez)-moi\b"
+        r"|\b(?:peux|pourrais|pouvez|pourriez)[- ](?:tu|vous)\s+me\b|\b(?:tu|vous)\s+me\s+(?:dis|dites)\b"
+    ),
+    "es": re.compile(r"\bme\s+(?:dices|dice|puedes|podrías|podrias|recuerdas|dirías|dirias)\b"),
+}
+
+
+def asks_about_self(question: str, language: str | None) -> bool:
+    """True when `question` asks about the speaker themself: it speaks in the first person
+    singular (speaks_as_self, the words that make a recognised person's memory private) once
+    the "me" of a request to be told is set aside ("Tell me when the bins go out" asks about the
+    bins; "Tell me what I like", "Was mag ich?", "¿Qué me gusta?" about the speaker). A generic
+    "I" still counts ("How do I clean the filter?"): the words cannot tell it from a personal one."""
+    lang = _self_language(language)
+    folded = question.replace("\u2019", "'").casefold()
+    return speaks_as_self(_TELL_ME[lang].sub(" ", folded), lang)
