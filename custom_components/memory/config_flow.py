@@ -52,6 +52,8 @@ from .const import (
     CONF_STORAGE,
     CONF_STT_ENGINE,
     CONF_STT_PROXY,
+    CONF_STT_SPEAKERS,
+    CONF_STT_TRUST_SPEAKER,
     CONF_TOP_K,
     CONF_TRANSCRIPT_RETENTION_DAYS,
     CONF_VOICE,
@@ -68,6 +70,7 @@ from .const import (
     DEFAULT_REVIEW,
     DEFAULT_SENSITIVE_TO_UNKNOWN,
     DEFAULT_STT_ENGINE,
+    DEFAULT_STT_TRUST_SPEAKER,
     DEFAULT_TOP_K,
     DEFAULT_TRANSCRIPT_RETENTION_DAYS,
     DEFAULT_VOICE_RECOGNITION,
@@ -408,7 +411,8 @@ def _number(minimum: float, maximum: float, step: float) -> selector.NumberSelec
 
 def _voice_schema(voice: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
     """The voice section: speaker recognition on/off, which engine the memory STT entity uses, and
-    its settings."""
+    its settings (the proxy's: its target, whether the target's word on who speaks is trusted and
+    what it calls each person)."""
     return vol.Schema(
         {
             vol.Required(
@@ -430,6 +434,30 @@ def _voice_schema(voice: Mapping[str, Any], own_stt: list[str]) -> vol.Schema:
             ): (
                 selector.EntitySelector(
                     selector.EntitySelectorConfig(domain=STT_DOMAIN, exclude_entities=own_stt)
+                )
+            ),
+            shown_when(
+                vol.Optional,
+                CONF_STT_TRUST_SPEAKER,
+                CONF_STT_ENGINE,
+                STT_PROXY,
+                description=_suggested(voice, CONF_STT_TRUST_SPEAKER, DEFAULT_STT_TRUST_SPEAKER),
+            ): selector.BooleanSelector(),
+            shown_when(
+                vol.Optional,
+                CONF_STT_SPEAKERS,
+                CONF_STT_ENGINE,
+                STT_PROXY,
+                default=list(voice.get(CONF_STT_SPEAKERS) or []),
+            ): selector.ObjectSelector(
+                selector.ObjectSelectorConfig(
+                    multiple=True,
+                    label_field="name",
+                    translation_key=CONF_STT_SPEAKERS,
+                    fields={
+                        "name": {"required": True, "selector": {"text": {}}},
+                        "person": {"required": True, "selector": {"entity": {"domain": PERSON_DOMAIN}}},
+                    },
                 )
             ),
             # a size is downloaded on first use; any other value is a model folder (docs/voice.md)
@@ -570,9 +598,24 @@ def _own_entities(hass: HomeAssistant, domain: str) -> set[str]:
     }
 
 
+def _speakers(hass: HomeAssistant, pairs: Any) -> list[dict[str, str]] | None:
+    """The engine's speaker names -> persons as stored ({"name", "person"}, names stripped), or
+    None when one has no name, names no existing person, or repeats a name (any case)."""
+    speakers: list[dict[str, str]] = []
+    for pair in pairs or []:
+        name = str(pair.get("name") or "").strip()
+        if not name or not is_person(hass, pair.get("person")):
+            return None
+        if any(name.casefold() == kept["name"].casefold() for kept in speakers):
+            return None
+        speakers.append({"name": name, "person": str(pair["person"])})
+    return speakers
+
+
 async def _async_validate_voice(hass: HomeAssistant, voice: dict[str, Any]) -> dict[str, str]:
     """Form errors for the voice section: a proxy target is an existing stt entity not of this
-    integration; a Whisper model is a size or a model folder (relative to the config dir)."""
+    integration; each speaker name maps to an existing person, once; a Whisper model is a size or
+    a model folder (relative to the config dir)."""
     errors: dict[str, str] = {}
     engine = voice.get(CONF_STT_ENGINE, DEFAULT_STT_ENGINE)
     target = voice.get(CONF_STT_PROXY)
@@ -582,6 +625,11 @@ async def _async_validate_voice(hass: HomeAssistant, voice: dict[str, Any]) -> d
         or async_get_speech_to_text_entity(hass, target) is None
     ):
         errors[CONF_STT_PROXY] = "invalid_stt_proxy"
+    if CONF_STT_SPEAKERS in voice:
+        if (speakers := _speakers(hass, voice[CONF_STT_SPEAKERS])) is None:
+            errors[CONF_STT_SPEAKERS] = "invalid_stt_speaker"
+        else:
+            voice[CONF_STT_SPEAKERS] = speakers
     if CONF_WHISPER_MODEL not in voice:  # hidden: the engine is not Whisper (2026.11, ha_compat)
         return errors
     model = str(voice[CONF_WHISPER_MODEL] or DEFAULT_WHISPER_MODEL).strip()

@@ -76,12 +76,17 @@ AGENT_NAME: Final = "Memory assistant"
 CONF_VOICE: Final = "voice"
 CONF_STT_ENGINE: Final = "stt_engine"  # "off" (no entity) | "proxy" | "whisper"
 CONF_STT_PROXY: Final = "stt_proxy_entity"  # proxy: the stt.* entity the audio is streamed on to
+# proxy: the target's speaker ("[name] " tag, HA 2026.11's speaker id) names who speaks (recognition.py)
+CONF_STT_TRUST_SPEAKER: Final = "stt_trust_speaker"
+# proxy: list of {"name": ..., "person": ...}: what the target calls a person (speaker.person_for_named)
+CONF_STT_SPEAKERS: Final = "stt_speakers"
 CONF_WHISPER_MODEL: Final = "whisper_model"  # a size (tiny/base/small/medium) or a model folder path
 CONF_WHISPER_LANGUAGE: Final = "whisper_language"  # "pipeline" | "auto" | a Whisper language code
 STT_OFF: Final = "off"
 STT_PROXY: Final = "proxy"
 STT_WHISPER: Final = "whisper"
 DEFAULT_STT_ENGINE: Final = STT_OFF  # voice is opt-in: nothing is installed or listed until chosen
+DEFAULT_STT_TRUST_SPEAKER: Final = False  # our own recogniser decides unless the household names its engine
 DEFAULT_WHISPER_MODEL: Final = "base"
 WHISPER_LANGUAGE_PIPELINE: Final = "pipeline"  # the language the Assist pipeline sets
 WHISPER_LANGUAGE_AUTO: Final = "auto"  # Whisper detects the language of each utterance

@@ -17,16 +17,24 @@ rest of the integration one way to do each thing, in 2026.11's conventions where
   (prompt caching) and marks the running turn (`ChatLog.turn_active`); 2026.10.4 builds both anew
   every turn, for a copy of the chat log per turn. KEEPS_API_BETWEEN_TURNS says which
   (llm_api.TurnRenewal renews only where HA keeps them).
+- Speech-to-text speakers: 2026.11 lets a speech-to-text entity name who speaks
+  (`stt.PartialSpeechResult(text, speaker_id)`, yielded by `async_process_audio_stream_with_progress`
+  before the final `SpeechResult`; an entity may implement only that method); 2026.10.4 has
+  neither. `async_transcribe` reads another entity's result and speakers, `partial_result` makes
+  our own entity's partial result; STT_NAMES_SPEAKERS says whether the release has them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import AsyncIterable
+from contextlib import aclosing
 from typing import Any, Final
 
 import probatio as vol
 from homeassistant import data_entry_flow
+from homeassistant.components import stt
 from homeassistant.components.conversation.chat_log import ChatLog
 from homeassistant.config_entries import ConfigEntries, ConfigEntry
 from homeassistant.const import Platform
@@ -46,6 +54,8 @@ KEEPS_API_BETWEEN_TURNS: Final = "turn_active" in {f.name for f in dataclasses.f
 # its `Required` is typing.Required, hence the class check).
 _HA_OPTIONAL = getattr(data_entry_flow, "Optional", None)
 FIELDS_CAN_HIDE: Final = isinstance(_HA_OPTIONAL, type) and issubclass(_HA_OPTIONAL, vol.Optional)
+# 2026.11: speech-to-text entities may name the speaker of their transcript.
+STT_NAMES_SPEAKERS: Final = hasattr(stt, "PartialSpeechResult")
 
 
 async def async_unload_platforms(
@@ -76,3 +86,27 @@ def shown_when(
         return marker(key, **kwargs)
     ha_marker: Any = getattr(data_entry_flow, "Required" if issubclass(marker, vol.Required) else "Optional")
     return ha_marker(key, visible={"field": field, "value": value}, **kwargs)  # type: ignore[no-any-return]
+
+
+async def async_transcribe(
+    entity: stt.SpeechToTextEntity, metadata: stt.SpeechMetadata, stream: AsyncIterable[bytes]
+) -> tuple[stt.SpeechResult, frozenset[str]]:
+    """`entity`'s final result for `stream`, and the speaker ids its partial results named (none
+    where the release has no speakers). Raises what the entity raises; RuntimeError when it ends
+    without a final result."""
+    if not STT_NAMES_SPEAKERS:
+        return await entity.async_process_audio_stream(metadata, stream), frozenset()
+    speakers: set[str] = set()
+    progress = entity.async_process_audio_stream_with_progress(metadata, stream)  # type: ignore[attr-defined]
+    async with aclosing(progress) as results:
+        async for result in results:
+            if isinstance(result, stt.SpeechResult):
+                return result, frozenset(speakers)
+            if result.speaker_id:
+                speakers.add(result.speaker_id)
+    raise RuntimeError(f"{entity.entity_id} gave no final speech result")
+
+
+def partial_result(text: str, speaker_id: str) -> Any:
+    """A partial speech-to-text result naming the speaker (only where STT_NAMES_SPEAKERS)."""
+    return stt.PartialSpeechResult(text, speaker_id=speaker_id)  # type: ignore[attr-defined]

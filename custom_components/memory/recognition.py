@@ -20,6 +20,17 @@ runs it for HA:
   (never stored, dropped after RECENT_MAX_AGE) for enrolment from "the last utterances heard at
   the kitchen satellite"; the memory agent files each turn's utterance under its satellite
   (turn.start_turn -> `file_heard`), the only place the satellite is known.
+- A stronger recogniser outside (docs/voice.md "A stronger recogniser outside"): the speech-to-text
+  engine the household trusts in the options (the proxy's target) may name the speaker, by a
+  "[name] " tag in front of its transcript (wyoming-voice-match's TAG_SPEAKER; `split_tag`, which
+  the STT entity applies to every transcript, trusted or not, so the tag never reaches anything
+  that reads the text) or by HA 2026.11's speaker id. What it named (`Named`, mapped to a person
+  by speaker.person_for_named) travels in the utterance's `Heard`, and `decide` is the one rule
+  that puts it together with our own match (`Heard.who`): the engine's person when ours does not
+  name someone else; strict only when our own recogniser also heard that person strictly.
+- The last RECENT_RECOGNITIONS recognitions per satellite (time, person, recogniser, score,
+  threshold, speech, level over noise, strict; never audio or text) are kept in RAM for the
+  administrator (`VoiceRecognizer.recognitions`, the panel's Voices view).
 - Adaptation (voice.matching.adapts / adapted): an utterance recognised strictly, well ahead of
   everyone else and close to the person's enrolled print, with speech enrolment would accept,
   joins that person's print (the last few, never outweighing the enrolment). Kept in RAM only:
@@ -36,18 +47,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 import time
 import wave
 from collections import deque
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
+from homeassistant.util import dt as dt_util
 
 from .engine.models import Voiceprint
 from .voice import (
@@ -66,6 +80,7 @@ from .voice import (
     load_encoder,
     next_batch,
     odd_clip_out,
+    threshold_for,
     voiceprint,
 )
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH, pcm_to_float
@@ -81,25 +96,114 @@ MAX_UTTERANCE_SECONDS = 15  # audio kept and embedded per utterance; a voice is 
 MAX_UTTERANCE_BYTES = MAX_UTTERANCE_SECONDS * BYTES_PER_SECOND
 RECENT_UTTERANCES = 5  # utterances kept per satellite for enrolment
 RECENT_MAX_AGE = 15 * 60.0  # seconds an utterance's audio stays in RAM for enrolment
+RECENT_RECOGNITIONS = 20  # recognitions kept per satellite for the administrator (no audio, no text)
 FINISH_TIMEOUT = 10.0  # seconds async_finish waits for the embedding backlog (then: unknown)
 LOAD_TIMEOUT = 120.0  # seconds the encoder may take to load (48 MB of weights on a slow disk)
 MIN_ENROL_CLIPS = 2  # a voiceprint averages at least this many clips
 MAX_ENROL_CLIPS = 10  # and at most this many (each is read, then embedded three times)
 
 
+# Which recogniser named the speaker (Who.recogniser, the Voices view).
+OURS = "voice"  # our own, on the enrolled voiceprints
+TAG = "tag"  # the trusted engine's "[name] " tag in front of its transcript
+SPEAKER_ID = "speaker_id"  # the trusted engine's speaker id (HA 2026.11's PartialSpeechResult)
+
+# A speaker tag in front of a transcript: "[name] " (wyoming-voice-match writes f"[{name}] {text}",
+# the name being its voiceprint file's stem). Only one, only at the start; 64 characters at most.
+_TAG = re.compile(r"\s*\[([^\[\]\r\n]{1,64})\][ \t]*")
+
+
+def split_tag(text: str) -> tuple[str | None, str]:
+    """(the name of a leading "[name] " tag, stripped; None without one, the text after it):
+    "[julian] What do I like?" -> ("julian", "What do I like?")."""
+    if (tag := _TAG.match(text)) is None or not (name := tag.group(1).strip()):
+        return None, text
+    return name, text[tag.end() :]
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The speaker as the trusted speech-to-text engine named them for one utterance: `how`
+    (TAG | SPEAKER_ID), `name` as the engine wrote it, and the person it maps to
+    (speaker.person_for_named; None: no person of this household)."""
+
+    how: str
+    name: str
+    person_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """Who spoke one utterance, all recognisers put together (`decide`): person_id (None:
+    unknown), recogniser (OURS | TAG | SPEAKER_ID; None when nobody was recognised), strict (sure
+    enough for a destructive request), conflict (the engine and our recogniser named different
+    persons, or the engine named no person of ours: nobody is taken)."""
+
+    person_id: str | None
+    recogniser: str | None
+    strict: bool
+    conflict: bool = False
+
+
+def decide(match: VoiceMatch, named: Named | None) -> Who:
+    """The one rule for who spoke: without a trusted engine's name, our own match; with one, the
+    person it maps to unless our recogniser recognised someone else (then nobody), never someone
+    the household has no person for. An identity from outside is strict only when our own
+    recogniser heard the same person strictly: the engine's confidence is not ours to read."""
+    if named is None:
+        return Who(match.person_id, OURS if match.person_id is not None else None, match.strict)
+    if named.person_id is None or match.person_id not in (None, named.person_id):
+        return Who(None, None, strict=False, conflict=True)
+    return Who(named.person_id, named.how, strict=match.strict and match.person_id == named.person_id)
+
+
 @dataclass(frozen=True, slots=True)
 class Heard:
     """What one pipeline run heard: the voice match of the utterance, its transcript, its audio.
 
-    match: voice.VoiceMatch (person_id None: someone spoke and no enrolled voice matched, or no
-    speech); text: the transcript the STT step returned (may be ""); pcm: the utterance's first
-    MAX_UTTERANCE_SECONDS of audio (RAM only, for enrolment); heard_at: time.monotonic() seconds.
+    match: our own recogniser's voice.VoiceMatch (person_id None: someone spoke and no enrolled
+    voice matched, no speech, or recognition is off); text: the transcript the STT step returned,
+    tag removed (may be ""); pcm: the utterance's first MAX_UTTERANCE_SECONDS of audio (RAM only,
+    for enrolment; b"" without our recogniser); named: what the trusted engine said about the
+    speaker (None: no trusted engine, or it named nobody); speech_seconds, snr_db: the speech our
+    detector heard (s) and its level over the noise floor (dB; 0.0 without speech or recogniser);
+    threshold: the cosine our recogniser needed for this utterance (None: no speech);
+    heard_at: time.monotonic() seconds; heard_on: when (UTC).
     """
 
     match: VoiceMatch
     text: str
     pcm: bytes = field(repr=False)
     heard_at: float = field(default_factory=time.monotonic)
+    named: Named | None = None
+    speech_seconds: float = 0.0
+    snr_db: float = 0.0
+    threshold: float | None = None
+    heard_on: datetime = field(default_factory=dt_util.utcnow)
+
+    @property
+    def who(self) -> Who:
+        """Who spoke (`decide`): what speaker.resolve_identity takes for the turn."""
+        return decide(self.match, self.named)
+
+    def report(self) -> dict[str, Any]:
+        """The recognition as the administrator sees it (the Voices view): never audio or text."""
+        who, named = self.who, self.named
+        return {
+            "at": self.heard_on.isoformat(),
+            "person": who.person_id,
+            "recogniser": who.recogniser,
+            "strict": who.strict,
+            "conflict": who.conflict,
+            "named": None
+            if named is None
+            else {"how": named.how, "name": named.name, "person": named.person_id},
+            "voice_person": self.match.person_id,
+            "score": round(self.match.score, 3) if self.threshold is not None else None,
+            "threshold": None if self.threshold is None else round(self.threshold, 3),
+            "speech_seconds": round(self.speech_seconds, 2),
+            "snr_db": round(self.snr_db, 1),
+        }
 
 
 _HEARD: ContextVar[Heard | None] = ContextVar("memory_heard", default=None)
@@ -144,6 +248,8 @@ class VoiceRecognizer:
         self._prints: dict[str, np.ndarray] = {}  # what utterances are matched against
         self._generation: int | None = None  # engine.voice_generation the cache was read at
         self._recent: dict[str, deque[Heard]] = {}
+        self._recognitions: dict[str, deque[dict[str, Any]]] = {}  # per satellite: Heard.report()s
+        self._reported: tuple[int, float] | None = None  # the last Heard reported (id, heard_at)
 
     # ------------------------------------------------------------------ encoder, voiceprints
     async def async_encoder(self) -> Encoder:
@@ -232,16 +338,17 @@ class VoiceRecognizer:
 
     # ------------------------------------------------------------------ utterances
     def utterance(self) -> HeardUtterance:
-        """A new utterance of the running pipeline. Clears what an earlier utterance of this
-        task left published first, so nothing is carried over to this one."""
-        _HEARD.set(None)
-        return HeardUtterance(self)
+        """A new utterance of the running pipeline (module function `utterance`)."""
+        return utterance(self)
 
     @callback
     def file_heard(self, key: str, heard: Heard) -> None:
-        """Keep `heard` among the last RECENT_UTTERANCES of satellite `key` (satellite_key) for
-        enrolment; utterances without audio and ones filed already are skipped; older than
-        RECENT_MAX_AGE are dropped."""
+        """Report `heard` among the last RECENT_RECOGNITIONS recognitions of satellite `key`
+        (satellite_key), and keep it among the last RECENT_UTTERANCES for enrolment: utterances
+        without audio and ones filed already are not kept; older than RECENT_MAX_AGE are dropped."""
+        if (reported := (id(heard), heard.heard_at)) != self._reported:
+            self._reported = reported
+            self._recognitions.setdefault(key, deque(maxlen=RECENT_RECOGNITIONS)).appendleft(heard.report())
         if not heard.pcm:
             return
         recent = self._recent.setdefault(key, deque(maxlen=RECENT_UTTERANCES))
@@ -254,6 +361,12 @@ class VoiceRecognizer:
         """The utterances kept for satellite `key`, oldest first."""
         self._expire()
         return list(self._recent.get(key, ()))
+
+    @callback
+    def recognitions(self) -> dict[str, list[dict[str, Any]]]:
+        """Per satellite key, its last RECENT_RECOGNITIONS recognitions, newest first (Heard.report;
+        RAM only: a restart or reload starts empty)."""
+        return {key: list(kept) for key, kept in self._recognitions.items()}
 
     @callback
     def satellites(self) -> dict[str, int]:
@@ -518,18 +631,27 @@ def _assess_clips(
     return reports, [v for i, v in passed.items() if problems[i] is None]
 
 
+def utterance(recognizer: VoiceRecognizer | None) -> HeardUtterance:
+    """A new utterance of the running pipeline, heard by `recognizer` (None: our recognition is
+    off; only a trusted engine can name the speaker). Clears what an earlier utterance of this
+    task left published first, so nothing is carried over to this one."""
+    _HEARD.set(None)
+    return HeardUtterance(recognizer)
+
+
 class HeardUtterance:
-    """One utterance while it streams (made by VoiceRecognizer.utterance()).
+    """One utterance while it streams (made by `utterance`).
 
     async_feed queues chunks; a background task feeds them to the embedding stream in the
     executor, in order, up to 0.2 s of waiting audio at a time (voice.next_batch); at the end of
     live audio only the first 0.1 s still waiting is embedded (voice.final_backlog), so finishing
     waits for little more than one batch. async_finish ends it and publishes the
     Heard; abort ends it and publishes nothing. Audio past MAX_UTTERANCE_SECONDS is neither kept
-    nor embedded.
+    nor embedded. Without a recognizer nothing is kept or embedded: the Heard carries only what
+    the trusted engine named.
     """
 
-    def __init__(self, recognizer: VoiceRecognizer) -> None:
+    def __init__(self, recognizer: VoiceRecognizer | None) -> None:
         self._recognizer = recognizer
         self._waiting: list[bytes] = []  # audio not yet fed (voice.next_batch takes from it)
         self._arrived = asyncio.Event()  # new audio or the end
@@ -540,7 +662,7 @@ class HeardUtterance:
     async def async_feed(self, chunk: bytes) -> None:
         """Add 16-bit LE mono 16 kHz audio. Never raises, never blocks the event loop."""
         room = MAX_UTTERANCE_BYTES - len(self._pcm)
-        if self._ended or room <= 0 or not chunk:
+        if self._recognizer is None or self._ended or room <= 0 or not chunk:
             return
         chunk = bytes(chunk[:room])
         self._pcm += chunk
@@ -554,6 +676,7 @@ class HeardUtterance:
     async def _async_consume(self) -> Utterance | None:
         """Feed the queued audio to an embedding stream in the executor until the end marker;
         None (logged) when the encoder cannot load or the stream fails."""
+        assert self._recognizer is not None  # async_feed starts this only with one
         hass = self._recognizer.hass
         try:
             stream: EmbeddingStream = (await self._recognizer.async_encoder()).stream()
@@ -569,16 +692,19 @@ class HeardUtterance:
             _LOGGER.warning("Speaker recognition failed for an utterance", exc_info=True)
             return None
 
-    async def async_finish(self, text: str) -> None:
+    async def async_finish(self, text: str, named: Named | None = None) -> Heard | None:
         """End the utterance: wait for the embedding (at most FINISH_TIMEOUT), match the voice and
-        publish Heard(match, text, audio) for this pipeline run. Empty text, no audio, no speech,
-        an encoder that cannot load or a timeout publish an unknown voice. Never raises (but a
-        cancellation of the caller propagates, after the embedding is stopped)."""
+        publish Heard(match, text, audio, named) for this pipeline run; `text` is the transcript
+        without its tag, `named` what the trusted engine named (None: nothing trusted). Empty
+        text, no audio, no speech, an encoder that cannot load or a timeout publish an unknown
+        voice. Returns the Heard published (None when the utterance had ended already). Never
+        raises (but a cancellation of the caller propagates, after the embedding is stopped)."""
         if self._ended:
-            return
+            return None
         self._ended = True
         match = UNKNOWN
-        if self._consumer is not None:
+        utterance: Utterance | None = None
+        if self._consumer is not None and self._recognizer is not None:
             self._waiting[:] = [tail] if (tail := final_backlog(self._waiting)) else []
             self._arrived.set()
             try:
@@ -592,8 +718,19 @@ class HeardUtterance:
                 self._consumer.cancel()
             else:
                 match = await self._recognizer.async_identify_safely(utterance)
-        _HEARD.set(Heard(match, text, bytes(self._pcm)))
+        speech = utterance if utterance is not None and utterance.vector is not None else None
+        heard = Heard(
+            match,
+            text,
+            bytes(self._pcm),
+            named=named,
+            speech_seconds=speech.speech_seconds if speech else 0.0,
+            snr_db=speech.snr_db if speech else 0.0,
+            threshold=threshold_for(speech.speech_seconds, speech.snr_db) if speech else None,
+        )
+        _HEARD.set(heard)
         self._pcm = bytearray()
+        return heard
 
     def abort(self) -> None:
         """The stream failed: stop embedding, publish nothing, keep no audio."""

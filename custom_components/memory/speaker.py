@@ -4,8 +4,10 @@ Person ids: the engine's owner_id/person_id is the person's ENTITY id (e.g. "per
 everywhere — readable in services and diagnostics, and the same id the person registry removes.
 
 Speaker sources, strongest first (`resolve_identity`, the one place that decides who speaks):
-1. a voice match for this utterance: the enrolled voice the STT step of this pipeline run heard
-   (recognition.heard_for: only for a turn whose text is that utterance's transcript);
+1. a voice match for this utterance: who the STT step of this pipeline run heard
+   (recognition.heard_for: only for a turn whose text is that utterance's transcript), our own
+   recogniser's match or the speaker the trusted speech-to-text engine named, put together by
+   recognition.decide (Heard.who); an engine's name is mapped to a person by `person_for_named`;
 2. the HA user of an authenticated context (`context.user_id` → the person with that `user_id`);
 3. the options' device → person mapping for personal devices (CONF_DEVICE_PERSONS), only for a
    request no user signed (a satellite's or a device's own pipeline): the device id of a signed
@@ -17,7 +19,8 @@ voice that matched nobody is no evidence against the other sources: the logged-i
 personal device still apply (a personal phone is its owner's; a satellite carries neither).
 Speaker.source says which source it was; prompts name it ("Julian, recognised by voice").
 Destructive requests need a confirmed identity (Identity.confirmed): a voice only above the
-strict threshold (voice.STRICT), a signed-in user or a personal device always.
+strict threshold (voice.STRICT; an engine's identity only when our own recogniser heard the same
+person that strictly), a signed-in user or a personal device always.
 The area is the device's area, else the satellite entity's area (its own, else its device's).
 """
 
@@ -33,8 +36,9 @@ from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.util import slugify
 
-from .const import CONF_DEVICE_PERSONS
+from .const import CONF_DEVICE_PERSONS, CONF_STT_SPEAKERS
 from .engine.models import Memory, Speaker, SpeakerSource
 from .engine.text import names_in, names_key
 from .recognition import Heard
@@ -135,6 +139,41 @@ def person_for_device(hass: HomeAssistant, device_id: str | None, options: Mappi
 
 
 @callback
+def person_for_named(hass: HomeAssistant, name: str, options: Mapping[str, Any]) -> str | None:
+    """The person a speech-to-text engine's speaker name or id stands for: the voice options'
+    mapping (CONF_STT_SPEAKERS, names compared case-insensitively) first; else, by default, the
+    person whose entity id it is ("person.julian"), or the only person whose entity id, full
+    name or first name it is up to case and punctuation (slugified: "julian", "Julian",
+    "anna_lena" for Anna-Lena). None: no person, or more than one."""
+    said = name.strip()
+    for pair in options.get(CONF_STT_SPEAKERS) or []:
+        if str(pair.get("name", "")).strip().casefold() == said.casefold():
+            return str(pair["person"]) if is_person(hass, pair.get("person")) else None
+    if is_person(hass, said):
+        return said
+    slug = slugify(said)
+    if not slug:
+        return None
+    for key in ("object_id", "name", "first_name"):
+        found = {
+            entity_id
+            for entity_id, person_name in person_names(hass).items()
+            if slug == _slug_of(entity_id, person_name, key)
+        }
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
+
+
+def _slug_of(entity_id: str, name: str, key: str) -> str:
+    """A person's entity object id, or the slug of their full or first name (person_for_named)."""
+    if key == "object_id":
+        return entity_id.split(".", 1)[1]
+    words = name.split()
+    return slugify(name if key == "name" else words[0] if words else "")
+
+
+@callback
 def area_of(hass: HomeAssistant, *, device_id: str | None, satellite_id: str | None) -> str | None:
     """The area of the device, else of the satellite entity (its own, else its device's)."""
     devices = dr.async_get(hass)
@@ -185,8 +224,9 @@ def resolve_identity(
     source. `device_names_person` False: the device gives the room only, never a person (an MCP
     client names it in a field it fills in itself)."""
     area_id = area_of(hass, device_id=device_id, satellite_id=satellite_id)
-    if heard is not None and is_person(hass, person_id := heard.match.person_id):
-        return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), heard.match.strict)
+    who = heard.who if heard is not None else None
+    if who is not None and is_person(hass, person_id := who.person_id):
+        return Identity(Speaker(person_id, area_id, source=SpeakerSource.VOICE), who.strict)
     if person_id := person_for_user(hass, context.user_id if context else None):
         return Identity(Speaker(person_id, area_id, source=SpeakerSource.USER), confirmed=True)
     signed = context is not None and context.user_id is not None

@@ -7,6 +7,13 @@ Two engines, chosen in the options' voice section (docs/voice.md):
   gets the STT error result.
 Either way each chunk also goes to the speaker recognizer (entry.runtime_data.recognizer) while the
 audio streams, and at most MAX_AUDIO_SECONDS of an utterance is read.
+
+Who speaks, from outside (docs/voice.md "A stronger recogniser outside"): a transcript's leading
+"[name] " tag is removed whatever the engine (recognition.split_tag), so nothing that reads the
+text sees it; only when the options trust the proxy's target (CONF_STT_TRUST_SPEAKER) does the
+tag, or the speaker id the target reports on HA 2026.11+, name the speaker (recognition.Named).
+On HA 2026.11+ the entity itself reports the person it recognised as the speaker id of a partial
+result (the person's entity id, "person.julian") before its final result.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from abc import abstractmethod
-from collections.abc import AsyncGenerator, AsyncIterable
+from collections.abc import AsyncGenerator, AsyncIterable, Mapping
 from typing import Any
 
 from homeassistant.components import stt
@@ -29,10 +36,12 @@ from . import whisper
 from .const import (
     CONF_STT_ENGINE,
     CONF_STT_PROXY,
+    CONF_STT_TRUST_SPEAKER,
     CONF_VOICE,
     CONF_WHISPER_LANGUAGE,
     CONF_WHISPER_MODEL,
     DEFAULT_STT_ENGINE,
+    DEFAULT_STT_TRUST_SPEAKER,
     DEFAULT_WHISPER_LANGUAGE,
     DEFAULT_WHISPER_MODEL,
     DOMAIN,
@@ -44,9 +53,11 @@ from .const import (
 )
 from .engine_calls import async_run
 from .entity import MemoryEntity
-from .recognition import HeardUtterance
+from .ha_compat import async_transcribe, partial_result
+from .recognition import SPEAKER_ID, TAG, Heard, HeardUtterance, Named, split_tag, utterance
 from .repair_issues import create_requirement_issue
 from .runtime import MemoryConfigEntry
+from .speaker import person_for_named
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH
 
 _LOGGER = logging.getLogger(__name__)
@@ -83,7 +94,7 @@ async def async_setup_entry(
     if engine != STT_WHISPER:
         ir.async_delete_issue(hass, DOMAIN, ISSUE_WHISPER)
     if engine == STT_PROXY:
-        async_add_entities([ProxySpeechToText(entry, voice.get(CONF_STT_PROXY))])
+        async_add_entities([ProxySpeechToText(entry, voice.get(CONF_STT_PROXY), voice)])
     elif engine == STT_WHISPER:
         model = voice.get(CONF_WHISPER_MODEL) or DEFAULT_WHISPER_MODEL
         if model not in whisper.MODEL_SIZES:
@@ -134,33 +145,72 @@ class MemorySpeechToText(MemoryEntity, stt.SpeechToTextEntity):
     async def async_process_audio_stream(
         self, metadata: stt.SpeechMetadata, stream: AsyncIterable[bytes]
     ) -> stt.SpeechResult:
-        """The text of one utterance (SUCCESS, "" when nothing was said), or (None, ERROR) when
-        the audio format is not supported or the engine fails. `stream`: 16-bit LE mono PCM at
-        16 kHz; at most MAX_AUDIO_SECONDS of it is read. The recognizer, when there is one, hears
-        the same chunks and finishes with the text (aborted on failure)."""
+        """The text of one utterance (SUCCESS, "" when nothing was said; a leading "[name] " tag
+        removed), or (None, ERROR) when the audio format is not supported or the engine fails.
+        `stream`: 16-bit LE mono PCM at 16 kHz; at most MAX_AUDIO_SECONDS of it is read. The
+        recognizer, when there is one, hears the same chunks and finishes with the text (aborted
+        on failure)."""
+        result, _ = await self._async_process(metadata, stream)
+        return result
+
+    async def async_process_audio_stream_with_progress(
+        self, metadata: stt.SpeechMetadata, stream: AsyncIterable[bytes]
+    ) -> AsyncGenerator[Any]:
+        """HA 2026.11+: as async_process_audio_stream, and before the final SpeechResult a
+        PartialSpeechResult(text, speaker_id=the recognised person's entity id) when this
+        utterance's speaker was recognised (recognition.Heard.who); nothing partial otherwise."""
+        result, person = await self._async_process(metadata, stream)
+        if person is not None:
+            yield partial_result(result.text or "", person)
+        yield result
+
+    async def _async_process(
+        self, metadata: stt.SpeechMetadata, stream: AsyncIterable[bytes]
+    ) -> tuple[stt.SpeechResult, str | None]:
+        """(the result, the person recognised for it or None): async_process_audio_stream's work."""
         recognizer = self._entry.runtime_data.recognizer
-        heard = recognizer.utterance() if recognizer is not None else None
+        heard: HeardUtterance | None = (
+            recognizer.utterance()
+            if recognizer is not None
+            else utterance(None)
+            if self._trusts_speaker
+            else None
+        )
         try:
             if not self.check_metadata(metadata):
                 raise SttFailed(f"unsupported audio {metadata}")
-            text = await self._async_transcribe(metadata, _heard_chunks(stream, heard))
+            transcript, speakers = await self._async_transcribe(metadata, _heard_chunks(stream, heard))
         except SttFailed as err:
             _LOGGER.warning("Speech-to-text failed: %s", err)
             if heard is not None:
                 heard.abort()
-            return stt.SpeechResult(None, stt.SpeechResultState.ERROR)
+            return stt.SpeechResult(None, stt.SpeechResultState.ERROR), None
         except BaseException:  # cancelled, or a bug: nothing is published for this utterance
             if heard is not None:
                 heard.abort()
             raise
+        tag, text = split_tag(transcript)
+        published: Heard | None = None
         if heard is not None:
-            await heard.async_finish(text)
-        return stt.SpeechResult(text, stt.SpeechResultState.SUCCESS)
+            published = await heard.async_finish(text, self._named(tag, speakers))
+        person = published.who.person_id if published is not None else None
+        return stt.SpeechResult(text, stt.SpeechResultState.SUCCESS), person
+
+    @property
+    def _trusts_speaker(self) -> bool:
+        """Whether the engine's own word on who speaks is taken (only a trusted proxy target's)."""
+        return False
+
+    def _named(self, tag: str | None, speakers: frozenset[str]) -> Named | None:
+        """What the engine named about the speaker, when it is trusted (None otherwise)."""
+        return None
 
     @abstractmethod
-    async def _async_transcribe(self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]) -> str:
-        """The engine: the text of `chunks` (already capped), "" when nothing was said.
-        Raises SttFailed."""
+    async def _async_transcribe(
+        self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]
+    ) -> tuple[str, frozenset[str]]:
+        """The engine: the text of `chunks` (already capped), "" when nothing was said, and the
+        speaker ids the engine reported for it (HA 2026.11+). Raises SttFailed."""
 
 
 async def _heard_chunks(stream: AsyncIterable[bytes], heard: HeardUtterance | None) -> AsyncGenerator[bytes]:
@@ -185,10 +235,30 @@ class ProxySpeechToText(MemorySpeechToText):
     supports none, so a pipeline cannot pick it.
     """
 
-    def __init__(self, entry: MemoryConfigEntry, target: str | None) -> None:
+    def __init__(self, entry: MemoryConfigEntry, target: str | None, voice: Mapping[str, Any]) -> None:
         super().__init__(entry)
         self._target_id = target
+        self._voice = voice
         self._attr_extra_state_attributes = {"proxy_for": target}
+
+    @property
+    def _trusts_speaker(self) -> bool:
+        return bool(self._voice.get(CONF_STT_TRUST_SPEAKER, DEFAULT_STT_TRUST_SPEAKER))
+
+    def _named(self, tag: str | None, speakers: frozenset[str]) -> Named | None:
+        """The target's speaker id (HA 2026.11+) before its tag; several speaker ids name nobody
+        (two people spoke). Mapped to a person by speaker.person_for_named."""
+        if not self._trusts_speaker:
+            if tag is not None or speakers:
+                _LOGGER.debug("The speaker named by %s is not trusted (options)", self._target_id)
+            return None
+        if speakers:
+            name = ", ".join(sorted(speakers))
+            person = person_for_named(self.hass, name, self._voice) if len(speakers) == 1 else None
+            return Named(SPEAKER_ID, name, person)
+        if tag is not None:
+            return Named(TAG, tag, person_for_named(self.hass, tag, self._voice))
+        return None
 
     def _target(self) -> stt.SpeechToTextEntity | None:
         if not self._target_id or self.hass is None:
@@ -204,19 +274,21 @@ class ProxySpeechToText(MemorySpeechToText):
         theirs = getattr(target, f"supported_{name}") if (target := self._target()) is not None else []
         return [value for value in super()._supported(name) if value in theirs]
 
-    async def _async_transcribe(self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]) -> str:
+    async def _async_transcribe(
+        self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]
+    ) -> tuple[str, frozenset[str]]:
         if (target := self._target()) is None:
             raise SttFailed(f"the proxy target {self._target_id} is not available")
         try:
             async with asyncio.timeout(PROXY_IDLE_TIMEOUT) as deadline:
-                result = await target.async_process_audio_stream(metadata, _paced(chunks, deadline))
+                result, speakers = await async_transcribe(target, metadata, _paced(chunks, deadline))
         except TimeoutError as err:
             raise SttFailed(f"{target.entity_id} did not answer in time") from err
         except Exception as err:  # whatever the target raises ends the turn with the error result
             raise SttFailed(f"{target.entity_id} failed: {err!r}") from err
         if result.result is not stt.SpeechResultState.SUCCESS:
             raise SttFailed(f"{target.entity_id} returned an error")
-        return result.text or ""
+        return result.text or "", speakers
 
 
 async def _paced(chunks: AsyncIterable[bytes], deadline: asyncio.Timeout) -> AsyncGenerator[bytes]:
@@ -276,7 +348,9 @@ class WhisperSpeechToText(MemorySpeechToText):
         ir.async_delete_issue(self.hass, DOMAIN, ISSUE_WHISPER)
         return True
 
-    async def _async_transcribe(self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]) -> str:
+    async def _async_transcribe(
+        self, metadata: stt.SpeechMetadata, chunks: AsyncIterable[bytes]
+    ) -> tuple[str, frozenset[str]]:
         ready = self._ready
         if ready is None or (ready.done() and not ready.result()):
             raise SttFailed("faster-whisper is unavailable")
@@ -293,7 +367,8 @@ class WhisperSpeechToText(MemorySpeechToText):
             self._language, self._language
         )
         try:
-            return await async_run(self.hass, self._transcriber.transcribe, bytes(pcm), language)
+            text = await async_run(self.hass, self._transcriber.transcribe, bytes(pcm), language)
         except Exception as err:  # a model that cannot download or load, ctranslate2 failing
             _LOGGER.exception("Whisper could not transcribe")
             raise SttFailed(f"whisper failed: {err!r}") from err
+        return text, frozenset()  # Whisper names no speaker

@@ -12,6 +12,7 @@ import asyncio
 import sys
 from collections.abc import AsyncGenerator, AsyncIterable
 from dataclasses import dataclass, field
+from typing import Any
 from unittest.mock import patch
 
 import numpy as np
@@ -42,14 +43,17 @@ from custom_components.memory import stt as memory_stt
 from custom_components.memory.const import (
     CONF_STT_ENGINE,
     CONF_STT_PROXY,
+    CONF_STT_SPEAKERS,
+    CONF_STT_TRUST_SPEAKER,
     CONF_VOICE,
     CONF_WHISPER_LANGUAGE,
     CONF_WHISPER_MODEL,
     DOMAIN,
 )
-from custom_components.memory.ha_compat import ENTRY_SET_UP, FIELDS_CAN_HIDE
+from custom_components.memory.ha_compat import ENTRY_SET_UP, FIELDS_CAN_HIDE, STT_NAMES_SPEAKERS
+from custom_components.memory.recognition import heard_for
 from custom_components.memory.whisper import LANGUAGES
-from tests.conftest import setup_memory
+from tests.conftest import Resident, setup_memory
 from tests.ha.voice_helpers import (
     CHUNK,
     SPEED,
@@ -77,13 +81,15 @@ def _is_the_audio(received: bytes, pcm: bytes) -> bool:
 class HeardUtterance:
     chunks: list[bytes] = field(default_factory=list)
     finished: str | None = None
+    named: Any = None
     aborted: bool = False
 
     async def async_feed(self, chunk: bytes) -> None:
         self.chunks.append(chunk)
 
-    async def async_finish(self, text: str) -> None:
+    async def async_finish(self, text: str, named: Any = None) -> None:
         self.finished = text
+        self.named = named
 
     def abort(self) -> None:
         self.aborted = True
@@ -107,6 +113,7 @@ class TargetStt(stt.SpeechToTextEntity):
         self.mode = "text"  # text | raise | error | hang | never_read
         self.text = "turn on the kitchen lights"
         self.received = b""
+        self.speakers: list[str] = []  # HA 2026.11+: speaker ids of partial results before the text
 
     @property
     def supported_languages(self) -> list[str]:
@@ -146,6 +153,15 @@ class TargetStt(stt.SpeechToTextEntity):
         if self.mode == "error":
             return stt.SpeechResult(None, stt.SpeechResultState.ERROR)
         return stt.SpeechResult(self.text, stt.SpeechResultState.SUCCESS)
+
+    async def async_process_audio_stream_with_progress(
+        self, metadata: stt.SpeechMetadata, stream: AsyncIterable[bytes]
+    ) -> AsyncGenerator[Any]:
+        """HA 2026.11+ (never called before): a partial result per speaker, then the final one."""
+        result = await self.async_process_audio_stream(metadata, stream)
+        for speaker in self.speakers:
+            yield stt.PartialSpeechResult(result.text or "", speaker_id=speaker)  # type: ignore[attr-defined]
+        yield result
 
 
 class _TargetFlow(ConfigFlow):
@@ -359,10 +375,53 @@ async def test_proxy_caps_a_long_stream(
     assert stream.read <= memory_stt.MAX_AUDIO_BYTES + CHUNK
 
 
+@pytest.mark.skipif(not STT_NAMES_SPEAKERS, reason="speech-to-text speakers came with HA 2026.11")
+@pytest.mark.parametrize(
+    ("trust", "speakers", "recognised"),
+    [(True, ["Julian"], True), (True, ["Julian", "Anna"], False), (False, ["Julian"], False)],
+)
+async def test_proxy_takes_the_speaker_id_of_a_trusted_target(
+    household: HomeAssistant,
+    target: TargetStt,
+    *,
+    julian: Resident,
+    anna: Resident,
+    trust: bool,
+    speakers: list[str],
+    recognised: bool,
+) -> None:
+    """The target names the speaker in its partial results (HA 2026.11+): one speaker id, from a
+    target the options trust, is that person, and our entity reports the person in turn; two
+    speakers (two people talked) or an untrusted target name nobody. The real recognizer hears
+    the audio too (nobody enrolled: it knows no one)."""
+    entry = await setup_memory(household)
+    await async_set_voice(
+        household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET, CONF_STT_TRUST_SPEAKER: trust}
+    )
+    target.speakers = speakers
+    entity = stt.async_get_speech_to_text_entity(household, stt_entity_id(household, entry))
+    assert entity is not None
+
+    results = [
+        result
+        async for result in entity.internal_async_process_audio_stream_with_progress(  # type: ignore[attr-defined]
+            metadata(), Stream(speak("Turn on the kitchen lights", speed=SPEED)).chunks()
+        )
+    ]
+
+    person = julian.person_id if recognised else None
+    heard = heard_for(target.text)
+    assert heard is not None and heard.who.person_id == person
+    assert results[-1] == stt.SpeechResult(target.text, stt.SpeechResultState.SUCCESS)
+    assert results[:-1] == ([stt.PartialSpeechResult(target.text, speaker_id=person)] if person else [])  # type: ignore[attr-defined]
+
+
 # --- options ---
 
 
-async def test_voice_options_are_validated(household: HomeAssistant, target: TargetStt) -> None:
+async def test_voice_options_are_validated(
+    household: HomeAssistant, target: TargetStt, julian: Resident
+) -> None:
     entry = await setup_memory(household)
     assert er.async_get(household).async_get_entity_id("stt", DOMAIN, f"{entry.entry_id}-stt") is None  # off
 
@@ -376,7 +435,6 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
         household, entry, **{CONF_STT_ENGINE: "whisper", CONF_WHISPER_MODEL: "no/such/folder"}
     )
     assert result["errors"] == {CONF_WHISPER_MODEL: "invalid_whisper_model"}
-
     result = await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET})
     assert result["type"] is FlowResultType.CREATE_ENTRY
     # HA 2026.11+ shows (and submits) Whisper's fields only with the Whisper engine
@@ -385,9 +443,26 @@ async def test_voice_options_are_validated(household: HomeAssistant, target: Tar
         "voice_recognition": True,
         CONF_STT_ENGINE: "proxy",
         CONF_STT_PROXY: TARGET,
+        CONF_STT_SPEAKERS: [],
         **whisper,
     }
     own = stt_entity_id(household, entry)
     assert own == "stt.household_memory_speech_to_text"  # on the Household Memory service device
     with pytest.raises(InvalidData):  # proxying to itself would loop: the selector leaves it out
         await async_set_voice(household, entry, **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: own})
+
+    proxy = {CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: TARGET}
+    for speakers in (
+        [{"name": "jx", "person": "person.nobody"}],
+        [{"name": " ", "person": julian.person_id}],
+        [{"name": "jx", "person": julian.person_id}, {"name": "JX", "person": julian.person_id}],
+    ):
+        result = await async_set_voice(household, entry, **proxy, **{CONF_STT_SPEAKERS: speakers})
+        assert result["errors"] == {CONF_STT_SPEAKERS: "invalid_stt_speaker"}, speakers
+    speakers = [{"name": " jx ", "person": julian.person_id}]
+    result = await async_set_voice(
+        household, entry, **proxy, **{CONF_STT_TRUST_SPEAKER: True, CONF_STT_SPEAKERS: speakers}
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_VOICE][CONF_STT_TRUST_SPEAKER] is True
+    assert entry.options[CONF_VOICE][CONF_STT_SPEAKERS] == [{"name": "jx", "person": julian.person_id}]
