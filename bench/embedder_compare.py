@@ -11,7 +11,9 @@ Embedders:
   tests/voice), the numpy path with --portable.
 - resemblyzer: Resemblyzer 0.1.4's GE2E encoder (PyPI wheel, Apache-2.0, `resemblyzer/pretrained.pt`:
   3-layer LSTM 256 on 40 mel power bands, 1.6-s partials at 1.3 per second, ReLU, L2), evaluated here
-  in numpy from the weights in the wheel (read without torch: `read_legacy_torch`). The package's
+  in numpy from the weights in the wheel (read without torch by scripts/ge2e_weights.py; this
+  whole-clip reference, checked against the package itself, is what tests/voice/test_ge2e.py holds
+  the integration's streaming GE2E to). The package's
   recipe (`preprocess_wav`, `embed_utterance`) except webrtcvad's trimming of long silences (no
   webrtcvad here; the pool's clips hold no long pauses). The wheel is fetched once with
   `pip download --no-deps resemblyzer==0.1.4` into ~/.cache/household-memory/embedders.
@@ -46,16 +48,11 @@ from __future__ import annotations
 import argparse
 import collections
 import hashlib
-import io
 import json
-import os
-import pickle
 import random
 import statistics
-import subprocess
 import sys
 import time
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,7 +62,11 @@ import numpy as np
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "household-memory" / "embedders"
+sys.path.insert(0, str(REPO))
+
+from scripts import ge2e_weights  # noqa: E402  (the wheel and its reader: no torch)
+
+CACHE = ge2e_weights.CACHE  # the wheel and the vectors
 
 SAMPLE_RATE = 16000
 TEST_SESSIONS = ("sentence", "command", "room_sentence", "room_command")
@@ -75,8 +76,6 @@ FUSION_WEIGHTS = tuple(k / 10 for k in range(11))  # w of the d-vector's score (
 
 # --- Resemblyzer's GE2E encoder in numpy (its hparams.py, audio.py, voice_encoder.py) -----------
 
-RESEMBLYZER = ("resemblyzer", "0.1.4")  # PyPI name, version
-RESEMBLYZER_WEIGHTS = "resemblyzer/pretrained.pt"  # inside the wheel
 R_N_FFT = 400  # 25-ms window (mel_window_length)
 R_HOP = 160  # 10 ms (mel_window_step)
 R_N_MELS = 40
@@ -86,112 +85,6 @@ R_MIN_COVERAGE = 0.75  # a last partial at least this full is kept (zero-padded)
 R_TARGET_DBFS = -30.0  # audio_norm_target_dBFS, increase only
 R_HIDDEN = 256
 R_LAYERS = 3
-
-
-def read_legacy_torch(data: bytes) -> Any:
-    """The object a legacy (pre-1.6, non-zip) `torch.save` file holds, tensors as float numpy arrays,
-    without torch. Only plain containers and float/long tensors are accepted (anything else is an
-    UnpicklingError: nothing from the file is imported or run)."""
-    f = io.BytesIO(data)
-    storages: dict[str, list[Any]] = {}
-    dtypes = {"FloatStorage": np.float32, "LongStorage": np.int64, "DoubleStorage": np.float64}
-
-    @dataclass
-    class Lazy:
-        key: str
-        offset: int
-        size: tuple[int, ...]
-        stride: tuple[int, ...]
-
-    def rebuild(key: str, offset: int, size: tuple[int, ...], stride: tuple[int, ...], *_: Any) -> Lazy:
-        return Lazy(key, offset, tuple(size), tuple(stride))
-
-    class Reader(pickle.Unpickler):
-        def find_class(self, module: str, name: str) -> Any:
-            if (module, name) == ("torch._utils", "_rebuild_tensor_v2"):
-                return rebuild
-            if (module, name) == ("collections", "OrderedDict"):
-                return collections.OrderedDict
-            if module == "torch" and name in dtypes:
-                return name
-            raise pickle.UnpicklingError(f"{module}.{name} is not allowed")
-
-        def persistent_load(self, pid: Any) -> str:
-            _, storage_type, key, _location, size = pid[:5]
-            storages.setdefault(key, [dtypes[storage_type], size, None])
-            return str(key)
-
-    for _ in range(3):  # magic number, protocol version, system info
-        Reader(f).load()
-    obj = Reader(f).load()
-    for key in Reader(f).load():  # the storage keys, in the order their data follows
-        dtype, size, _ = storages[key]
-        count = int.from_bytes(f.read(8), "little")
-        if count != size:
-            raise ValueError(f"storage {key}: {count} elements, expected {size}")
-        storages[key][2] = np.frombuffer(f.read(count * np.dtype(dtype).itemsize), dtype)
-
-    def materialise(value: Any) -> Any:
-        if isinstance(value, Lazy):
-            flat = storages[value.key][2]
-            item = flat.itemsize
-            view = np.lib.stride_tricks.as_strided(
-                flat[value.offset :], shape=value.size, strides=[s * item for s in value.stride]
-            )
-            return np.array(view)
-        if isinstance(value, dict):
-            return {k: materialise(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return type(value)(materialise(v) for v in value)
-        return value
-
-    return materialise(obj)
-
-
-def resemblyzer_wheel() -> Path:
-    """The Resemblyzer wheel, downloaded once by pip (ordinary client, --no-deps) into CACHE."""
-    name, version = RESEMBLYZER
-    found = sorted(CACHE.glob(f"[Rr]esemblyzer-{version}-*.whl"))
-    if not found:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--no-deps",
-                "-q",
-                "-d",
-                str(CACHE),
-                f"{name}=={version}",
-            ],
-            check=True,
-        )
-        found = sorted(CACHE.glob(f"[Rr]esemblyzer-{version}-*.whl"))
-    return found[0]
-
-
-def slaney_mel(sr: int, n_fft: int, n_mels: int) -> np.ndarray:
-    """librosa.filters.mel(sr=, n_fft=, n_mels=) (Slaney scale and norm, 0 Hz to sr/2): [n_mels, n_fft//2+1]."""
-    f_sp, min_log_hz, min_log_mel, logstep = 200.0 / 3, 1000.0, 15.0, np.log(6.4) / 27.0
-
-    def hz_to_mel(f: np.ndarray) -> np.ndarray:
-        return np.where(
-            f >= min_log_hz, min_log_mel + np.log(np.maximum(f, 1e-10) / min_log_hz) / logstep, f / f_sp
-        )
-
-    def mel_to_hz(m: np.ndarray) -> np.ndarray:
-        return np.where(m >= min_log_mel, min_log_hz * np.exp(logstep * (m - min_log_mel)), f_sp * m)
-
-    fft_freqs = np.linspace(0, sr / 2, 1 + n_fft // 2)
-    mel_f = mel_to_hz(np.linspace(hz_to_mel(np.array(0.0)), hz_to_mel(np.array(sr / 2.0)), n_mels + 2))
-    fdiff = np.diff(mel_f)
-    ramps = mel_f[:, None] - fft_freqs[None, :]
-    lower = -ramps[:-2] / fdiff[:-1, None]
-    upper = ramps[2:] / fdiff[1:, None]
-    weights = np.maximum(0, np.minimum(lower, upper))
-    return weights * (2.0 / (mel_f[2 : n_mels + 2] - mel_f[:n_mels]))[:, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,21 +104,17 @@ class GE2E:
 
     @classmethod
     def from_wheel(cls, wheel: Path) -> GE2E:
-        raw = zipfile.ZipFile(wheel).read(RESEMBLYZER_WEIGHTS)
-        state = read_legacy_torch(raw)["model_state"]
-
-        def f32(name: str) -> np.ndarray:
-            return np.ascontiguousarray(state[name], np.float32)
-
+        """Read by scripts/ge2e_weights.py (the wheel's tensors in torch's layout, no torch)."""
+        state, source = ge2e_weights.model_state(wheel)
         return cls(
-            w_ih=tuple(f32(f"lstm.weight_ih_l{k}").T.copy() for k in range(R_LAYERS)),
-            w_hh=tuple(f32(f"lstm.weight_hh_l{k}").T.copy() for k in range(R_LAYERS)),
-            b=tuple(f32(f"lstm.bias_ih_l{k}") + f32(f"lstm.bias_hh_l{k}") for k in range(R_LAYERS)),
-            linear=f32("linear.weight").T.copy(),
-            linear_bias=f32("linear.bias"),
-            mel=slaney_mel(SAMPLE_RATE, R_N_FFT, R_N_MELS).T.astype(np.float32),
+            w_ih=tuple(state[f"lstm.weight_ih_l{k}"].T.copy() for k in range(R_LAYERS)),
+            w_hh=tuple(state[f"lstm.weight_hh_l{k}"].T.copy() for k in range(R_LAYERS)),
+            b=tuple(state[f"lstm.bias_ih_l{k}"] + state[f"lstm.bias_hh_l{k}"] for k in range(R_LAYERS)),
+            linear=state["linear.weight"].T.copy(),
+            linear_bias=state["linear.bias"],
+            mel=ge2e_weights.slaney_mel(SAMPLE_RATE, R_N_FFT, R_N_MELS).T.astype(np.float32),
             window=(0.5 - 0.5 * np.cos(2 * np.pi * np.arange(R_N_FFT) / R_N_FFT)).astype(np.float32),
-            source=f"{wheel.name}:{RESEMBLYZER_WEIGHTS} sha256 {hashlib.sha256(raw).hexdigest()}",
+            source=source,
         )
 
 
@@ -557,7 +446,7 @@ def main() -> None:
     from custom_components.memory.voice import load_encoder  # noqa: PLC0415
 
     encoder = load_encoder(prefer_onnx=not args.portable)
-    ge2e = GE2E.from_wheel(resemblyzer_wheel())
+    ge2e = GE2E.from_wheel(ge2e_weights.resemblyzer_wheel())
 
     def dvector(pcm: bytes) -> np.ndarray | None:
         return encoder.embed(pcm).vector

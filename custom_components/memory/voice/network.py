@@ -29,12 +29,13 @@ type State = list[tuple[np.ndarray, np.ndarray]]  # per layer (h, c), each float
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The network and its front end, float32.
+    """An LSTM speaker network and its front end, float32, gates in ONNX order (i, o, f, c).
 
-    w: per layer [input, 4*HIDDEN] (input 40, then 768); r: per layer [HIDDEN, 4*HIDDEN];
-    b: per layer [4*HIDDEN] (the input and recurrent biases summed); proj [HIDDEN, DIM], proj_bias
-    [DIM]; mel [257, N_MELS] (Slaney mel filterbank for n_fft 512); window [512] (Hamming 400 centred
-    in 512); source: which file of which package the weights came from (with its sha256).
+    The d-vector's: w: per layer [input, 4*HIDDEN] (input 40, then 768); r: per layer [HIDDEN,
+    4*HIDDEN]; b: per layer [4*HIDDEN] (the input and recurrent biases summed); proj [HIDDEN, DIM],
+    proj_bias [DIM]; mel [257, N_MELS] (Slaney mel filterbank for n_fft 512); window [512] (Hamming
+    400 centred in 512); source: which file of which package the weights came from (with its
+    sha256). ge2e.py's GE2E network has the same layout with its own sizes (ge2e.load_weights).
     """
 
     w: tuple[np.ndarray, ...]
@@ -86,11 +87,20 @@ def load_front_end(path: Path = WEIGHTS_FILE) -> FrontEnd:
         return FrontEnd(mel=np.asarray(z["mel"], np.float32), window=np.asarray(z["window"], np.float32))
 
 
-def zero_state(rows: int) -> State:
-    """The initial state of `rows` windows."""
+def zero_state(rows: int, hidden: int = HIDDEN, layers: int = LAYERS) -> State:
+    """The initial state of `rows` windows (of an LSTM of `layers` layers of `hidden` units)."""
     return [
-        (np.zeros((rows, HIDDEN), np.float32), np.zeros((rows, HIDDEN), np.float32)) for _ in range(LAYERS)
+        (np.zeros((rows, hidden), np.float32), np.zeros((rows, hidden), np.float32)) for _ in range(layers)
     ]
+
+
+def with_new_row(state: State) -> State:
+    """`state` with one more row at zero (a window opened after the others)."""
+    return [
+        (np.concatenate([h, np.zeros((1, h.shape[1]), np.float32)]),
+         np.concatenate([c, np.zeros((1, c.shape[1]), np.float32)]))
+        for h, c in state
+    ]  # fmt: skip
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -108,16 +118,17 @@ def _times(h: np.ndarray, r: np.ndarray) -> np.ndarray:
 def advance(weights: Weights, frames: np.ndarray, state: State) -> State:
     """Run `frames` float32 [rows, T, N_MELS] through the LSTM layers from `state`; returns the new
     state (the top layer's h is what `project` turns into an embedding). Each layer's input
-    projection is one matrix product over all T frames; only the recurrence is step by step."""
+    projection is one matrix product over all T frames; only the recurrence is step by step. Any
+    LSTM in this layout (the d-vector's, ge2e.py's): the layers and their width come from `weights`."""
     rows, steps, _ = frames.shape
     x = frames
     new: State = []
-    for layer in range(LAYERS):
+    for layer in range(len(weights.w)):
         h, c = state[layer]
         projected = (x.reshape(rows * steps, -1) @ weights.w[layer] + weights.b[layer]).reshape(
             rows, steps, -1
         )
-        outputs = np.empty((rows, steps, HIDDEN), np.float32)
+        outputs = np.empty((rows, steps, h.shape[1]), np.float32)
         r = weights.r[layer]
         for t in range(steps):
             gates = projected[:, t] + _times(h, r)
