@@ -1,6 +1,10 @@
 """The admin panel's WebSocket commands for voices: memory/voice/status, memory/voice/assess,
-memory/voice/enroll, memory/voice/forget (docs/websocket_api.md; the command framework, admin
-only, is websocket_base.py's).
+memory/voice/enroll, memory/voice/forget, memory/voice/recognitions (docs/websocket_api.md; the
+command framework, admin only, is websocket_base.py's).
+
+memory/voice/recognitions lists, per satellite, who spoke the last utterances and how sure
+(recognition.Heard.report: time, person, recogniser, score, threshold, speech, level over noise,
+strict) — never audio or text.
 
 Clips come either as WAV files in the message (`clips`: [{name, wav}], `wav` base64 of a 16-bit
 mono 16 kHz WAV, recorded or converted by the panel) or as the last utterances heard at a
@@ -27,6 +31,7 @@ from .recognition import (
     BYTES_PER_SECOND,
     MAX_CLIP_SECONDS,
     MIN_ENROL_CLIPS,
+    RECENT_RECOGNITIONS,
     ClipFormatError,
     ClipTooLong,
     VoiceRecognizer,
@@ -106,18 +111,22 @@ async def _async_clips(
 
 
 @callback
-def _satellites(hass: HomeAssistant, recognizer: VoiceRecognizer | None) -> list[dict[str, Any]]:
-    """The satellites with utterances kept for enrolment: key (a device id, else an entity id),
-    name (the device's, else the key) and how many utterances."""
-    if recognizer is None:
-        return []
+def _by_satellite(hass: HomeAssistant, kept: dict[str, Any], field: str) -> list[dict[str, Any]]:
+    """`kept` (satellite key -> value) as a list sorted by name: satellite (the key: a device id,
+    else an entity id), name (the device's, else the key) and the value under `field`."""
     devices = dr.async_get(hass)
     shown = []
-    for key, count in recognizer.satellites().items():
+    for key, value in kept.items():
         device = devices.async_get(key)
         name = (device.name_by_user or device.name) if device else None
-        shown.append({"satellite": key, "name": name or key, "utterances": count})
+        shown.append({"satellite": key, "name": name or key, field: value})
     return sorted(shown, key=lambda s: str(s["name"]).casefold())
+
+
+@callback
+def _satellites(hass: HomeAssistant, recognizer: VoiceRecognizer | None) -> list[dict[str, Any]]:
+    """The satellites with utterances kept for enrolment, and how many utterances."""
+    return [] if recognizer is None else _by_satellite(hass, recognizer.satellites(), "utterances")
 
 
 @memory_command("voice/status", {})
@@ -149,4 +158,15 @@ async def _forget(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, 
     return await async_forget_voice(hass, entry.runtime_data, msg["person"], "person")
 
 
-VOICE_COMMANDS = (_status, _assess, _enroll, _forget)
+@memory_command("voice/recognitions", {})
+async def _recognitions(hass: HomeAssistant, entry: MemoryConfigEntry, msg: dict[str, Any]) -> dict[str, Any]:
+    recognizer = entry.runtime_data.recognizer
+    kept = recognizer.recognitions() if recognizer is not None else {}
+    return {
+        "recognition": recognizer is not None,
+        "kept": RECENT_RECOGNITIONS,
+        "satellites": _by_satellite(hass, kept, "recognitions"),
+    }
+
+
+VOICE_COMMANDS = (_status, _assess, _enroll, _forget, _recognitions)

@@ -19,10 +19,10 @@ import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, WebSocketGenerator
 
-from custom_components.memory.recognition import MAX_CLIP_SECONDS
+from custom_components.memory.recognition import MAX_CLIP_SECONDS, RECENT_RECOGNITIONS
 from tests.conftest import Resident, Room, async_call
 from tests.ha.test_voice_identity import ANNA_VOICE, JULIAN_VOICE, async_voice_turn
-from tests.ha.voice_helpers import ENROLMENT, media_clip
+from tests.ha.voice_helpers import ENROLMENT, async_enrol, media_clip
 from tests.speech import SAMPLE_RATE, silence, speak, wav_bytes
 
 CLIP_FIELDS = {
@@ -261,3 +261,58 @@ async def test_voice_recognition_off(household: HomeAssistant, memory_entry: Any
     error = await panel.error("assess", clips=julian_clips(1))
     assert (error["code"], error["translation_key"]) == ("invalid_input", "voice_recognition_off")
     assert (await panel.ok("status")) == {"recognition": False, "voices": ANY, "satellites": []}
+    assert (await panel.ok("recognitions")) == {
+        "recognition": False,
+        "kept": RECENT_RECOGNITIONS,
+        "satellites": [],
+    }
+
+
+RECOGNITION_FIELDS = {
+    "at", "person", "recogniser", "strict", "conflict", "named", "voice_person", "score", "threshold",
+    "speech_seconds", "snr_db",
+}  # fmt: skip
+
+
+async def test_recent_recognitions_per_satellite(
+    household: HomeAssistant,
+    media: Path,  # media_source before the WebSocket client starts HA's HTTP server
+    *,
+    memory_entry: Any,
+    panel: Panel,
+    hass_ws_client: WebSocketGenerator,
+    hass_read_only_access_token: str,
+    kitchen: Room,
+    hall: Room,
+    julian: Resident,
+) -> None:
+    """Who spoke the last turns at each satellite and how sure, newest first, for the
+    administrator only: the recogniser, the score against the utterance's own threshold, the
+    speech heard and its level over the noise — no audio, no words."""
+    await async_enrol(household, media, julian, JULIAN_VOICE)
+    assert (await panel.ok("recognitions"))["satellites"] == []
+    question = "What do you know about my favourite short answers?"
+    await async_voice_turn(household, memory_entry, question, JULIAN_VOICE, room=kitchen)
+    await async_voice_turn(household, memory_entry, question, ANNA_VOICE, room=kitchen)  # not enrolled
+    await async_voice_turn(household, memory_entry, question, JULIAN_VOICE, room=hall)
+
+    listed = await panel.ok("recognitions")
+    assert [(s["satellite"], s["name"]) for s in listed["satellites"]] == [
+        (hall.device_id, "Hall satellite"),
+        (kitchen.device_id, "Kitchen satellite"),
+    ]
+    anna, julian_at_kitchen = listed["satellites"][1]["recognitions"]  # newest first
+    assert set(anna) == set(julian_at_kitchen) == RECOGNITION_FIELDS
+    assert (julian_at_kitchen["person"], julian_at_kitchen["recogniser"]) == (julian.person_id, "voice")
+    assert julian_at_kitchen["score"] >= julian_at_kitchen["threshold"] > 0
+    assert (anna["person"], anna["recogniser"], anna["strict"]) == (None, None, False)
+    assert anna["score"] < anna["threshold"]
+    for seen in (anna, julian_at_kitchen):
+        assert seen["speech_seconds"] > 1.5 and seen["snr_db"] > 20 and seen["named"] is None
+    assert anna["at"] >= julian_at_kitchen["at"]
+    assert "short answers" not in str(listed)  # no words, and no audio either
+
+    guest = await hass_ws_client(household, hass_read_only_access_token)
+    await guest.send_json_auto_id({"type": "memory/voice/recognitions"})
+    refused = await guest.receive_json()
+    assert not refused["success"] and refused["error"]["code"] == "unauthorized"
