@@ -194,6 +194,41 @@ export interface HeardSatellite {
   utterances: number;
 }
 
+/** Who spoke one utterance and how sure (memory/voice/recognitions; never audio or words). */
+export interface Recognition {
+  at: string;
+  /** the person taken for the turn; null: unknown */
+  person: string | null;
+  /** voice (our own recogniser) | tag | speaker_id (the trusted engine's); null: nobody recognised */
+  recogniser: "voice" | "tag" | "speaker_id" | null;
+  strict: boolean;
+  /** the engine and our recogniser disagreed, or the engine named nobody of the household */
+  conflict: boolean;
+  /** what the trusted speech-to-text engine named: how, its name, the person it maps to */
+  named: { how: string; name: string; person: string | null } | null;
+  /** our own recogniser's person (null: no voice matched) */
+  voice_person: string | null;
+  /** our recogniser's best cosine and the utterance's threshold; null without speech */
+  score: number | null;
+  threshold: number | null;
+  speech_seconds: number;
+  snr_db: number;
+}
+
+export interface SatelliteRecognitions {
+  satellite: string;
+  name: string;
+  /** newest first */
+  recognitions: Recognition[];
+}
+
+export interface Recognitions {
+  recognition: boolean;
+  /** how many are kept per satellite */
+  kept: number;
+  satellites: SatelliteRecognitions[];
+}
+
 export interface VoiceStatus {
   recognition: boolean;
   voices: Voice[];
@@ -378,6 +413,10 @@ export class MemoryApi {
 
   forgetVoice(person: string): Promise<{ person: string; forgotten: boolean }> {
     return this.call("memory/voice/forget", { person });
+  }
+
+  voiceRecognitions(): Promise<Recognitions> {
+    return this.call("memory/voice/recognitions");
   }
 
   areas(): Promise<Area[]> {

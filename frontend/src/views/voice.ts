@@ -1,9 +1,10 @@
 // <hm-voice>: the household's voices — per person whether their voice is enrolled (clips, when),
 // enrolment from clips recorded here or uploaded, or from what a satellite heard last, each clip's
 // quality and the expected recognition before anything is stored, re-enrolment and forgetting
-// (memory/voice/status, assess, enroll, forget).
+// (memory/voice/status, assess, enroll, forget); and who spoke the last utterances at each
+// satellite and how sure (memory/voice/recognitions: no audio, no words).
 import { css, html, nothing, type TemplateResult } from "lit";
-import type { ClipAssessment, ClipSource, EnrolmentReport, VoiceStatus } from "../api";
+import type { ClipAssessment, ClipSource, EnrolmentReport, Recognition, Recognitions, VoiceStatus } from "../api";
 import {
   base64,
   canRecord,
@@ -75,6 +76,7 @@ export class HmVoice extends ViewBase {
   ];
   static properties = {
     status: { state: true },
+    recognitions: { state: true },
     person: { state: true },
     source: { state: true },
     clips: { state: true },
@@ -89,6 +91,7 @@ export class HmVoice extends ViewBase {
   };
 
   status?: VoiceStatus;
+  recognitions?: Recognitions;
   /** The person being enrolled ("" when none). */
   person = "";
   source: Source = "record";
@@ -117,7 +120,9 @@ export class HmVoice extends ViewBase {
   }
 
   async load(): Promise<void> {
-    const status = await this.run(() => this.ctx!.api.voiceStatus());
+    const api = this.ctx!.api;
+    const [status, recognitions] = (await this.run(() => Promise.all([api.voiceStatus(), api.voiceRecognitions()]))) ?? [];
+    if (recognitions) this.recognitions = recognitions;
     if (status) {
       this.status = status;
       if (!status.satellites.some((s) => s.satellite === this.satellite)) {
@@ -306,6 +311,61 @@ export class HmVoice extends ViewBase {
               )}
             </tbody>
           </table></div>`}
+    </div>`;
+  }
+
+  /** Who was recognised and by which recogniser, or why nobody was. */
+  private recognised(r: Recognition): string {
+    const ctx = this.ctx!;
+    const t = ctx.t;
+    if (r.conflict && r.named) {
+      return r.named.person
+        ? t("voice.named_other", { name: r.named.name, person: ctx.personName(r.voice_person ?? "") })
+        : t("voice.named_nobody", { name: r.named.name });
+    }
+    if (!r.person || !r.recogniser) return t("voice.unknown");
+    const by = r.recogniser === "voice" ? t("voice.by.voice") : t(`voice.by.${r.recogniser}`, { name: r.named?.name ?? "" });
+    return t("voice.recognised_by", { person: ctx.personName(r.person), by });
+  }
+
+  private renderRecognitions(recognitions: Recognitions): TemplateResult {
+    const ctx = this.ctx!;
+    const t = ctx.t;
+    return html`<div class="card" data-testid="voice-recent">
+      <div class="row">
+        <h2>${t("voice.recent_title")}</h2>
+        <button data-testid="voice-recent-refresh" ?disabled=${this.busy} @click=${() => this.load()}>${t("common.refresh")}</button>
+      </div>
+      <p class="help">${t("voice.recent_help", { n: recognitions.kept })}</p>
+      ${recognitions.satellites.length === 0
+        ? html`<p class="muted" data-testid="voice-recent-none">${t("voice.recent_none")}</p>`
+        : recognitions.satellites.map(
+            (s) => html`<h3>${s.name}</h3>
+              <div class="scroll"><table data-testid="voice-recent-satellite" data-satellite=${s.satellite}>
+                <thead>
+                  <tr>
+                    <th>${t("voice.col_time")}</th><th>${t("voice.col_who")}</th><th>${t("voice.col_score")}</th>
+                    <th>${t("voice.speech")}</th><th>${t("voice.col_snr")}</th><th>${t("voice.col_strict")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${s.recognitions.map(
+                    (r) => html`<tr data-testid="voice-recognition" data-person=${r.person ?? ""} data-recogniser=${r.recogniser ?? ""}>
+                      <td>${ctx.time(r.at)}</td>
+                      <td data-testid="voice-recognised" class=${r.person ? "ok" : "muted"}>${this.recognised(r)}</td>
+                      <td data-testid="voice-score">
+                        ${r.score === null || r.threshold === null
+                          ? "—"
+                          : t("voice.score_value", { score: ctx.number(r.score, 2), threshold: ctx.number(r.threshold, 2) })}
+                      </td>
+                      <td>${t("voice.seconds", { s: ctx.number(r.speech_seconds, 1) })}</td>
+                      <td>${t("voice.snr_value", { db: this.decibels(r.snr_db) })}</td>
+                      <td data-testid="voice-strict">${t(r.strict ? "common.yes" : "common.no")}</td>
+                    </tr>`,
+                  )}
+                </tbody>
+              </table></div>`,
+          )}
     </div>`;
   }
 
@@ -522,7 +582,8 @@ export class HmVoice extends ViewBase {
       ${this.notice ? html`<div class="notice" role="status" data-testid="notice">${this.notice}</div>` : nothing}
       ${this.renderError()}
       ${status
-        ? html`${this.renderPeople(status)} ${this.person && status.recognition ? this.renderEnrolment(status) : nothing}`
+        ? html`${this.renderPeople(status)} ${this.person && status.recognition ? this.renderEnrolment(status) : nothing}
+          ${this.recognitions?.recognition ? this.renderRecognitions(this.recognitions) : nothing}`
         : this.busy
           ? html`<p class="muted">${ctx.t("common.loading")}</p>`
           : nothing}`;
