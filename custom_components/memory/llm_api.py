@@ -129,7 +129,24 @@ SPEAKER_LINES: dict[SpeakerSource, str] = {
     SpeakerSource.USER: "The speaker is {name}, signed in.",
     SpeakerSource.DEVICE: "The speaker is {name}, recognised by their personal device.",
 }
-UNKNOWN_SPEAKER_LINE = "The speaker is not recognised (a guest, or a voice nobody enrolled)."
+# How a model answers an unknown speaker's question only a private memory could answer (the rule
+# the code applies is engine/audience.needs_recognition; a model tells "How do I cook rice?" from
+# "When is my appointment?" better than a word list, so it is told the rule, not the verdict): why
+# not, never whether — nothing it is given depends on anyone's private memories.
+PRIVATE_NEEDS_RECOGNITION = (
+    "When they ask about themselves (their appointments, what they like, …) and no memory given "
+    "here answers it, say that private memories need a recognised voice or a personal device, "
+    "such as their phone; never say or guess whether such a memory exists."
+)
+UNKNOWN_SPEAKER_LINE = (
+    "The speaker is not recognised (a guest, or a voice nobody enrolled), so nobody's private "
+    f"memories are recalled for them. {PRIVATE_NEEDS_RECOGNITION}"
+)
+# The recall tool's `note` for an unknown speaker (the tool platform's model may have no Memory
+# API prompt to read UNKNOWN_SPEAKER_LINE in).
+UNKNOWN_SPEAKER_RECALL_NOTE = (
+    f"The speaker is not recognised: only shared and room memories were searched. {PRIVATE_NEEDS_RECOGNITION}"
+)
 
 
 def speaker_line(hass: HomeAssistant, speaker: Speaker) -> str:
@@ -533,6 +550,8 @@ class RecallTool(_SpeakerTool):
         result: JsonObjectType = {"memories": [_hit_json(hit, names, listed) for hit in visible]}
         if count := len(hits) - len(visible):
             result["withheld"] = count  # matched, but not for this model or speaker
+        if not who.speaker.known:  # the same with or without anyone's private memories
+            result["note"] = UNKNOWN_SPEAKER_RECALL_NOTE
         return _ok(**result)
 
 

@@ -13,16 +13,26 @@ from typing import Any
 
 import pytest
 from homeassistant.components import conversation
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import llm
 
 from custom_components.memory.answers import reply
+from custom_components.memory.const import LLM_API_ID
 from custom_components.memory.engine.models import Scope
+from custom_components.memory.llm_api import (
+    PRIVATE_NEEDS_RECOGNITION,
+    UNKNOWN_SPEAKER_LINE,
+    UNKNOWN_SPEAKER_RECALL_NOTE,
+)
 from tests.conftest import Resident, Room, both_stores
 
 from .helpers_conversation import (
+    Model,
     async_all_memories,
     async_pipeline_say,
     async_say,
+    async_scripted_llm,
+    async_wrap_recording_agent,
     speech,
 )
 
@@ -166,3 +176,75 @@ async def test_what_do_you_know_about_me_from_a_stranger(
     after = await async_say(hass, memory_entry, question, language=language, room=hall)
     assert speech(before) == reply(language, "needs_recognition")
     assert _as_heard(after) == _as_heard(before)
+
+
+# ------------------------------------------------------------------ a model answering the stranger
+@both_stores
+async def test_c34_the_wrapped_llms_prompt_says_how_to_answer_a_stranger(
+    hass: HomeAssistant, memory_entry: Any, *, julian: Resident, hall: Room
+) -> None:
+    """The memory agent wrapping an LLM agent (with the Memory API ticked): the stranger's turn
+    tells the model how to answer a question about themself, and the prompt is the same, byte for
+    byte, before and after Julian told the private memories; Julian's turn has no such line."""
+    agent = await async_wrap_recording_agent(hass, memory_entry, with_memory_api=True)
+    await async_say(hass, memory_entry, "What's my dentist appointment?", room=hall)
+    await _julian_tells(hass, memory_entry, "en", julian, hall)
+    await async_say(hass, memory_entry, "What's my dentist appointment?", room=hall)
+    without, with_memory = agent.extra_prompts[0], agent.extra_prompts[-1]
+    assert PRIVATE_NEEDS_RECOGNITION in without
+    assert with_memory == without
+    assert "Friday" not in with_memory
+    await async_say(hass, memory_entry, "What's my dentist appointment?", who=julian, room=hall)
+    assert PRIVATE_NEEDS_RECOGNITION not in agent.extra_prompts[-1]
+    assert "Friday" in agent.extra_prompts[-1]
+
+
+def _memory_part(system_prompt: str) -> str:
+    """The Memory API's speaker line and memory block (what follows HA's own prompt and time)."""
+    return system_prompt[system_prompt.index("The speaker is") :]
+
+
+@both_stores
+@pytest.mark.parametrize("apis", [[LLM_API_ID], [llm.LLM_API_ASSIST]], ids=["memory-api", "assist-only"])
+async def test_c34_a_models_recall_for_a_stranger_says_the_same_with_or_without(
+    hass: HomeAssistant, memory_entry: Any, apis: list[str], *, julian: Resident, hall: Room
+) -> None:
+    """An LLM agent used directly, with the Memory API (its prompt names the stranger and how to
+    answer) or with only Assist ticked (the tool platform: the recall tool's `note` says it): the
+    recall tool's result and the Memory API's prompt are the same before and after Julian told
+    the private memories that answer the question; Julian's recall finds them, without the note."""
+    agent, agent_id = await async_scripted_llm(hass, apis)
+    results: list[llm.ToolResult] = []
+
+    async def recall(model: Model) -> str:
+        results.append(await model.call_memory("recall", query="What's my dentist appointment?"))
+        return "ok"
+
+    async def ask(who: Resident | None) -> None:
+        agent.script.append(recall)
+        await conversation.async_converse(
+            hass,
+            "What's my dentist appointment?",
+            None,
+            who.context if who else Context(user_id=None),
+            "en",
+            agent_id=agent_id,
+            device_id=hall.device_id,
+        )
+
+    await ask(None)
+    await _julian_tells(hass, memory_entry, "en", julian, hall)
+    await ask(None)
+    await ask(julian)
+    without, with_memory, julians = (result.data for result in results)
+    assert without == with_memory
+    assert without["memories"] == []
+    assert without["note"] == UNKNOWN_SPEAKER_RECALL_NOTE
+    assert "withheld" not in without
+    assert "Friday" in julians["memories"][0]["content"]
+    assert "note" not in julians
+    if LLM_API_ID in apis:
+        first, second, third = (_memory_part(p) for p in agent.system_prompts)
+        assert first.startswith(UNKNOWN_SPEAKER_LINE)
+        assert second == first
+        assert UNKNOWN_SPEAKER_LINE not in third
