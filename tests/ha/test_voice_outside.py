@@ -35,6 +35,7 @@ from custom_components.memory.const import (
     CONF_STT_PROXY,
     CONF_STT_SPEAKERS,
     CONF_STT_TRUST_SPEAKER,
+    CONF_VOICE_RECOGNITION,
 )
 from custom_components.memory.engine.models import Role, SpeakerSource
 from custom_components.memory.ha_compat import STT_NAMES_SPEAKERS
@@ -160,14 +161,26 @@ class Household:
 
 
 async def async_household(
-    hass: HomeAssistant, memory_entry: ConfigEntry, target: str, julian: Resident, *, trust: bool
+    hass: HomeAssistant,
+    memory_entry: ConfigEntry,
+    target: str,
+    julian: Resident,
+    *,
+    trust: bool,
+    recognition: bool = True,
 ) -> Household:
-    """Memory's STT entity proxying to `target` (its speaker trusted or not), in the preferred
-    pipeline with the memory agent wrapping a RecordingAgent; Julian's private memory stored."""
+    """Memory's STT entity proxying to `target` (its speaker trusted or not; our own recognition
+    on or off), in the preferred pipeline with the memory agent wrapping a RecordingAgent;
+    Julian's private memory stored."""
     result = await async_set_voice(
         hass,
         memory_entry,
-        **{CONF_STT_ENGINE: "proxy", CONF_STT_PROXY: target, CONF_STT_TRUST_SPEAKER: trust},
+        **{
+            CONF_STT_ENGINE: "proxy",
+            CONF_STT_PROXY: target,
+            CONF_STT_TRUST_SPEAKER: trust,
+            CONF_VOICE_RECOGNITION: recognition,
+        },
     )
     assert "errors" not in result or not result["errors"], result
     agent = await async_wrap_recording_agent(hass, memory_entry, with_memory_api=True)
@@ -245,6 +258,22 @@ async def test_c40_the_tag_of_a_trusted_engine_names_julian_and_never_reaches_th
     assert (recent["person"], recent["recogniser"], recent["strict"]) == (julian.person_id, TAG, False)
     assert recent["named"] == {"how": TAG, "name": "julian", "person": julian.person_id}
     assert "short answers" not in str(recent) and "text" not in recent
+
+
+async def test_the_trusted_engine_alone_with_our_recognition_off(
+    hass: HomeAssistant, memory_entry: ConfigEntry, wyoming_stt: str, kitchen: Room, julian: Resident
+) -> None:
+    """Our own recognition off: the trusted engine's tag still names Julian (there is no
+    recognizer: nothing of the audio is kept, no recognition is listed)."""
+    home = await async_household(hass, memory_entry, wyoming_stt, julian, trust=True, recognition=False)
+    assert memory_entry.runtime_data.recognizer is None
+
+    run = await async_at_kitchen(hass, kitchen, QUESTION)
+
+    assert run.text == QUESTION and LIKES in home.agent.extra_prompts[-1]
+    assert run.intent_output is not None
+    (turn,) = await async_user_turns(hass, memory_entry, run.intent_output["conversation_id"])
+    assert (turn.text, turn.speaker_id) == (QUESTION, julian.person_id)
 
 
 async def test_c40_a_guest_typing_the_tag_stays_unknown(
