@@ -13,6 +13,7 @@ timeouts); a hang fails by pytest-timeout.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -23,9 +24,10 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PUMP_NEW, REMEMBERED, REVIEW_FACT, REVIEW_PENDING, ROOT, Site
+from tests.speech import MEN, silence, speak, whisper_base_dir
 
 from demo_lib.client import HAClient, HAError  # isort: skip  (scripts/ is on sys.path by the conftest)
-from demo_lib.household import PASSWORD  # isort: skip
+from demo_lib.household import PASSWORD, run_config_flow  # isort: skip
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -781,4 +783,65 @@ async def test_enrol_a_voice_recorded_in_the_browser_then_forget_it(
     await page.locator("[data-testid=confirm-ok]").click()
     await expect(julian).to_have_attribute("data-enrolled", "false")
     assert (await voice_of(owner_ws, "person.julian"))["enrolled"] is False
+    await page.context.close()
+
+
+async def test_recent_recognitions_in_the_voices_view(site: Site, browser: Any, owner_ws: HAClient) -> None:
+    """A spoken turn at the kitchen satellite (Household Memory's speech-to-text entity on
+    in-process Whisper, espeak-ng speech of a voice nobody enrolled) is listed under the kitchen:
+    unknown, with the score against the utterance's threshold, and not strict. Last in the
+    module: it turns the speech-to-text engine on."""
+    (entry,) = await owner_ws.ws("config_entries/get", domain="memory")
+    voice = {
+        "voice_recognition": True,
+        "stt_engine": "whisper",
+        "whisper_model": str(whisper_base_dir()),
+        "whisper_language": "en",
+    }
+    await run_config_flow(owner_ws, entry["entry_id"], {"voice": voice}, flows="options/flow")
+
+    async def registered(platform: str, domain: str) -> str:
+        for _ in range(120):  # the entry reloads after the options are saved
+            for found in await owner_ws.ws("config/entity_registry/list"):
+                if found.get("platform") == platform and found["entity_id"].startswith(f"{domain}."):
+                    states = {s["entity_id"]: s["state"] for s in await owner_ws.ws("get_states")}
+                    if states.get(found["entity_id"], "unavailable") != "unavailable":
+                        return str(found["entity_id"])
+            await asyncio.sleep(0.5)
+        raise AssertionError(f"no {domain} entity of {platform}")
+
+    stt_entity = await registered("memory", "stt")
+    agent = await registered("memory", "conversation")
+    pipeline = await owner_ws.ws(
+        "assist_pipeline/pipeline/create",
+        name="Spoken (en)",
+        language="en",
+        conversation_engine=agent,
+        conversation_language="en",
+        stt_engine=stt_entity,
+        stt_language="en",
+        tts_engine=None,
+        tts_language=None,
+        tts_voice=None,
+        wake_word_entity=None,
+        wake_word_id=None,
+    )
+    devices = await owner_ws.ws("config/device_registry/list")
+    kitchen = next(d["id"] for d in devices if d.get("area_id") == site.areas["kitchen"])
+    pcm = speak("What should we cook for dinner tonight?", MEN[1], speed=140) + silence(1)
+    transcript, _ = await owner_ws.run_voice_pipeline(pcm, pipeline_id=pipeline["id"], device_id=kitchen)
+    assert "dinner" in transcript.lower()
+
+    page = await open_panel(browser, site)
+    await ready(page)
+    await tab(page, "voice")
+    table = page.locator(f"[data-testid=voice-recent-satellite][data-satellite='{kitchen}']")
+    row = table.locator("[data-testid=voice-recognition]").first
+    await expect(row).to_have_attribute("data-person", "")
+    await expect(row.locator("[data-testid=voice-recognised]")).to_have_text("Unknown")
+    await expect(row.locator("[data-testid=voice-score]")).to_have_text(
+        re.compile(r"^\s*-?\d\.\d\d \(0\.\d\d\)\s*$")
+    )
+    await expect(row.locator("[data-testid=voice-strict]")).to_have_text("No")
+    await expect(page.locator("[data-testid=voice-recent]")).not_to_contain_text("dinner")  # no words
     await page.context.close()
