@@ -25,6 +25,15 @@ not a test: nothing here asserts.
   (strangers <= ESPEAK_FA), its held-out half is reported.
 
 Saves its part as "human" in bench/results/voice.json and re-renders docs/benchmarks.md.
+
+    scripts/voice-pool bench/voice_ident.py --cut [trimmed stream padded] [--draws 300]
+
+- The cut (saved as "human_cut", nothing re-rendered): the level marks (matching.QUIET_DB,
+  NOISY_DB) from the tuning half's clips in every form (choose_marks), and per form
+  (voice_pool.FORMS: trimmed as a satellite's VAD may cut, in a pipeline's stream, padded) and half
+  the median level and threshold and the rates at today's thresholds, with the level rule before
+  (level_before: 95th against 10th percentile of the whole audio, marks 33 / 24 dB) and now; and
+  the share of clips whose threshold moves between the forms.
 """
 
 from __future__ import annotations
@@ -34,7 +43,8 @@ import importlib.util
 import json
 import pickle
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +63,9 @@ import report  # noqa: E402
 import runinfo  # noqa: E402
 import voice_pool  # noqa: E402
 
-from custom_components.memory.voice import MODEL_IDENTITY, Utterance, load_encoder, matching  # noqa: E402
+from custom_components.memory.voice import MODEL_IDENTITY, Utterance, load_encoder, matching, stream  # noqa: E402
+from custom_components.memory.voice.features import LogMel, pcm_to_float  # noqa: E402
+from custom_components.memory.voice.network import load_front_end  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "household-memory-bench" / "voice"
 SAME_SPEAKER = {
@@ -67,20 +79,48 @@ BEFORE = {"threshold": 0.87, "margin": 0.06, "strict": 0.91}
 ESPEAK_FA = 0.045  # strangers accepted among espeak-ng's near-twins while choosing (target <= 5 %)
 
 
-def embedded(clips: Sequence[voice_pool.Clip]) -> dict[str, Utterance]:
-    """Each clip's Utterance (onnxruntime path), cached on disk by clip and model."""
-    path = CACHE / f"pool-{MODEL_IDENTITY.replace('/', '_')}.pkl"
-    cache: dict[str, Utterance] = pickle.loads(path.read_bytes()) if path.exists() else {}
-    missing = [c for c in clips if c.key not in cache]
+def _energy(front_end: Any, pcm: bytes) -> np.ndarray:
+    """log10 power per 10-ms frame, as the stream measures it (EmbeddingStream.feed)."""
+    frames = LogMel(front_end.window, front_end.mel).feed(pcm_to_float(pcm))
+    return np.log10(np.power(10.0, frames).sum(axis=1)).astype(np.float32)
+
+
+def embedded(clips: Sequence[Any], form: str = "synth", *, halves: bool = False,
+             level: Callable[[np.ndarray], float] | None = None) -> dict[str, Utterance]:  # fmt: skip
+    """Each clip's Utterance in `form` (voice_pool.FORMS; onnxruntime path), cached on disk by clip,
+    form and model: the vector and speech seconds as the encoder gave them, the level over the noise
+    floor re-measured from the cached frame energies by `level` (default: the current
+    stream.level_over_floor, so a change of that rule needs no new embedding). halves: the clip's
+    two halves as enrolment splits it instead (keys `key|0`, `key|1`). A clip is anything with a
+    `key` and `pcm(form)`."""
+    path = CACHE / f"pool-{form}{'-halves' if halves else ''}-{MODEL_IDENTITY.replace('/', '_')}.pkl"
+    cache: dict[str, tuple[Any, ...]] = pickle.loads(path.read_bytes()) if path.exists() else {}
+    keys = [f"{c.key}|{i}" for c in clips for i in (0, 1)] if halves else [c.key for c in clips]
+    missing = [c for c in clips if (f"{c.key}|0" if halves else c.key) not in cache]
     if missing:
         encoder = load_encoder(prefer_onnx=True)
+        front_end = load_front_end()
         for n, clip in enumerate(missing):
-            cache[clip.key] = encoder.embed(clip.pcm())
+            pcm = clip.pcm(form)
+            middle = len(pcm) // 4 * 2  # as recognition._assess_clips splits a clip
+            parts = (
+                {f"{clip.key}|0": pcm[:middle], f"{clip.key}|1": pcm[middle:]} if halves else {clip.key: pcm}
+            )
+            for key, audio in parts.items():
+                u = encoder.embed(audio)
+                cache[key] = (u.vector, u.speech_seconds, u.seconds, u.windows, _energy(front_end, audio))
             if n % 200 == 0:
-                print(f"embedded {n}/{len(missing)}", flush=True)
+                print(f"embedded {form}{' halves' if halves else ''} {n}/{len(missing)}", flush=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(cache))
-    return {c.key: cache[c.key] for c in clips}
+    measure = level or stream.level_over_floor
+    return {k: _utterance(*cache[k], level=measure) for k in keys}
+
+
+def _utterance(vector: Any, speech: float, seconds: float, windows: int, energy: np.ndarray, *,
+               level: Callable[[np.ndarray], float]) -> Utterance:  # fmt: skip
+    return Utterance(vector, speech, seconds, windows, snr_db=level(energy),
+                     active_seconds=stream.active_seconds(energy))  # fmt: skip
 
 
 def espeak_pool() -> dict[str, tuple[list[Utterance], list[Utterance]]]:
@@ -281,10 +321,94 @@ def measure(draws: int, do_choose: bool) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- the cut (trimmed / stream / padded)
+
+LEVEL_FORMS = ("trimmed", "stream", "padded")
+BEFORE_MARKS = {"QUIET_DB": 33.0, "NOISY_DB": 24.0}  # issue 28's marks for level_before
+
+
+def level_before(energy: np.ndarray) -> float:
+    """Issue 28's level over the floor: the 95th against the 10th percentile of every frame."""
+    if not len(energy):
+        return 0.0
+    loud, floor = np.percentile(energy, [95, 10])
+    return float(min(stream.MAX_SNR_DB, max(0.0, 10.0 * (loud - floor))))
+
+
+@contextmanager
+def marks_set(values: dict[str, float]) -> Iterator[None]:
+    """matching's QUIET_DB / NOISY_DB set to `values` inside the block."""
+    original = {k: getattr(matching, k) for k in values}
+    for k, v in values.items():
+        setattr(matching, k, v)
+    try:
+        yield
+    finally:
+        for k, v in original.items():
+            setattr(matching, k, v)
+
+
+def choose_marks(clips: list[voice_pool.Clip], tune: list[str]) -> dict[str, Any]:
+    """QUIET_DB / NOISY_DB from the tuning half's levels (the current stream.level_over_floor of
+    each clip in every LEVEL_FORMS; no embedding needed): the quiet sessions' 1st percentile, the
+    room sessions' 95th."""
+    front_end = load_front_end()
+    quiet, noisy = [], []
+    for clip in clips:
+        if clip.voice in tune:
+            for form in LEVEL_FORMS:
+                level = stream.level_over_floor(_energy(front_end, clip.pcm(form)))
+                (noisy if clip.room is not None else quiet).append(level)
+    return {"QUIET_DB": round(float(np.percentile(quiet, 1)), 1), "NOISY_DB": round(float(np.percentile(noisy, 95)), 1),
+            "quiet_p1_p5_median": [round(float(np.percentile(quiet, q)), 1) for q in (1, 5, 50)],
+            "noisy_median_p95_p99": [round(float(np.percentile(noisy, q)), 1) for q in (50, 95, 99)]}  # fmt: skip
+
+
+def by_cut(clips: list[voice_pool.Clip], halves: dict[str, list[str]], draws: int,
+           forms: Sequence[str] = LEVEL_FORMS) -> dict[str, Any]:  # fmt: skip
+    """Per form (`forms`) and half: per test session the median level and threshold and the
+    product's rates, with the level rule before (level_before, BEFORE_MARKS) and now; and per half
+    the share of clips whose threshold differs between the forms."""
+    rules = {"before": (level_before, BEFORE_MARKS), "now": (stream.level_over_floor, {})}
+    out: dict[str, Any] = {}
+    thresholds: dict[tuple[str, str], dict[str, float]] = {}
+    for form in forms:
+        for rule, (level, marks) in rules.items():
+            utterances = embedded(clips, form, level=level)
+            with marks_set(marks):
+                for name, voices in halves.items():
+                    trials = pool_trials(voices, utterances, clips)
+                    rows = out.setdefault(form, {}).setdefault(name, {})
+                    for session, t in trials.items():
+                        r = t.rates(t.households(draws, 2), product)
+                        levels = [u.snr_db for _, u in t.tests]
+                        bars = [matching.threshold_for(u.speech_seconds, u.snr_db) for _, u in t.tests]
+                        rows.setdefault(session, {})[rule] = {
+                            "snr_db_median": round(float(np.median(levels)), 1),
+                            "threshold_median": round(float(np.median(bars)), 3),
+                            "fa_stranger": r["fa_stranger"], "fa_member": r["fa_member"], "fr": r["fr"]}  # fmt: skip
+                for clip in clips:
+                    u = utterances[clip.key]
+                    bar = matching.threshold_for(u.speech_seconds, u.snr_db)
+                    thresholds.setdefault((rule, clip.key), {})[form] = bar
+    voice_half = {v: name for name, voices in halves.items() for v in voices}
+    for rule in rules:
+        for name in halves:
+            spread = [max(b.values()) - min(b.values()) for (r, key), b in thresholds.items()
+                      if r == rule and voice_half.get(key.split("|")[0]) == name]  # fmt: skip
+            out.setdefault("threshold_moves", {}).setdefault(rule, {})[name] = {
+                "over_0.01": round(float(np.mean(np.array(spread) > 0.01)), 4),
+                "over_0.03": round(float(np.mean(np.array(spread) > 0.03)), 4),
+                "max": round(float(np.max(spread)), 3)}  # fmt: skip
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draws", type=int, default=1000)
     parser.add_argument("--choose", action="store_true")
+    parser.add_argument("--cut", nargs="*", metavar="FORM", help="only the level rule by cut "
+                        f"(forms of {', '.join(voice_pool.FORMS)}; default {' '.join(LEVEL_FORMS)}): saved as 'human_cut'")  # fmt: skip
     parser.add_argument("--results", default=str(BENCH / "results" / "voice.json"))
     parser.add_argument("--out", default=str(REPO / "docs" / "benchmarks.md"))
     parser.add_argument("--images", default=str(REPO / "docs" / "images"))
@@ -292,6 +416,16 @@ def main() -> None:
     results = Path(args.results)
     doc: dict[str, Any] = json.loads(results.read_text(encoding="utf-8")) if results.is_file() else {}
     doc.setdefault("parts", {})
+    if args.cut is not None:
+        clips = voice_pool.pool()
+        tune, held = voice_pool.split([v for v, _ in voice_pool.VOICES if v not in SAME_SPEAKER])
+        cut = {"marks_tuning": choose_marks(clips, tune), "marks_held_out": choose_marks(clips, held),
+               **by_cut(clips, {"tuning": tune, "held_out": held}, args.draws, args.cut or LEVEL_FORMS),
+               "run": runinfo.run_info()}  # fmt: skip
+        doc["parts"]["human_cut"] = cut
+        results.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(json.dumps({k: v for k, v in cut.items() if k != "run"}, indent=1))
+        return
     doc["parts"]["human"] = {**measure(args.draws, args.choose), "run": runinfo.run_info()}
     results.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print("\n".join(report.human_voice_section(doc["parts"]["human"])))

@@ -16,6 +16,14 @@ Sessions per voice (tests/speech.py `say`, `in_room`):
   SNR, a different room per clip);
 - room_enrol: the enrolment sentences in a room (enrolment at the satellite itself).
 
+How a clip reaches the recogniser (`Clip.pcm(form)`, FORMS): "synth" as the synthesiser wrote it
+(with its own short pauses; the room sessions: `in_room` of that); "trimmed": cut close to the
+speech, as a satellite's VAD may deliver it (TRIM_BELOW_DB); "stream": the trimmed speech with
+STREAM_BEFORE / STREAM_AFTER seconds of the room around it, as a pipeline's stream carries it;
+"padded": with PAD seconds around it. The room sessions' trimmed, stream and padded forms are cut
+from one recording of the padded speech in the room (noise ROOM_SNR_DB below the trimmed speech),
+so they differ only in where the cut is.
+
 `split(voices, seed)` halves the pool (tuning, held out); thresholds are chosen on the first half only.
 """
 
@@ -29,9 +37,36 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from speech import in_room, say
+import numpy as np
+from speech import SAMPLE_RATE, in_room, say, silence
 
 ROOM_SNR_DB = 15.0
+FORMS = ("synth", "trimmed", "stream", "padded")
+# A VAD's cut: the first to the last 10-ms frame within this of the clip's 95th-percentile frame
+# (tighter than the recogniser's own 30-dB span, stream.ACTIVE_BELOW_PEAK, so the two do not agree
+# by construction).
+TRIM_BELOW_DB = 25.0
+STREAM_BEFORE, STREAM_AFTER = 0.3, 0.7  # seconds: what a pipeline's stream carries around speech
+PAD = 1.0  # seconds each side
+
+
+def trim(pcm: bytes) -> bytes:
+    """`pcm` (16-bit mono 16 kHz) from its first to its last 10-ms frame within TRIM_BELOW_DB of
+    its 95th-percentile frame's power."""
+    hop = SAMPLE_RATE // 100
+    samples = np.frombuffer(pcm, "<i2").astype(np.float64)
+    frames = samples[: len(samples) // hop * hop].reshape(-1, hop)
+    power = 10 * np.log10((frames**2).mean(axis=1) + 1e-3)
+    active = np.flatnonzero(power > np.percentile(power, 95) - TRIM_BELOW_DB)
+    return pcm[2 * hop * int(active[0]) : 2 * hop * (int(active[-1]) + 1)]
+
+
+def _loud_rms(pcm: bytes) -> float:
+    """RMS of the louder half of 20-ms frames (as tests/speech.py in_room levels its noise)."""
+    samples = np.frombuffer(pcm, "<i2").astype(np.float64)
+    power = np.sort((samples[: len(samples) // 320 * 320].reshape(-1, 320) ** 2).mean(axis=1))
+    return float(np.sqrt(power[len(power) // 2 :].mean()))
+
 
 # (voice, language): language codes as in TEXTS.
 VOICES: tuple[tuple[str, str], ...] = (
@@ -320,10 +355,32 @@ class Clip:
     def key(self) -> str:
         return f"{self.voice}|{self.text}|{self.tempo}|{self.cents}|{self.room}"
 
-    def pcm(self) -> bytes:
-        """16-bit mono 16 kHz PCM (synthesised once, cached by tests/speech.py)."""
+    def pcm(self, form: str = "synth") -> bytes:
+        """16-bit mono 16 kHz PCM in `form` (FORMS; synthesised once, cached by tests/speech.py)."""
         clean = say(self.text, self.voice, tempo=self.tempo, cents=self.cents)
-        return clean if self.room is None else in_room(clean, snr_db=ROOM_SNR_DB, seed=self.room)
+        if form == "synth":
+            return clean if self.room is None else in_room(clean, snr_db=ROOM_SNR_DB, seed=self.room)
+        speech, padded = _padded(clean, self.room)
+        pad = 2 * int(PAD * SAMPLE_RATE)
+        before, after = {
+            "trimmed": (0.0, 0.0),
+            "stream": (STREAM_BEFORE, STREAM_AFTER),
+            "padded": (PAD, PAD),
+        }[form]
+        start, end = pad - 2 * int(before * SAMPLE_RATE), pad + speech + 2 * int(after * SAMPLE_RATE)
+        return padded[start:end]
+
+
+def _padded(clean: bytes, room: int | None) -> tuple[int, bytes]:
+    """(bytes of trimmed speech, the speech with PAD seconds each side, in its room if any)."""
+    speech = trim(clean)
+    padded = silence(PAD) + speech + silence(PAD)
+    if room is not None:
+        # in_room levels its noise on the whole clip, pauses included: lowered by as much as the
+        # padding lowers the level, so the noise is ROOM_SNR_DB below the speech itself.
+        snr = ROOM_SNR_DB + 20 * float(np.log10(_loud_rms(padded) / _loud_rms(speech)))
+        padded = in_room(padded, snr_db=round(snr, 2), seed=room)
+    return len(speech), padded
 
 
 _SENTENCE_STYLES = ((1.0, 0), (1.0, 0), (0.85, 0), (1.15, 0), (1.0, 150))

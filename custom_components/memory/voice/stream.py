@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 from pymicro_vad import MicroVad
 
-from .features import SAMPLE_RATE, LogMel, pcm_to_float
+from .features import HOP, SAMPLE_RATE, LogMel, pcm_to_float
 from .network import N_MELS, STRIDE, WINDOW, FrontEnd, State, Weights, advance, project, zero_state
 
 BLOCK = 10  # frames (100 ms) advanced together: one input projection per layer per block; divides STRIDE
@@ -36,6 +36,7 @@ MIN_SPEECH_SECONDS = 0.1  # less detected speech than this is no utterance: no v
 # cosine 0.90 -> 0.77; with this rule 0.91; docs/voice.md).
 ACTIVE_BELOW_PEAK = 3.0  # log10 power units (30 dB) below the 95th-percentile frame
 ACTIVE_SHARE = 0.5  # of a window's frames
+FRAME_SECONDS = HOP / SAMPLE_RATE  # one log-mel frame's step (10 ms)
 # Bounded work after the end of speech (docs/voice.md): a feed takes at most FEED_BATCH_BYTES of
 # the audio waiting. When the utterance ends and the embedding was keeping up with live audio (at
 # most LIVE_BACKLOG_BYTES waiting), only the first FINISH_BACKLOG_BYTES of it are embedded: the rest
@@ -44,12 +45,23 @@ ACTIVE_SHARE = 0.5  # of a window's frames
 # faster than live (a recording) is embedded whole.
 FEED_BATCH_BYTES = 6400  # 0.2 s of 16-bit 16 kHz audio
 FINISH_BACKLOG_BYTES = 3200  # 0.1 s
-# The utterance's speech level over its noise floor: frame power at the 95th percentile against the
-# 10th (the quieter tenth of a pipeline's stream is the room between and around the words); digital
-# silence reads as MAX_SNR_DB.
+# The utterance's speech level over its noise floor, measured over the speech's own span (from its
+# first to its last frame within SPAN_BELOW_PEAK of the loud frames), so the same words read the
+# same however much pause, room tone or noise the audio carries around them (cut close by a
+# satellite's VAD, a pipeline's stream, a recording): frame power at the 95th percentile of the
+# span against its 1st, i.e. the gaps between and inside words, where a noisy room's noise shows
+# and a quiet room's floor lies far below the speech. Chosen on the tuning half of
+# bench/voice_pool.py (bench/voice_ident.py --cut) against spans of 12-30 dB and the span's
+# 0th-10th percentiles (also smoothed over 30-100 ms) and WADA-SNR: quiet and noisy clips stay
+# apart and the same clip reads alike whatever the cut (docs/voice.md "Thresholds"). The old 10th
+# percentile of the whole audio took the quieter speech itself as the floor on a trimmed clip
+# (clean speech: 36 dB median, 1st percentile 19) and digital silence on a padded one (60); a
+# 30-dB span still took in the noise around speech in a noisy room, whose quiet frames then read
+# up to 9 dB higher than those inside a trimmed clip.
+SPAN_BELOW_PEAK = 1.5  # log10 power units (15 dB) below the 95th-percentile frame
 LOUD_PERCENTILE = 95
-FLOOR_PERCENTILE = 10
-MAX_SNR_DB = 60.0
+FLOOR_PERCENTILE = 1
+MAX_SNR_DB = 60.0  # digital silence between the words reads as this
 LIVE_BACKLOG_BYTES = 16000  # 0.5 s: more waiting than this means the audio was not live
 
 
@@ -74,21 +86,46 @@ class Utterance:
     """vector: float32[256], L2-normalised, or None when no speech was heard; speech_seconds: speech
     the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows averaged into the vector
     (0 with no vector); snr_db: the speech's level over the noise floor (dB, 0..MAX_SNR_DB;
-    level_over_floor)."""
+    level_over_floor); active_seconds: frames within ACTIVE_BELOW_PEAK of the loud frames (s;
+    active_seconds()): how much the voice was heard, counted without pymicro-vad, which hears only
+    part of some voices' speech."""
 
     vector: np.ndarray | None
     speech_seconds: float
     seconds: float
     windows: int
     snr_db: float = MAX_SNR_DB
+    active_seconds: float = 0.0
+
+
+def active_frames(energy: np.ndarray) -> np.ndarray:
+    """bool [n]: the frames of `energy` (log10 power per 10-ms frame, float [n]) within
+    ACTIVE_BELOW_PEAK of its 95th-percentile frame (speech, or noise as loud as speech)."""
+    return np.asarray(energy > np.percentile(energy, 95) - ACTIVE_BELOW_PEAK)
+
+
+def active_seconds(energy: np.ndarray) -> float:
+    """Seconds of active frames (active_frames) in `energy` (log10 power per 10-ms frame; 0.0 with
+    none): the speech heard, pauses left out, however the audio was cut."""
+    return float(active_frames(energy).sum()) * FRAME_SECONDS if len(energy) else 0.0
+
+
+def speech_span(energy: np.ndarray) -> slice:
+    """The frames of `energy` (log10 power per 10-ms frame, float [n], at least one frame) from the
+    first to the last within SPAN_BELOW_PEAK of its 95th-percentile frame: where the speech is,
+    the pause, room tone or noise around it left out."""
+    loud = np.flatnonzero(energy > np.percentile(energy, 95) - SPAN_BELOW_PEAK)
+    return slice(int(loud[0]), int(loud[-1]) + 1)
 
 
 def level_over_floor(energy: np.ndarray) -> float:
     """dB between the LOUD_PERCENTILE and FLOOR_PERCENTILE of `energy` (log10 power per 10-ms frame,
-    float [n]), in 0..MAX_SNR_DB: about 15-20 for speech in a noisy kitchen, 35+ in a quiet room."""
+    float [n]) within its speech_span, in 0..MAX_SNR_DB (0 with no frames): about 15-25 for speech
+    in 15 dB noise, 30+ in a quiet room; the same for the same speech whatever surrounds it."""
     if not len(energy):
         return 0.0
-    loud, floor = np.percentile(energy, [LOUD_PERCENTILE, FLOOR_PERCENTILE])
+    span = energy[speech_span(energy)]
+    loud, floor = np.percentile(span, [LOUD_PERCENTILE, FLOOR_PERCENTILE])
     return float(min(MAX_SNR_DB, max(0.0, 10.0 * (loud - floor))))
 
 
@@ -147,21 +184,21 @@ class EmbeddingStream:
         seconds = self._samples / SAMPLE_RATE
         speech = min(seconds, self._speech_steps * VAD_BYTES / 2 / SAMPLE_RATE)
         energy = np.concatenate(self._energy) if self._energy else np.zeros(0)
-        snr = level_over_floor(energy)
+        snr, active = level_over_floor(energy), active_seconds(energy)
         if speech < MIN_SPEECH_SECONDS or not self._runner.frames:
-            return Utterance(None, speech, seconds, 0, snr)
+            return Utterance(None, speech, seconds, 0, snr, active)
         if not self._runner.embeddings:
             self._runner.pad()
         windows = self._voiced(np.stack(self._runner.embeddings), energy)
         windows /= np.linalg.norm(windows, axis=1, keepdims=True) + 1e-12
         mean = windows.mean(axis=0)
         vector = (mean / (np.linalg.norm(mean) + 1e-12)).astype(np.float32)
-        return Utterance(vector, speech, seconds, len(windows), snr)
+        return Utterance(vector, speech, seconds, len(windows), snr, active)
 
     def _voiced(self, windows: np.ndarray, energy: np.ndarray) -> np.ndarray:
         """The windows [n, 256] with speech in most frames (ACTIVE_BELOW_PEAK, ACTIVE_SHARE); all
         of them when none qualifies."""
-        active = energy > np.percentile(energy, 95) - ACTIVE_BELOW_PEAK
+        active = active_frames(energy)
         share = np.array([active[i * STRIDE : i * STRIDE + WINDOW].mean() for i in range(len(windows))])
         keep = share >= ACTIVE_SHARE
         return windows[keep] if keep.any() else windows
