@@ -111,15 +111,20 @@ SPEAKER_ID = "speaker_id"  # the trusted engine's speaker id (HA 2026.11's Parti
 
 # A speaker tag in front of a transcript: "[name] " (wyoming-voice-match writes f"[{name}] {text}",
 # the name being its voiceprint file's stem). Only one, only at the start; 64 characters at most.
-_TAG = re.compile(r"\s*\[([^\[\]\r\n]{1,64})\][ \t]*")
+_TAG = re.compile(r"\s*\[([^\[\]\r\n]{1,64})\]\s*")
 
 
-def split_tag(text: str) -> tuple[str | None, str]:
-    """(the name of a leading "[name] " tag, stripped; None without one, the text after it):
-    "[julian] What do I like?" -> ("julian", "What do I like?")."""
-    if (tag := _TAG.match(text)) is None or not (name := tag.group(1).strip()):
-        return None, text
-    return name, text[tag.end() :]
+def split_tag(text: str) -> tuple[frozenset[str], str]:
+    """(the names of the leading "[name] " tags, stripped and compared without case; empty
+    without one, the text after them): "[julian] What do I like?" -> ({"julian"}, "What do I
+    like?"). Every leading tag is removed, so none reaches what reads the text; two different
+    names are two speakers, like several speaker ids (stt: nobody is named)."""
+    names: dict[str, str] = {}
+    rest = text
+    while (tag := _TAG.match(rest)) is not None and (name := tag.group(1).strip()):
+        names.setdefault(name.casefold(), name)
+        rest = rest[tag.end() :]
+    return frozenset(names.values()), rest
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,10 +189,10 @@ class MemorySpeechToText(MemoryEntity, stt.SpeechToTextEntity):
             if heard is not None:
                 heard.abort()
             raise
-        tag, text = split_tag(transcript)
+        tags, text = split_tag(transcript)
         published: Heard | None = None
         if heard is not None:
-            published = await heard.async_finish(text, self._named(tag, speakers))
+            published = await heard.async_finish(text, self._named(tags, speakers))
         person = published.who.person_id if published is not None else None
         return stt.SpeechResult(text, stt.SpeechResultState.SUCCESS), person
 
@@ -201,7 +201,7 @@ class MemorySpeechToText(MemoryEntity, stt.SpeechToTextEntity):
         """Whether the engine's own word on who speaks is taken (only a trusted proxy target's)."""
         return False
 
-    def _named(self, tag: str | None, speakers: frozenset[str]) -> Named | None:
+    def _named(self, tags: frozenset[str], speakers: frozenset[str]) -> Named | None:
         """What the engine named about the speaker, when it is trusted (None otherwise)."""
         return None
 
@@ -245,19 +245,18 @@ class ProxySpeechToText(MemorySpeechToText):
     def _trusts_speaker(self) -> bool:
         return bool(self._voice.get(CONF_STT_TRUST_SPEAKER, DEFAULT_STT_TRUST_SPEAKER))
 
-    def _named(self, tag: str | None, speakers: frozenset[str]) -> Named | None:
-        """The target's speaker id (HA 2026.11+) before its tag; several speaker ids name nobody
-        (two people spoke). Mapped to a person by speaker.person_for_named."""
+    def _named(self, tags: frozenset[str], speakers: frozenset[str]) -> Named | None:
+        """The target's speaker ids (HA 2026.11+) before its tags; several ids or differently
+        named tags name nobody (two people spoke). Mapped to a person by speaker.person_for_named."""
         if not self._trusts_speaker:
-            if tag is not None or speakers:
+            if tags or speakers:
                 _LOGGER.debug("The speaker named by %s is not trusted (options)", self._target_id)
             return None
-        if speakers:
-            name = ", ".join(sorted(speakers))
-            person = person_for_named(self.hass, name, self._voice) if len(speakers) == 1 else None
-            return Named(SPEAKER_ID, name, person)
-        if tag is not None:
-            return Named(TAG, tag, person_for_named(self.hass, tag, self._voice))
+        for how, names in ((SPEAKER_ID, speakers), (TAG, tags)):
+            if names:
+                name = ", ".join(sorted(names))
+                person = person_for_named(self.hass, name, self._voice) if len(names) == 1 else None
+                return Named(how, name, person)
         return None
 
     def _target(self) -> stt.SpeechToTextEntity | None:

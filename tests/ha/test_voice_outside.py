@@ -323,6 +323,30 @@ async def test_the_tag_of_an_untrusted_engine_names_nobody_and_is_removed(
     assert (turn.text, turn.speaker_id) == (QUESTION, None)
 
 
+async def test_two_tags_name_two_speakers_so_nobody_and_neither_reaches_the_text(
+    hass: HomeAssistant,
+    memory_entry: ConfigEntry,
+    *,
+    wyoming_stt: str,
+    tagging_server: TaggingServer,
+    kitchen: Room,
+    julian: Resident,
+) -> None:
+    """A trusted engine answering "[julian] [anna] What do I like?": two speakers, so nobody is
+    named (as with several speaker ids), and neither tag reaches the pipeline's text or the
+    transcripts store."""
+    home = await async_household(hass, memory_entry, wyoming_stt, julian, trust=True)
+    tagging_server.reply = f"[julian] [anna] {QUESTION}"
+
+    run = await async_at_kitchen(hass, kitchen, QUESTION)
+
+    assert run.text == QUESTION and home.agent.inputs[-1].text == QUESTION
+    assert LIKES not in home.agent.extra_prompts[-1]
+    assert run.intent_output is not None
+    (turn,) = await async_user_turns(hass, memory_entry, run.intent_output["conversation_id"])
+    assert (turn.text, turn.speaker_id) == (QUESTION, None)
+
+
 @pytest.mark.skipif(not STT_NAMES_SPEAKERS, reason="speech-to-text speakers came with HA 2026.11")
 async def test_our_entity_reports_the_person_as_its_speaker_id(
     hass: HomeAssistant,
@@ -355,19 +379,23 @@ async def test_our_entity_reports_the_person_as_its_speaker_id(
 
 
 @pytest.mark.parametrize(
-    ("transcript", "tag", "text"),
+    ("transcript", "tags", "text"),
     [
-        ("[julian] What do I like?", "julian", "What do I like?"),
-        (" [Anna Lena]  turn on the light", "Anna Lena", "turn on the light"),
-        ("[jx]", "jx", ""),  # the add-on tags no empty text, but a tag alone is no words
-        ("What do I like?", None, "What do I like?"),
-        ("I said [julian] twice", None, "I said [julian] twice"),  # only in front
-        ("[] hello", None, "[] hello"),
-        ("[a]b[c] hello", "a", "b[c] hello"),  # one tag, the first
+        ("[julian] What do I like?", {"julian"}, "What do I like?"),
+        (" [Anna Lena]  turn on the light", {"Anna Lena"}, "turn on the light"),
+        ("[jx]", {"jx"}, ""),  # the add-on tags no empty text, but a tag alone is no words
+        ("What do I like?", set(), "What do I like?"),
+        ("I said [julian] twice", set(), "I said [julian] twice"),  # only in front
+        ("[] hello", set(), "[] hello"),
+        ("[a]b[c] hello", {"a"}, "b[c] hello"),  # tags in front only
+        ("[julian] [anna] What do I like?", {"julian", "anna"}, "What do I like?"),  # two speakers
+        ("[julian][JULIAN] hi", {"julian"}, "hi"),  # one name twice is one speaker
+        ("[julian]\u00a0What?", {"julian"}, "What?"),  # any space after the tag
+        ("[julian]\nWhat?", {"julian"}, "What?"),
     ],
 )
-def test_split_tag(transcript: str, tag: str | None, text: str) -> None:
-    assert split_tag(transcript) == (tag, text)
+def test_split_tag(transcript: str, tags: set[str], text: str) -> None:
+    assert split_tag(transcript) == (frozenset(tags), text)
 
 
 JULIAN, ANNA = "person.julian", "person.anna"
