@@ -63,7 +63,8 @@ _QUESTION_WORDS: dict[str, frozenset[str]] = {
     ),
     "it": frozenset(
         {"cosa", "che", "chi", "dove", "dov'è", "quando", "quale", "quali", "quanto", "quanti"}
-        | {"quanta", "quante", "come", "perché", "perche", "sai", "dimmi", "ricordami"}
+        | {"quanta", "quante", "come", "perché", "perche", "sai", "dimmi", "ricordami", "qual", "qual'è"}
+        | {"cos'è"}
     ),
     "fr": frozenset(
         {"que", "qu'est", "quoi", "où", "quand", "qui", "quel", "quelle", "quels", "quelles"}
@@ -72,6 +73,8 @@ _QUESTION_WORDS: dict[str, frozenset[str]] = {
     "es": frozenset(
         {"qué", "dónde", "cuándo", "quién", "quiénes", "cuál", "cuáles", "cómo", "cuánto"}
         | {"cuánta", "cuántos", "cuántas", "dime", "recuérdame", "recuerdame", "sabes", "donde"}
+        # speech-to-text may drop the accents; not "como", "cuando", "que": they open statements too
+        | {"cual", "cuales", "quien", "quienes", "cuanto", "cuanta", "cuantos", "cuantas"}
     ),
 }
 # Statements that ask all the same ("I can't find the passports." = where are they?).

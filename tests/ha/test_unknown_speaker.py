@@ -36,21 +36,27 @@ from .helpers_conversation import (
     speech,
 )
 
-# language -> (what Julian tells privately, the questions only that memory answers, a word of it)
+# language -> (what Julian tells privately, the questions only that memory answers — the last as
+# speech-to-text may write it: no question mark, no accent — a word of it)
 ABOUT_ME: dict[str, tuple[list[str], list[str], str]] = {
     "en": (
         ["Remember that my dentist appointment is on Friday at 3.", "Remember that I like jazz."],
-        ["What's my dentist appointment?", "When is my appointment?", "What do I like?"],
+        [
+            "What's my dentist appointment?",
+            "When is my appointment?",
+            "What do I like?",
+            "what is my appointment",
+        ],
         "Friday",
     ),
     "de": (
         ["Merk dir, dass mein Zahnarzttermin am Freitag um 3 ist.", "Merk dir, dass ich Jazz mag."],
-        ["Wann ist mein Zahnarzttermin?", "Was mag ich?"],
+        ["Wann ist mein Zahnarzttermin?", "Was mag ich?", "wann ist mein Zahnarzttermin"],
         "Freitag",
     ),
     "it": (
         ["Ricorda che il mio appuntamento dal dentista è venerdì alle 3.", "Ricorda che mi piace il jazz."],
-        ["Quando è il mio appuntamento dal dentista?", "Cosa mi piace?"],
+        ["Quando è il mio appuntamento dal dentista?", "Cosa mi piace?", "qual è il mio appuntamento"],
         "venerdì",
     ),
     "fr": (
@@ -58,12 +64,16 @@ ABOUT_ME: dict[str, tuple[list[str], list[str], str]] = {
             "Retiens que mon rendez-vous chez le dentiste est vendredi à 15 heures.",
             "Retiens que j'aime le jazz.",
         ],
-        ["Quand est mon rendez-vous chez le dentiste ?", "Qu'est-ce que j'aime ?"],
+        [
+            "Quand est mon rendez-vous chez le dentiste ?",
+            "Qu'est-ce que j'aime ?",
+            "quel est mon rendez-vous",
+        ],
         "vendredi",
     ),
     "es": (
         ["Recuerda que mi cita con el dentista es el viernes a las 3.", "Recuerda que me gusta el jazz."],
-        ["¿Cuándo es mi cita con el dentista?", "¿Qué me gusta?"],
+        ["¿Cuándo es mi cita con el dentista?", "¿Qué me gusta?", "cual es mi cita con el dentista"],
         "viernes",
     ),
 }
