@@ -45,6 +45,7 @@ import pickle
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -403,6 +404,162 @@ def by_cut(clips: list[voice_pool.Clip], halves: dict[str, list[str]], draws: in
     return out
 
 
+# ------------------------------------------------------------------------------------- enrolment
+
+ENROL_FORMS = ("trimmed",)  # the stream form: bench --enrolment after embedding it (slow here)
+ENROL_SESSIONS = ("enrol", "sentence", "room_enrol")  # quiet sentences, and sentences in 15 dB noise
+BEFORE_ENROL = {"min_speech": 2.5, "min_snr_db": 23.0, "same_voice": 0.55}  # issue 28's check
+TWO_VOICE_SECONDS = (1.0, 1.5, 2.0)  # each voice's share of a two-voice clip
+TWO_VOICE_PAIRS = 40  # per half and length
+
+
+def check_before(whole: Utterance, halves: tuple[Utterance, Utterance]) -> str | None:
+    """Issue 28's enrolment check (the utterances measured with level_before): the reason or None."""
+    if whole.vector is None:
+        return "no_speech"
+    if whole.speech_seconds < BEFORE_ENROL["min_speech"]:
+        return "too_short"
+    if whole.snr_db < BEFORE_ENROL["min_snr_db"]:
+        return "noisy"
+    a, b = (h.vector for h in halves)
+    if a is not None and b is not None and float(a @ b) < BEFORE_ENROL["same_voice"]:
+        return "two_voices"
+    return None
+
+
+def check_now(whole: Utterance, halves: tuple[Utterance, Utterance]) -> str | None:
+    try:
+        matching.check_clip(whole, halves)
+    except matching.ClipRejected as err:
+        return err.reason
+    return None
+
+
+@dataclass(frozen=True)
+class TwoVoices:
+    """A clip in which two voices take turns: `seconds` of one voice's trimmed sentence, then as
+    much of another's."""
+
+    first: voice_pool.Clip
+    second: voice_pool.Clip
+    seconds: float
+
+    @property
+    def key(self) -> str:
+        return f"two|{self.first.key}|{self.second.key}|{self.seconds}"
+
+    def pcm(self, form: str = "trimmed") -> bytes:
+        n = 2 * int(self.seconds * 16000)
+        return self.first.pcm("trimmed")[:n] + self.second.pcm("trimmed")[:n]
+
+
+def enrolment(clips: list[voice_pool.Clip], halves: dict[str, list[str]], draws: int) -> dict[str, Any]:
+    """Per form (ENROL_FORMS) and half, the enrolment check before (check_before) and now
+    (matching.check_clip): the share of quiet sentence clips accepted and why the rest were refused,
+    of clips in 15 dB noise refused, of voices whose 3 enrolment clips all pass (and pass
+    odd_clip_out); the recognition rates (today's level rule and thresholds) in households of the
+    voices enrolled under each rule, with the false rejects of the voices only the new rule
+    enrols apart; two voices in turn caught, by length; another person's clip among three caught."""
+    chosen = [c for c in clips if c.session in ENROL_SESSIONS]
+    rules = {"before": (level_before, check_before), "now": (stream.level_over_floor, check_now)}
+    out: dict[str, Any] = {}
+    for form in ENROL_FORMS:
+        tests = embedded(clips, form)
+        enrolled_by: dict[tuple[str, str], dict[str, np.ndarray]] = {}
+        for rule, (level, check) in rules.items():
+            whole = embedded(chosen, form, level=level)
+            parts = embedded(chosen, form, halves=True, level=level)
+            verdict = {c.key: check(whole[c.key], (parts[f"{c.key}|0"], parts[f"{c.key}|1"])) for c in chosen}
+            for name, voices in halves.items():
+                row = out.setdefault(form, {}).setdefault(name, {}).setdefault(rule, {})
+                for session in ENROL_SESSIONS:
+                    keys = [c.key for c in chosen if c.session == session and c.voice in voices]
+                    reasons = [verdict[k] for k in keys]
+                    row[session] = {"clips": len(keys), "accepted": round(reasons.count(None) / len(keys), 4),
+                                    "refused": {r: reasons.count(r) for r in sorted(set(reasons) - {None})}}  # fmt: skip
+                enrolled = {}
+                for v in voices:
+                    own = [c for c in chosen if c.voice == v and c.session == "enrol"]
+                    if all(verdict[c.key] is None for c in own):
+                        vectors = [whole[c.key].vector for c in own]
+                        if matching.odd_clip_out(vectors) is None:
+                            enrolled[v] = matching.voiceprint(vectors)
+                row["voices"] = len(voices)
+                row["voices_enrolled"] = len(enrolled)
+                enrolled_by[(name, rule)] = enrolled
+                by: dict[str, list[tuple[str, Utterance]]] = {}
+                for c in clips:
+                    if c.voice in voices and c.session in TESTS:
+                        by.setdefault(c.session, []).append((c.voice, tests[c.key]))
+                row["rates"] = {}
+                new = set(enrolled) - set(enrolled_by.get((name, "before"), enrolled))
+                for session in TESTS:
+                    trials = Trials(enrolled, by[session], voices)
+                    houses = trials.households(draws, 5)
+                    r = trials.rates(houses, product)
+                    row["rates"][session] = {k: r[k] for k in ("fa_stranger", "fa_member", "fr")}
+                    if new:
+                        only = Trials(enrolled, [(v, u) for v, u in by[session] if v in new], voices)
+                        row["rates"][session]["fr_newly_enrolled"] = only.rates(houses, product)["fr"]
+    out["two_voices"] = _two_voices(clips, halves)
+    out["other_person"] = _other_person(clips, halves)
+    return out
+
+
+def _two_voices(clips: list[voice_pool.Clip], halves: dict[str, list[str]]) -> dict[str, Any]:
+    """Two voices taking turns (TwoVoices, trimmed) caught by the check now, by length and half; and
+    one voice's halves at the same length (its sentence's first 2 x seconds) wrongly refused."""
+    rng = np.random.default_rng(42)
+    sentences = {}
+    for c in clips:
+        if c.session == "enrol":
+            sentences.setdefault(c.voice, []).append(c)
+    out: dict[str, Any] = {}
+    for name, voices in halves.items():
+        usable = [v for v in voices if v in sentences]
+        for seconds in TWO_VOICE_SECONDS:
+            mixes = []
+            for _ in range(TWO_VOICE_PAIRS):
+                a, b = rng.choice(usable, size=2, replace=False)
+                mixes.append(TwoVoices(sentences[a][0], sentences[b][1], seconds))
+            singles = [TwoVoices(sentences[v][2], sentences[v][2], seconds) for v in usable]
+            row = {}
+            for kind, items in (("two_voices", mixes), ("one_voice_repeated", singles)):
+                whole = embedded(items, "trimmed")
+                parts = embedded(items, "trimmed", halves=True)
+                reasons = [check_now(whole[m.key], (parts[f"{m.key}|0"], parts[f"{m.key}|1"])) for m in items]
+                row[kind] = {r or "accepted": reasons.count(r) for r in set(reasons)}
+            out.setdefault(name, {})[f"{seconds:g}"] = row
+    return out
+
+
+def _other_person(clips: list[voice_pool.Clip], halves: dict[str, list[str]]) -> dict[str, Any]:
+    """odd_clip_out over a voice's 3 enrolment clips (trimmed): named wrongly; with another voice's
+    clip added: caught."""
+    whole = embedded([c for c in clips if c.session == "enrol"], "trimmed")
+    own: dict[str, list[np.ndarray]] = {}
+    for c in clips:
+        if c.session == "enrol" and whole[c.key].vector is not None:
+            own.setdefault(c.voice, []).append(whole[c.key].vector)
+    out: dict[str, Any] = {}
+    for name, voices in halves.items():
+        sets = {v: own[v] for v in voices if len(own.get(v, [])) == 3}
+        wrong = sum(matching.odd_clip_out(vs) is not None for vs in sets.values())
+        caught = total = 0
+        for v, vs in sets.items():
+            for other in sets:
+                if other != v:
+                    total += 1
+                    caught += matching.odd_clip_out([*vs, sets[other][0]]) == 3
+        out[name] = {
+            "own_named_other": wrong,
+            "own_sets": len(sets),
+            "other_caught": caught,
+            "other_sets": total,
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draws", type=int, default=1000)
@@ -412,6 +569,8 @@ def main() -> None:
     parser.add_argument("--results", default=str(BENCH / "results" / "voice.json"))
     parser.add_argument("--out", default=str(REPO / "docs" / "benchmarks.md"))
     parser.add_argument("--images", default=str(REPO / "docs" / "images"))
+    parser.add_argument("--enrolment", action="store_true", help="only the enrolment check, before and "
+                        "now: saved as 'human_enrolment'")  # fmt: skip
     args = parser.parse_args()
     results = Path(args.results)
     doc: dict[str, Any] = json.loads(results.read_text(encoding="utf-8")) if results.is_file() else {}
@@ -425,6 +584,14 @@ def main() -> None:
         doc["parts"]["human_cut"] = cut
         results.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(json.dumps({k: v for k, v in cut.items() if k != "run"}, indent=1))
+        return
+    if args.enrolment:
+        clips = voice_pool.pool()
+        tune, held = voice_pool.split([v for v, _ in voice_pool.VOICES if v not in SAME_SPEAKER])
+        doc["parts"]["human_enrolment"] = {**enrolment(clips, {"tuning": tune, "held_out": held}, args.draws),
+                                           "run": runinfo.run_info()}  # fmt: skip
+        results.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(json.dumps({k: v for k, v in doc["parts"]["human_enrolment"].items() if k != "run"}, indent=1))
         return
     doc["parts"]["human"] = {**measure(args.draws, args.choose), "run": runinfo.run_info()}
     results.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -37,22 +37,36 @@ MARGIN = 0.03  # over the second-best voiceprint
 # whatever the utterance, plus this: the lowest with strangers <= 0.1 % (tuning half).
 STRICT_LIFT = 0.0
 STRICT = QUIET_LONG + STRICT_LIFT
-MIN_CLIP_SPEECH = 2.5  # seconds of detected speech an enrolment clip needs (about a 3-s clip)
+# Enrolment clips (check_clip). Speech is counted as Utterance.active_seconds (frames within 30 dB
+# of the loud ones), not pymicro-vad's count, which hears only part of some voices (0.16 s of a
+# 0.9-s command) and at 2.5 s refused a third of the pool's ordinary 2-4 s sentences. On
+# bench/voice_pool.py (bench/voice_ident.py --enrolment; docs/voice.md "Enrolment"):
+# MIN_CLIP_SPEECH sits at the enrolment sentences' 5th percentile (1.57 s; a 2-s sentence holds
+# ~1.5 s) and above the ~2-s commands' median (1.18 s), so most commands are still too short.
+MIN_CLIP_SPEECH = 1.5  # active seconds
+# The two-halves check decides only when each half holds HALF_MIN_SPEECH active seconds (a clip of
+# about 2 s): below it one voice's halves scored as low as two voices' (0.49 on a 1.9-s sentence).
+HALF_MIN_SPEECH = 0.8
 # An enrolment clip's speech must stand this far above its noise floor (stream.level_over_floor): a
 # voiceprint made in 15 dB noise let 13 % of strangers in that same noise pass for the person
 # (bench/voice_ident.py "noisy enrolment"). Between the tuning half's clips in 15 dB noise (99th
 # percentile 26.7 dB) and its quiet clips (1st percentile 28.9), however cut (QUIET_DB's source).
 ENROL_MIN_SNR_DB = 27.0
-SAME_VOICE = 0.55  # an enrolment clip's two halves below this cosine hold two voices
+# An enrolment clip's two halves below this cosine hold two voices (bench/voice.py "enrolment";
+# with HALF_MIN_SPEECH, two voices taking turns for 1.5 s each: 78-82 % caught, one voice's clips
+# refused 0-1.3 %; a cosine of the d-vector, to be measured again for another embedder).
+SAME_VOICE = 0.55
 # A clip below this cosine to the mean of the other clips is another person's (same voice >= 0.857,
 # other voices <= 0.865, 95 % below 0.774, measured on espeak-ng voices; tests/ha/test_voice_pipeline.py)
 SAME_PERSON = 0.80
-# Adaptation (`adapts`, `adapted`): an utterance enrolment itself would accept (MIN_CLIP_SPEECH,
-# ENROL_MIN_SNR_DB), recognised strictly, this far ahead of the second best and at least
-# ADAPT_SCORE against the person's *enrolled* print, joins their print; the last ADAPT_KEEP such
+# Adaptation (`adapts`, `adapted`): an utterance of ADAPT_MIN_SPEECH seconds of detected speech,
+# ENROL_MIN_SNR_DB over its floor (as enrolment asked when this was chosen), recognised strictly,
+# this far ahead of the second best and at least ADAPT_SCORE against the person's *enrolled*
+# print, joins their print; the last ADAPT_KEEP such
 # utterances are kept and together weigh at most as much as the enrolment (chosen on the tuning
 # half: bench/voice_adapt.py; docs/voice.md "Adaptation").
 ADAPT_SCORE = 0.93
+ADAPT_MIN_SPEECH = 2.5  # seconds of detected speech (pymicro-vad), as chosen in bench/voice_adapt.py
 ADAPT_MARGIN = 0.10
 ADAPT_KEEP = 5
 
@@ -72,13 +86,25 @@ class VoiceMatch:
 UNKNOWN = VoiceMatch(None, 0.0, 0.0)
 
 
+# What to do about each reason a clip is refused (ClipRejected.advice; the enrolment report).
+ADVICE = {
+    "no_speech": "No speech was heard: speak a sentence close to the microphone, and check that it records.",
+    "too_short": "Say a longer sentence, about 3 seconds of talking; a short command is not enough.",
+    "noisy": "Too much noise around the voice: enrol in a quiet moment (no TV, music, fan or other talk).",
+    "two_voices": "Two voices were heard: record the person alone, with nobody else talking.",
+    "other_voice": "This clip sounds like another person than the others: record it again, that person only.",
+}
+
+
 class ClipRejected(ValueError):
     """An enrolment clip that cannot make a voiceprint; reason: "no_speech" | "too_short" | "noisy" |
-    "two_voices" | "other_voice" (a different person from the other clips)."""
+    "two_voices" | "other_voice" (a different person from the other clips); advice: what to do
+    about it (ADVICE, English)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.advice = ADVICE[reason]
 
 
 def voiceprint(vectors: Sequence[np.ndarray]) -> np.ndarray:
@@ -94,15 +120,16 @@ def adapts(match: VoiceMatch, utterance: Utterance, enrolled: np.ndarray) -> boo
     """Whether `utterance` (just recognised as `match`) may refresh the voiceprint of
     match.person_id, whose enrolled print (float32[256], unit) is `enrolled`: a strict match with
     ADAPT_MARGIN over the second best, at least ADAPT_SCORE to the enrolled print (so
-    adaptation never drifts away from the enrolment), and speech enrolment would accept (at least
-    MIN_CLIP_SPEECH seconds, ENROL_MIN_SNR_DB over the noise floor). Never for an unknown speaker."""
+    adaptation never drifts away from the enrolment), and a long clear utterance (at least
+    ADAPT_MIN_SPEECH seconds of detected speech, ENROL_MIN_SNR_DB over the noise floor). Never for
+    an unknown speaker."""
     vector = utterance.vector
     return (
         match.person_id is not None
         and match.strict
         and match.margin >= ADAPT_MARGIN
         and vector is not None
-        and utterance.speech_seconds >= MIN_CLIP_SPEECH
+        and utterance.speech_seconds >= ADAPT_MIN_SPEECH
         and utterance.snr_db >= ENROL_MIN_SNR_DB
         and float(np.dot(vector, enrolled)) >= ADAPT_SCORE
     )
@@ -164,17 +191,23 @@ def identify_utterance(
 
 
 def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
-    """Raises ClipRejected when an enrolment clip has no speech, less than MIN_CLIP_SPEECH seconds
-    of it, speech less than ENROL_MIN_SNR_DB above the noise, or halves that sound like two people
-    (cosine below SAME_VOICE)."""
+    """Raises ClipRejected when an enrolment clip (`whole`, and its first and second half) has no
+    speech, less than MIN_CLIP_SPEECH active seconds of it, speech less than ENROL_MIN_SNR_DB above
+    the noise, or halves that sound like two people (cosine below SAME_VOICE; checked only when each
+    half holds HALF_MIN_SPEECH active seconds, below which one voice's halves differ as much)."""
     if whole.vector is None:
         raise ClipRejected("no_speech")
-    if whole.speech_seconds < MIN_CLIP_SPEECH:
+    if whole.active_seconds < MIN_CLIP_SPEECH:
         raise ClipRejected("too_short")
     if whole.snr_db < ENROL_MIN_SNR_DB:
         raise ClipRejected("noisy")
     first, second = (half.vector for half in halves)
-    if first is not None and second is not None and float(np.dot(first, second)) < SAME_VOICE:
+    if (
+        first is not None
+        and second is not None
+        and min(half.active_seconds for half in halves) >= HALF_MIN_SPEECH
+        and float(np.dot(first, second)) < SAME_VOICE
+    ):
         raise ClipRejected("two_voices")
 
 
