@@ -32,11 +32,13 @@ runs it for HA:
   threshold, speech, level over noise, strict; never audio or text) are kept in RAM for the
   administrator (`VoiceRecognizer.recognitions`, the panel's Voices view).
 - Adaptation (voice.matching.adapts / adapted): an utterance recognised strictly, well ahead of
-  everyone else and close to the person's enrolled print, with speech enrolment would accept,
-  joins that person's print (the last few, never outweighing the enrolment). Kept in RAM only:
-  a restart, a re-enrolment or forgetting the voice returns to the enrolled print.
+  everyone else and close to the person's enrolled print, long and clear (ADAPT_MIN_SPEECH of
+  detected speech, ENROL_MIN_SNR_DB over the noise), joins that person's print (the last few,
+  never outweighing the enrolment). Kept in RAM only: a restart, a re-enrolment or forgetting
+  the voice returns to the enrolled print.
 - Enrolment is assessed in one place, `VoiceRecognizer.async_assess` -> `EnrolmentReport` (per
-  clip: speech, level, clipping, noise, same voice, the problem; the expected recognition rate):
+  clip: speech, level, clipping, noise, same voice, the problem and what to do about it; the
+  expected recognition rate):
   memory.enroll_voice and the panel's memory/voice/* commands both go through it.
 
 Audio everywhere: 16-bit little-endian mono PCM at 16 kHz (voice.SAMPLE_RATE).
@@ -85,7 +87,7 @@ from .voice import (
     voiceprint,
 )
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH, pcm_to_float
-from .voice.matching import ADAPT_KEEP, SAME_PERSON, Expected, adapted, adapts, expected_recognition
+from .voice.matching import ADAPT_KEEP, ADVICE, SAME_PERSON, Expected, adapted, adapts, expected_recognition
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -444,7 +446,8 @@ class VoiceTaken(ValueError):
 
 class ClipProblem(ValueError):
     """An enrolment clip was rejected: `clip` names it (a media id, or "utterance 2"), `reason`
-    is voice.ClipRejected's ("too_short" | "no_speech" | "two_voices" | "other_voice")."""
+    is voice.ClipRejected's ("no_speech" | "too_short" | "noisy" | "two_voices" | "other_voice";
+    what to do about each: voice.matching.ADVICE)."""
 
     def __init__(self, clip: str, reason: str) -> None:
         super().__init__(f"{clip}: {reason}")
@@ -468,18 +471,23 @@ CLIPPING_SHARE = 0.001  # more samples clipped than this share: distorted, lower
 class ClipReport:
     """One enrolment clip as assessed (VoiceRecognizer.async_assess).
 
-    name: the clip's name as given; seconds: audio (s); speech_seconds: speech the detector heard
-    (s; voice.MIN_CLIP_SPEECH needed); level_dbfs: the speech level (RMS of the loud 20-ms frames,
-    dB below full scale); peak_dbfs: the loudest sample; clipped: the share (0..1) of samples at
-    full scale; snr_db: the speech's level over its noise floor (Utterance.snr_db, 0-60 dB; a clip
-    below voice.ENROL_MIN_SNR_DB is rejected as "noisy"); similarity: cosine of the clip's voice to
-    the mean of the other accepted clips (None: no voice or no other clip); same_voice: similarity
-    >= SAME_PERSON (None with no similarity); problem: why the clip is rejected
-    (voice.ClipRejected's reasons) or None; warnings: "quiet" | "clipping" (QUIET_DBFS, CLIPPING_SHARE)."""
+    name: the clip's name as given; seconds: audio (s); speech_seconds: speech pymicro-vad heard
+    (s; what recognition's threshold reads, voice.threshold_for); active_seconds: how long the
+    voice was heard (s; Utterance.active_seconds: pauses left out, counted without pymicro-vad; a clip
+    below voice.MIN_CLIP_SPEECH is rejected as "too_short"); level_dbfs: the speech level (RMS of
+    the loud 20-ms frames, dB below full scale); peak_dbfs: the loudest sample; clipped: the share
+    (0..1) of samples at full scale; snr_db: the speech's level over its noise floor
+    (Utterance.snr_db, 0-60 dB; a clip below voice.ENROL_MIN_SNR_DB is rejected as "noisy");
+    similarity: cosine of the clip's voice to the mean of the other accepted clips (None: no voice
+    or no other clip); same_voice: similarity >= SAME_PERSON (None with no similarity); problem:
+    why the clip is rejected (voice.ClipRejected's reasons) or None; advice (property): what to
+    do about the problem (English, voice.matching.ADVICE; None without one); warnings: "quiet" |
+    "clipping" (QUIET_DBFS, CLIPPING_SHARE)."""
 
     name: str
     seconds: float
     speech_seconds: float
+    active_seconds: float
     level_dbfs: float
     peak_dbfs: float
     clipped: float
@@ -488,6 +496,11 @@ class ClipReport:
     same_voice: bool | None
     problem: str | None
     warnings: tuple[str, ...]
+
+    @property
+    def advice(self) -> str | None:
+        """What to do about `problem` (voice.matching.ADVICE; None for an accepted clip)."""
+        return None if self.problem is None else ADVICE[self.problem]
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,6 +538,7 @@ class EnrolmentReport:
                     "name": c.name,
                     "seconds": round(c.seconds, 2),
                     "speech_seconds": round(c.speech_seconds, 2),
+                    "active_seconds": round(c.active_seconds, 2),
                     "level_dbfs": round(c.level_dbfs, 1),
                     "peak_dbfs": round(c.peak_dbfs, 1),
                     "clipped": round(c.clipped, 4),
@@ -532,6 +546,7 @@ class EnrolmentReport:
                     "similarity": None if c.similarity is None else round(c.similarity, 3),
                     "same_voice": c.same_voice,
                     "problem": c.problem,
+                    "advice": c.advice,
                     "warnings": list(c.warnings),
                 }
                 for c in self.clips
@@ -625,6 +640,7 @@ def _assess_clips(
                 name=name,
                 seconds=len(pcm) / BYTES_PER_SECOND,
                 speech_seconds=utterance.speech_seconds,
+                active_seconds=utterance.active_seconds,
                 level_dbfs=level,
                 peak_dbfs=peak,
                 clipped=clipped,

@@ -20,14 +20,15 @@ from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.typing import MockHAClientWebSocket, WebSocketGenerator
 
 from custom_components.memory.recognition import MAX_CLIP_SECONDS, RECENT_RECOGNITIONS
+from custom_components.memory.voice import matching
 from tests.conftest import Resident, Room, async_call
 from tests.ha.test_voice_identity import ANNA_VOICE, JULIAN_VOICE, async_voice_turn
 from tests.ha.voice_helpers import ENROLMENT, async_enrol, media_clip
 from tests.speech import SAMPLE_RATE, silence, speak, wav_bytes
 
 CLIP_FIELDS = {
-    "name", "seconds", "speech_seconds", "level_dbfs", "peak_dbfs", "clipped", "snr_db",
-    "similarity", "same_voice", "problem", "warnings",
+    "name", "seconds", "speech_seconds", "active_seconds", "level_dbfs", "peak_dbfs", "clipped",
+    "snr_db", "similarity", "same_voice", "problem", "advice", "warnings",
 }  # fmt: skip
 
 
@@ -80,7 +81,8 @@ async def test_assess_reports_each_clip_and_the_expected_rate(panel: Panel, juli
     for clip in report["clips"]:
         assert set(clip) == CLIP_FIELDS
         assert clip["problem"] is None and clip["same_voice"] is True, clip
-        assert clip["speech_seconds"] >= 2.5 and clip["seconds"] >= clip["speech_seconds"]
+        assert clip["active_seconds"] >= matching.MIN_CLIP_SPEECH and clip["advice"] is None
+        assert clip["seconds"] >= max(clip["speech_seconds"], clip["active_seconds"])
         assert -40 < clip["level_dbfs"] <= clip["peak_dbfs"] <= 0  # espeak speaks loud, never clipped
         assert clip["clipped"] == 0 and clip["snr_db"] > 30  # silence between espeak's words
         assert clip["warnings"] == []
@@ -102,6 +104,13 @@ async def test_assess_names_why_each_clip_is_rejected(panel: Panel, julian: Resi
         ],
     )
     assert [c["problem"] for c in report["clips"]] == [None, "too_short", "no_speech", "two_voices"]
+    # every refusal says what to do; the speech figure is the one the minimum is compared with
+    assert [c["advice"] for c in report["clips"]] == [
+        None,
+        *(matching.ADVICE[p] for p in ("too_short", "no_speech", "two_voices")),
+    ]
+    good_clip, short_clip = report["clips"][:2]
+    assert short_clip["active_seconds"] < matching.MIN_CLIP_SPEECH <= good_clip["active_seconds"]
     assert report["accepted"] is False and report["expected"] is None  # one good clip: no rate
 
     report = await panel.ok(
@@ -109,6 +118,7 @@ async def test_assess_names_why_each_clip_is_rejected(panel: Panel, julian: Resi
         clips=[*julian_clips(2), upload("Anna", speak(ENROLMENT[2], ANNA_VOICE))],
     )
     assert [c["problem"] for c in report["clips"]] == [None, None, "other_voice"]
+    assert report["clips"][2]["advice"] == matching.ADVICE["other_voice"]
     assert report["clips"][2]["same_voice"] is False and report["clips"][0]["same_voice"] is True
     assert report["expected"] is not None  # of the two clips that would be stored
 
@@ -125,7 +135,8 @@ async def test_loud_noisy_clip_is_warned_about_and_refused(panel: Panel) -> None
     report = await panel.ok("assess", clips=[upload("loud", loud)])
     (clip,) = report["clips"]
     assert "clipping" in clip["warnings"] and clip["clipped"] > 0.001
-    assert clip["snr_db"] < 23 and clip["problem"] == "noisy"
+    assert clip["snr_db"] < matching.ENROL_MIN_SNR_DB and clip["problem"] == "noisy"
+    assert clip["advice"] == matching.ADVICE["noisy"]
     assert clip["similarity"] is None and clip["same_voice"] is None  # nothing to compare with
 
 
