@@ -239,7 +239,10 @@ export interface VoiceStatus {
 export interface ClipAssessment {
   name: string;
   seconds: number;
+  /** speech pymicro-vad heard (what recognition's threshold reads) */
   speech_seconds: number;
+  /** how long the voice was heard, pauses left out: what the minimum for a clip is compared with */
+  active_seconds: number;
   level_dbfs: number;
   peak_dbfs: number;
   /** share 0..1 of samples at full scale */
@@ -247,9 +250,11 @@ export interface ClipAssessment {
   snr_db: number;
   similarity: number | null;
   same_voice: boolean | null;
-  /** no_speech | too_short | two_voices | other_voice, null when the clip is accepted */
+  /** no_speech | too_short | noisy | two_voices | other_voice, null when the clip is accepted */
   problem: string | null;
-  /** quiet | clipping | noisy */
+  /** what to do about the problem, in English (the panel shows its own translation of it) */
+  advice: string | null;
+  /** quiet | clipping */
   warnings: string[];
 }
 

@@ -443,7 +443,7 @@ export class HmVoice extends ViewBase {
       </div>
       <dl class="fields">
         <dt>${t("voice.speech")}</dt>
-        <dd data-testid="voice-speech">${t("voice.seconds", { s: ctx.number(a.speech_seconds, 1) })}</dd>
+        <dd data-testid="voice-speech">${t("voice.seconds", { s: ctx.number(a.active_seconds, 1) })}</dd>
         <dt>${t("voice.level_label")}</dt>
         <dd data-testid="voice-level">
           ${t("voice.level_value", { level: this.decibels(a.level_dbfs), peak: this.decibels(a.peak_dbfs) })}
