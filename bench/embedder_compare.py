@@ -305,7 +305,8 @@ def fusion(
     """Score fusion of the d-vector (vectors[0]) and Resemblyzer (vectors[1]), raw and z-normalised
     (each embedder's scores less the mean, over the standard deviation, of its impostor scores on the
     tuning half, pooled over the first len(TEST_SESSIONS) conditions). w (FUSION_WEIGHTS) is chosen
-    on the tuning half: the lowest mean EER over those conditions (a tie: the larger w). Per
+    on the tuning half: the lowest mean false-reject rate at FA_TARGET over those conditions (a tie:
+    the larger w; before 2026-12-07: the lowest mean EER). Per
     condition and half: EER and the false-reject rate at FA_TARGET of each embedder and of the
     fusion; on the held-out half, 90 % bootstrap intervals (`draws`) of fusion minus d-vector."""
     labels = [f"{test} / {enrol}" for test, enrol in conditions]
@@ -324,7 +325,7 @@ def fusion(
     }
     out: dict[str, Any] = {
         "fused": "w * dvector + (1 - w) * resemblyzer (cosines; znorm: each (cosine - mean) / std)",
-        "w_chosen_on": f"tuning half, lowest mean EER over {', '.join(select)}",
+        "w_chosen_on": f"tuning half, lowest mean false-reject rate at FA_TARGET over {', '.join(select)}",
         "fa_target": FA_TARGET,
         "bootstrap_draws": len(draws),
     }
@@ -335,7 +336,7 @@ def fusion(
 
         by_w = {
             half: {
-                w: statistics.mean(eer_of(fuse(rows[half][label], w)) for label in select)
+                w: statistics.mean(fr_at_fa(*trials(fuse(rows[half][label], w))) for label in select)
                 for w in FUSION_WEIGHTS
             }
             for half in halves
@@ -343,7 +344,7 @@ def fusion(
         w = min(FUSION_WEIGHTS, key=lambda x: (by_w["tuning"][x], -x))
         entry: dict[str, Any] = {
             "norms": {"dvector": norms[0], "resemblyzer": norms[1]},
-            "mean_eer_by_w": {half: {f"{x:.1f}": e for x, e in by_w[half].items()} for half in halves},
+            "mean_fr_at_fa_by_w": {half: {f"{x:.1f}": e for x, e in by_w[half].items()} for half in halves},
             "w": w,
             "conditions": {},
         }
@@ -419,6 +420,43 @@ def cost(embed: Callable[[bytes], Any], clips: Sequence[Any]) -> dict[str, float
     return {"cpu_s_per_audio_s": statistics.median(cpu), "wall_s_per_audio_s": statistics.median(wall)}
 
 
+def fuse_legs(form: str, results: Path) -> None:
+    """`fusion` of the recogniser's d-vector and GE2E legs as the product computes them (each clip
+    in `form` through Encoder.embed, the legs of its fused vector; voice_ident's cache), the
+    product's gate in front (no vector: no speech); saved under "fusion-<form>" in `results`."""
+    sys.path.insert(0, str(BENCH))
+    import runinfo  # noqa: PLC0415
+    import voice_ident  # noqa: PLC0415  (sets up the voice core without Home Assistant)
+    import voice_pool  # noqa: PLC0415
+
+    from custom_components.memory.voice import fusion as layout  # noqa: PLC0415
+
+    clips = voice_pool.pool()
+    voices = [v for v, _ in voice_pool.VOICES if v not in voice_ident.SAME_SPEAKER]
+    tuning, held_out = voice_pool.split(voices)
+    utterances = voice_ident.embedded(clips, form)
+    vectors: list[dict[tuple[str, str, int], np.ndarray | None]] = [{}, {}]
+    for clip in clips:
+        vector = utterances[clip.key].vector
+        for leg, part in enumerate(layout.legs(vector) if vector is not None else (None, None)):
+            vectors[leg][(clip.voice, clip.session, clip.index)] = (
+                None if part is None else part / np.linalg.norm(part)
+            )
+    gate = {k for k, v in vectors[0].items() if v is None}
+    conditions = [(t, "enrol") for t in TEST_SESSIONS] + [(t, "room_enrol") for t in TEST_SESSIONS[2:]]
+    rng = random.Random(28)
+    draws = [[rng.choice(held_out) for _ in held_out] for _ in range(BOOTSTRAP_DRAWS)]
+    kept = json.loads(results.read_text(encoding="utf-8")) if results.exists() else {}
+    kept[f"fusion-{form}"] = {
+        **runinfo.run_info(),
+        "command": f"scripts/voice-pool bench/embedder_compare.py --legs {form}",
+        "dvector_weight_shipped": layout.DVECTOR_WEIGHT,
+        **fusion(vectors, gate, {"tuning": tuning, "held_out": held_out}, conditions, draws),
+    }
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -431,8 +469,17 @@ def main() -> None:
         help="score fusion of the two embedders (only: no cost, no per-embedder table), saved under"
         ' "fusion" in --results, whose other keys are kept',
     )
+    parser.add_argument(
+        "--legs",
+        metavar="FORM",
+        help="--fusion of the recogniser's own two legs (voice/fusion.py), the pool's clips in FORM"
+        ' (voice_pool.FORMS; embedded and cached by bench/voice_ident.py), saved under "fusion-FORM"',
+    )
     parser.add_argument("--results", type=Path, default=BENCH / "results" / "embedder_compare.json")
     args = parser.parse_args()
+    if args.legs:
+        fuse_legs(args.legs, args.results)
+        return
 
     sys.path.insert(0, str(BENCH))
     sys.path.insert(0, str(REPO))
@@ -449,7 +496,9 @@ def main() -> None:
     ge2e = GE2E.from_wheel(ge2e_weights.resemblyzer_wheel())
 
     def dvector(pcm: bytes) -> np.ndarray | None:
-        return encoder.embed(pcm).vector
+        stream = encoder.dvector_stream()  # the recogniser's d-vector leg alone
+        stream.feed(pcm)
+        return stream.finish().vector
 
     def resemblyzer(pcm: bytes) -> np.ndarray:
         with threadpool_limits(limits=1, user_api="blas"):

@@ -680,66 +680,109 @@ def _mdp(d: dict[str, Any], unit: str = "") -> str:
 
 
 def human_voice_section(human: dict[str, Any]) -> list[str]:
-    """The "Who spoke: voices recorded from people" rows (markdown lines) from bench/voice_ident.py."""
+    """The "Who spoke: voices recorded from people" rows (markdown lines) from bench/voice_ident.py:
+    the recogniser (the fused embedding) beside its d-vector leg alone, each at its own rule."""
     names = {
         "sentence": "quiet room, sentences",
         "command": "quiet room, ~2-s commands",
         "room_sentence": "15 dB noise + reverb, sentences",
         "room_command": "15 dB noise + reverb, commands",
     }
-    rule = human["rule"]
+    forms = {"stream": "in a pipeline's stream", "trimmed": "cut close by a VAD"}
+    legs, marks = human["legs"], human["marks"]
+
+    def rule(r: dict[str, float]) -> str:
+        return (f"quiet {r['QUIET_LONG']:g} (≥ {marks['LONG_SECONDS']:g} s of speech) to {r['QUIET_SHORT']:g} "
+                f"(≤ {marks['SHORT_SECONDS']:g} s), noisy {r['NOISY_LONG']:g} to {r['NOISY_SHORT']:g}, margin "
+                f"{r['MARGIN']:g}, strict +{r['STRICT_LIFT']:g}")  # fmt: skip
+
+    fused, dvector = legs["fused"], legs["dvector"]
     lines = [
-        "### Who spoke: voices recorded from people (issue 28)",
+        "### Who spoke: voices recorded from people (issues 28, 42)",
         "",
-        f"`bench/voice_ident.py` ({human['run'].get('date', '?')}, commit {human['run'].get('commit', '?')}): "
-        f"{human['voices']} human-derived voices (bench/voice_pool.py: MBROLA, flite's CMU ARCTIC, "
-        "Festival), split in halves; thresholds chosen on the tuning half, rates on the held-out half; "
-        f"{human['draws']} households of 2–5 per half. Rule (voice/matching.py): quiet "
-        f"{rule['QUIET_LONG']:g} (≥ {rule['LONG_SECONDS']:g} s of speech) to {rule['QUIET_SHORT']:g} "
-        f"(≤ {rule['SHORT_SECONDS']:g} s), noisy {rule['NOISY_LONG']:g} to {rule['NOISY_SHORT']:g} "
-        f"(quiet ≥ {rule['QUIET_DB']:g} dB over the noise floor, noisy ≤ {rule['NOISY_DB']:g} dB), margin "
-        f"{rule['MARGIN']:g}, strict +{rule['STRICT_LIFT']:g}. Before: one threshold 0.87, margin 0.06, "
-        "strict 0.91.",
+        f"`bench/voice_ident.py{' --choose' if fused['chosen'] else ''}` ({human['run'].get('date', '?')}, commit "
+        f"{human['run'].get('commit', '?')}): {human['voices']} human-derived voices (bench/voice_pool.py: MBROLA, "
+        "flite's CMU ARCTIC, Festival), split in halves; each rule chosen on the tuning half (strangers ≤ 1 %, "
+        "a member taken for another ≤ 0.1 %, espeak-ng's near-twins ≤ 4.5 %, then the fewest false rejects), "
+        f"rates on the held-out half; {human['draws']} households of 2–5 per half; every clip "
+        + " and ".join(forms.get(f, f) for f in human["forms"])
+        + f". Quiet ≥ {marks['QUIET_DB']:g} dB over the noise floor, noisy ≤ {marks['NOISY_DB']:g} dB. "
+        f"The recogniser (d-vector + GE2E fused): {rule(fused['rule'])}. The d-vector alone (before): "
+        f"{rule(dvector['rule'])}.",
         "",
         "| held-out voices, condition (median speech s, dB) | FA stranger | member as other member | FR | "
-        "strict FA | strict FR | before: FA / FR / strict FR |",
+        "strict FA | strict FR | d-vector alone: FA / member as other / FR / strict FR |",
         "|---|---|---|---|---|---|---|",
     ]
-    for session, row in human["held_out"].items():
-        p, b = row["product"], row["before"]
+    for key, p in fused["held_out"].items():
+        session, form = key.split("@")
+        d = dvector["held_out"][key]
         lines.append(
-            f"| {names[session]} ({row['speech_seconds_median']:.1f} s, {row['snr_db_median']:.0f} dB) | "
-            f"{_pct(p['fa_stranger'])} | {_pct(p['fa_member'])} | **{_pct(p['fr'])}** | "
-            f"{_pct(p['strict_fa'])} | {_pct(p['strict_fr'])} | {_pct(b['fa_stranger'])} / "
-            f"{_pct(b['fr'])} / {_pct(b['strict_fr'])} |"
+            f"| {names[session]}, {forms.get(form, form)} ({p['speech_seconds_median']:.1f} s, "
+            f"{p['snr_db_median']:.0f} dB) | {_pct(p['fa_stranger'])} | {_pct(p['fa_member'])} | "
+            f"**{_pct(p['fr'])}** | {_pct(p['strict_fa'])} | {_pct(p['strict_fr'])} | "
+            f"{_pct(d['fa_stranger'])} / {_pct(d['fa_member'])} / {_pct(d['fr'])} / {_pct(d['strict_fr'])} |"
         )
-    for session, p in human.get("held_out_noisy_enrolment", {}).items():
+    for key, p in fused.get("held_out_noisy_enrolment", {}).items():
+        session, form = key.split("@")
+        d = dvector["held_out_noisy_enrolment"][key]
         lines.append(
-            f"| {names[session]}, enrolled from clips in the same noise (now refused) | {_pct(p['fa_stranger'])} | "
-            f"{_pct(p['fa_member'])} | **{_pct(p['fr'])}** | {_pct(p['strict_fa'])} | "
-            f"{_pct(p['strict_fr'])} | – |"
+            f"| {names[session]}, {forms.get(form, form)}, enrolled from clips in the same noise (refused) | "
+            f"{_pct(p['fa_stranger'])} | {_pct(p['fa_member'])} | **{_pct(p['fr'])}** | {_pct(p['strict_fa'])} | "
+            f"{_pct(p['strict_fr'])} | {_pct(d['fa_stranger'])} / {_pct(d['fa_member'])} / {_pct(d['fr'])} / "
+            f"{_pct(d['strict_fr'])} |"
         )
-    e = human["espeak"]
+    e, de = fused["espeak"], dvector["espeak"]["product"]
     lines.append(
         f"| espeak-ng near-twins ({e['voices']} held-out voices, worst case for strangers) | "
         f"{_pct(e['product']['fa_stranger'])} | {_pct(e['product']['fa_member'])} | "
         f"{_pct(e['product']['fr'])} | {_pct(e['product']['strict_fa'])} | "
-        f"{_pct(e['product']['strict_fr'])} | {_pct(e['before']['fa_stranger'])} / "
-        f"{_pct(e['before']['fr'])} / {_pct(e['before']['strict_fr'])} |"
+        f"{_pct(e['product']['strict_fr'])} | {_pct(de['fa_stranger'])} / {_pct(de['fa_member'])} / "
+        f"{_pct(de['fr'])} / {_pct(de['strict_fr'])} |"
     )
-    tune = human["tuning"]
+    equal = fused.get("held_out_at_equal_fa")
+    if equal:
+        targets = list(next(iter(equal.values())))
+        lines += [
+            "",
+            "At equal false accepts (held-out half; every threshold of each rule shifted together until "
+            "strangers are accepted at most "
+            + " / ".join(_pct(float(t)) for t in targets)
+            + "): false rejects, the recogniser against the d-vector alone.",
+            "",
+            "| held-out condition | " + " | ".join(f"FR at FA ≤ {_pct(float(t))}" for t in targets) + " |",
+            "|---" * (len(targets) + 1) + "|",
+        ]
+        for key, row in equal.items():
+            session, form = key.split("@")
+            other = dvector["held_out_at_equal_fa"][key]
+            cells = [
+                "–" if row[t] is None or other[t] is None else f"{_pct(row[t])} / {_pct(other[t])}"
+                for t in targets
+            ]
+            lines.append(f"| {names[session]}, {forms.get(form, form)} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "Tuning half at the same values: "
+        "Tuning half at the same values (FA / FR; the d-vector alone in brackets): "
         + "; ".join(
-            f"{names[s]} FA {_pct(r['product']['fa_stranger'])}, FR {_pct(r['product']['fr'])}"
-            for s, r in tune.items()
+            f"{names[k.split('@')[0]]}, {forms.get(k.split('@')[1], k)} {_pct(r['fa_stranger'])} / {_pct(r['fr'])} "
+            f"({_pct(dvector['tuning'][k]['fa_stranger'])} / {_pct(dvector['tuning'][k]['fr'])})"
+            for k, r in fused["tuning"].items()
         )
         + ". Voices that could not enrol (the detector heard too little speech in their clips; strangers "
-        f"only): {', '.join(human['tuning_unenrollable'] + human['held_out_unenrollable']) or 'none'}.",
+        f"only): {', '.join(fused['tuning_unenrollable'] + fused['held_out_unenrollable']) or 'none'}.",
         "",
     ]
     return lines
+
+
+# bench/voice.py's encoders: the recogniser on both paths, and its d-vector leg alone (before the fusion).
+VOICE_PATHS = {
+    "portable": "recogniser, portable (numpy)",
+    "onnxruntime": "recogniser, onnxruntime",
+    "portable-dvector": "d-vector alone, numpy",
+    "onnxruntime-dvector": "d-vector alone, onnxruntime",
+}
 
 
 def voice_section(doc: dict[str, Any]) -> list[str]:
@@ -773,8 +816,9 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
             targets.append((f"transcription real-time factor, Whisper base int8, 2 threads, beam {rtf['beam_size']}, "
                             f"{len(long)} utterances of 3–6 s (median / p90; held at the median)", "≤ 0.5",
                             f"{median:.3f} / {p90:.3f}", median <= 0.5))  # fmt: skip
+    paths = [p for p in VOICE_PATHS if any(p in (part or {}) for part in (embed, stream, memory))]
     if stream:
-        for path in ("portable", "onnxruntime"):
+        for path in paths:
             if path in stream:
                 added = stream[path]["added_ms"]
                 targets.append((f"added latency after the end of speech, {path} (median / p90 / max; held at p90)",
@@ -785,11 +829,11 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
         lines += [""]
     if embed or stream or memory:
         lines += ["### Speaker embedding", "",
-                  "| | portable (numpy) | onnxruntime |", "|---|---|---|"]  # fmt: skip
+                  "| | " + " | ".join(VOICE_PATHS[p] for p in paths) + " |", "|---" * (len(paths) + 1) + "|"]  # fmt: skip
 
         def row(label: str, fn) -> None:
             cells = []
-            for path in ("portable", "onnxruntime"):
+            for path in paths:
                 try:
                     cells.append(fn(path))
                 except KeyError, TypeError:
@@ -814,9 +858,13 @@ def voice_section(doc: dict[str, Any]) -> list[str]:
                 lambda p: f"{stream[p]['queued_at_end']['median']:g} / {stream[p]['queued_at_end']['max']:g}",
             )
         if memory:
-            row("RSS added by loading the encoder, MB (after one utterance)",
-                lambda p: f"{memory[p]['loaded_mb']:g} ({memory[p]['after_use_mb']:g})")  # fmt: skip
+            held = {"portable-dvector": "dvector-weights"}  # the d-vector's numpy weights alone
+            row("RSS added by loading the encoder, MB (after one utterance; d-vector alone: its weights)",
+                lambda p: f"{memory[held.get(p, p)]['loaded_mb']:g} ({memory[held.get(p, p)]['after_use_mb']:g})")  # fmt: skip
         lines += [""]
+        if memory and "ge2e-weights" in memory:
+            lines += [f"GE2E's weights alone (float32): {memory['ge2e-weights']['loaded_mb']:g} MB of RSS; the "
+                      f"d-vector's: {memory['dvector-weights']['loaded_mb']:g} MB.", ""]  # fmt: skip
         if stream:
             lines += [f"{stream['clips']} English clips ({stream['clip_seconds']['min']:g}–"
                       f"{stream['clip_seconds']['max']:g} s, several voices), each streamed "

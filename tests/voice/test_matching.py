@@ -19,6 +19,7 @@ from custom_components.memory.voice import (
     threshold_for,
     voiceprint,
 )
+from custom_components.memory.voice.fusion import fuse
 from custom_components.memory.voice.matching import (
     ADAPT_KEEP,
     ADAPT_MARGIN,
@@ -52,9 +53,11 @@ ENROL = (
 
 
 def _unit(*values: float) -> np.ndarray:
+    """A fused vector whose two legs are both `values` (zero-padded): its score against another is
+    their cosine, whatever the legs' weights."""
     vector = np.zeros(256, np.float32)
     vector[: len(values)] = values
-    return vector / np.linalg.norm(vector)
+    return fuse(vector, vector)
 
 
 def test_identify_needs_threshold_and_margin() -> None:

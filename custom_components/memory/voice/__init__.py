@@ -1,8 +1,9 @@
 """Speaker recognition by voice, free of Home Assistant (docs/voice.md).
 
-features.py (PCM -> log-mel frames), network.py (the d-vector LSTM in numpy), stream.py (an
-utterance embedded while its audio arrives), encoder.py (the portable and onnxruntime paths),
-matching.py (voiceprints, who spoke). Audio everywhere: 16-bit little-endian mono PCM at 16 kHz.
+features.py (PCM -> log-mel frames), network.py (the d-vector LSTM in numpy), ge2e.py (Resemblyzer's
+GE2E encoder in numpy), fusion.py (the two fused into one vector), stream.py (an utterance embedded
+while its audio arrives), encoder.py (the portable and onnxruntime paths), matching.py (voiceprints,
+who spoke). Audio everywhere: 16-bit little-endian mono PCM at 16 kHz.
 """
 
 from .encoder import (
@@ -15,6 +16,7 @@ from .encoder import (
     load_encoder,
 )
 from .features import SAMPLE_RATE
+from .fusion import DIM
 from .matching import (
     MARGIN,
     STRICT,
@@ -30,7 +32,6 @@ from .matching import (
     threshold_for,
     voiceprint,
 )
-from .network import DIM
 from .stream import EmbeddingStream, Utterance, final_backlog, next_batch
 
 __all__ = [

