@@ -48,8 +48,11 @@ BINS = "The recycling bins go out on Tuesday evening."
 JULIAN_BREAKFAST = "I like muesli with yoghurt for breakfast."
 ANNA_BREAKFAST = "I like croissants with jam for breakfast."
 ANNA_TEA = "I take my tea without sugar."
-TURNS = (  # (who, question, the memory that answers it)
-    ("julian", "Where is the spare key?", KEY),
+# (who, question, the memory that answers it); each question long enough that its voice is
+# recognised at least ROUNDING_ROOM clear of its threshold (docs/voice.md "Thresholds": the fused
+# recogniser scored "Where is the spare key?" 0.780 against 0.808, this one 0.882 against 0.844)
+TURNS = (
+    ("julian", "Where is the spare key for the front door?", KEY),
     ("julian", "What's the guest wifi password?", WIFI),
     ("anna", "What do I like for breakfast?", ANNA_BREAKFAST),
 )
