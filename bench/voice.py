@@ -840,7 +840,7 @@ def memory_child(what: str) -> dict[str, Any]:
 
         weights = network.load_weights() if what == "dvector-weights" else ge2e.load_weights()
         out["loaded"] = rss()
-        del weights
+        assert weights.source  # held until measured below
     else:
         if what == "onnxruntime":
             import onnxruntime  # noqa: F401, PLC0415
