@@ -1,7 +1,7 @@
 """Speaker recognition on the Home Assistant side: who spoke the utterance this pipeline run heard.
 
-The voice core (voice/: features, d-vector network, streaming, matching) is HA-free; this module
-runs it for HA:
+The voice core (voice/: features, the d-vector and GE2E networks fused, streaming, matching) is
+HA-free; this module runs it for HA:
 
 - `VoiceRecognizer` (entry.runtime_data.recognizer; None when the "voice recognition" option is
   off) holds the speaker encoder (loaded in the executor on first use) and the enrolled
